@@ -1,0 +1,1 @@
+//! trybuild compile-fail cases live in `cases/`; `tests/ui.rs` runs them.

@@ -1,0 +1,1 @@
+//! PLACEHOLDER: JMESPath runtime helpers for code emitted by `jmespath!` and `#[waitable]`.

@@ -1,0 +1,1 @@
+//! PLACEHOLDER: retry strategies, classifiers and the retry quota.
