@@ -83,6 +83,19 @@ impl ResourceClient {
             .await
     }
 
+    /// `DescribeResources`: those of the named resources that exist, sorted by name.
+    pub async fn describe_resources(
+        &self,
+        names: &[String],
+    ) -> Result<ListResourcesOutput, ResourceError> {
+        self.send(
+            Method::GET,
+            &format!("/resources?names={}", names.join(",")),
+            None,
+        )
+        .await
+    }
+
     /// One HTTP exchange: the output on 2xx, the modeled error otherwise.
     async fn send<O: DeserializeOwned>(
         &self,

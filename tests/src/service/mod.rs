@@ -6,7 +6,7 @@
 //! | `POST /resources` `{"name", "members": [{"name", "role"}]}` | `201` the resource, `CREATING` (`409 ResourceInUseException`, `400 ValidationException`) |
 //! | `GET /resources/{name}` | `200` the resource, or `404 NotFound` |
 //! | `DELETE /resources/{name}` | `202` the resource, `DELETING`, or `404 NotFound` |
-//! | `GET /resources?prefix=p` | `200` `{"resources": [...]}`, sorted by name |
+//! | `GET /resources?prefix=p&names=a,b` | `200` `{"resources": [...]}`: those that exist, sorted by name (both filters optional) |
 //!
 //! A created resource becomes `ACTIVE` (its members too) after a while ([`Settle`]), or
 //! `FAILED` with a `statusReason` when its name starts with the failing prefix (`fail-` by

@@ -92,13 +92,23 @@ async fn delete(
 struct ListQuery {
     #[serde(default)]
     prefix: String,
+    /// Comma-separated names: only these (the ones that exist).
+    #[serde(default)]
+    names: Option<String>,
 }
 
 async fn list(
     State(shared): State<Arc<Shared>>,
     Query(q): Query<ListQuery>,
 ) -> Json<ListResourcesResponse> {
-    Json(ListResourcesResponse {
-        resources: shared.store.lock().unwrap().list(&q.prefix),
-    })
+    let names: Option<Vec<&str>> = q
+        .names
+        .as_deref()
+        .map(|n| n.split(',').filter(|n| !n.is_empty()).collect());
+    let resources = shared
+        .store
+        .lock()
+        .unwrap()
+        .list(&q.prefix, names.as_deref());
+    Json(ListResourcesResponse { resources })
 }

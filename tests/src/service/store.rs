@@ -224,12 +224,12 @@ impl Store {
         self.read(name).ok_or_else(|| ApiError::not_found(name))
     }
 
-    /// Resources whose name starts with `prefix`, sorted by name.
-    pub(crate) fn list(&mut self, prefix: &str) -> Vec<Resource> {
+    /// Resources whose name starts with `prefix` (and is among `only`, if given), sorted by name.
+    pub(crate) fn list(&mut self, prefix: &str, only: Option<&[&str]>) -> Vec<Resource> {
         let names: Vec<String> = self
             .entries
             .keys()
-            .filter(|n| n.starts_with(prefix))
+            .filter(|n| n.starts_with(prefix) && only.is_none_or(|only| only.contains(&n.as_str())))
             .cloned()
             .collect();
         names.iter().filter_map(|n| self.read(n)).collect()
@@ -290,7 +290,7 @@ mod tests {
             ResourceStatus::Creating
         );
         assert_eq!(
-            store.list("").pop().unwrap().status,
+            store.list("", None).pop().unwrap().status,
             ResourceStatus::Creating
         );
         let active = store.describe("a").unwrap();
@@ -395,7 +395,17 @@ mod tests {
         for n in ["web-b", "db-a", "web-a"] {
             store.create(req(n, &[])).unwrap();
         }
-        let names: Vec<_> = store.list("web-").into_iter().map(|r| r.name).collect();
+        let names: Vec<_> = store
+            .list("web-", None)
+            .into_iter()
+            .map(|r| r.name)
+            .collect();
         assert_eq!(names, ["web-a", "web-b"]);
+        let names: Vec<_> = store
+            .list("", Some(&["web-b", "db-a", "nope"]))
+            .into_iter()
+            .map(|r| r.name)
+            .collect();
+        assert_eq!(names, ["db-a", "web-b"]);
     }
 }
