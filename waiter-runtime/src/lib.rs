@@ -15,4 +15,5 @@ pub mod retry;
 pub mod waiter;
 
 pub use error_metadata::ProvideErrorMetadata;
+pub use jmespath::Searchable;
 pub use waiter_macros::{jmespath, waitable};
