@@ -4,6 +4,7 @@
 //! inferred result type, root paths), [`expand`] (code generation).
 
 mod check;
+pub(crate) mod compliance;
 mod expand;
 mod functions;
 mod parse;
