@@ -19,4 +19,5 @@ pub use error_metadata::ProvideErrorMetadata;
 /// the attributes are documented in [`error_metadata`](mod@error_metadata).
 pub use waiter_macros::ProvideErrorMetadata;
 pub use waiter::{FinalPoll, Waiter, WaiterError};
+pub use jmespath::Searchable;
 pub use waiter_macros::{jmespath, waitable};
