@@ -353,13 +353,12 @@ fn racing_threads_neither_create_nor_lose_tokens() {
                             }
                         }
                         // A retry, then a final failure: nothing back.
-                        _ => match token.schedule_retry(ErrorKind::ServerError) {
-                            Ok(next) => {
+                        _ => {
+                            if let Ok(next) = token.schedule_retry(ErrorKind::ServerError) {
                                 taken += u64::from(next.held());
                                 next.failure();
                             }
-                            Err(_) => {}
-                        },
+                        }
                     }
                     assert!(quota.available() <= quota.capacity());
                 }
