@@ -1,1 +1,3 @@
 //! PLACEHOLDER: retry strategies, classifiers and the retry quota.
+
+pub mod adaptive;
