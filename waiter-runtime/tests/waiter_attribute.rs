@@ -218,13 +218,10 @@ struct Job {
     id: u32,
 }
 
-#[derive(Debug)]
-struct Busy;
-
-impl ProvideErrorMetadata for Busy {
-    fn code(&self) -> Option<&str> {
-        Some("Busy")
-    }
+/// The error's code comes from the derive (the variant name).
+#[derive(Debug, waiter_runtime::ProvideErrorMetadata)]
+enum Busy {
+    Busy,
 }
 
 static JOB_POLLS: Mutex<Vec<(u32, String)>> = Mutex::new(Vec::new());
@@ -239,7 +236,7 @@ where
     let mut polls = JOB_POLLS.lock().unwrap();
     polls.push((job.id, format!("{label}{}", extra.to_string())));
     if polls.len() < 3 {
-        Err(Busy)
+        Err(Busy::Busy)
     } else {
         Ok(format!("job {} done", job.id))
     }

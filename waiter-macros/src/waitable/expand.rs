@@ -84,6 +84,13 @@ fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDe
         waiter.name_span,
     );
     let meta = metadata(op, waiter);
+    // Two waiters whose names are equal ignoring case, in different `#[waitable]`s of one impl
+    // block or module, collide here, at the second name.
+    let unique = quote_spanned! {waiter.name_span=>
+        #[doc(hidden)]
+        #[allow(dead_code, non_upper_case_globals)]
+        const #unique_ident: () = ();
+    };
 
     // The signature: the operation's, with every elided lifetime named, plain parameter names,
     // and the waiter as return type.
@@ -170,7 +177,7 @@ fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDe
     let call = match op.receiver {
         Some(span) => {
             let this = Ident::new("self", span);
-            quote!(#this.#op_ident #turbofish (#(::waiter_runtime::waiter::PollParam::for_poll(&#args)),*))
+            quote!(#this.#op_ident #turbofish (#(#args),*))
         }
         None => {
             quote!(#op_ident #turbofish (#(::waiter_runtime::waiter::PollParam::for_poll(&#args)),*))
@@ -213,9 +220,7 @@ fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDe
         #[doc = #const_doc]
         #vis const #const_ident: ::waiter_runtime::waiter::WaiterMetadata = #meta;
 
-        #[doc(hidden)]
-        #[allow(dead_code, non_upper_case_globals)]
-        const #unique_ident: () = ();
+        #unique
     }
 }
 
