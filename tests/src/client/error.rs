@@ -1,0 +1,282 @@
+//! The client's error type: one variant per error the service documents, plus the
+//! unmodeled ones and transport failures.
+
+use std::fmt;
+use std::time::Duration;
+
+use reqwest::header::HeaderMap;
+use waiter_runtime::ProvideErrorMetadata;
+
+use super::model::ErrorBody;
+
+/// What can go wrong calling the example service.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ResourceError {
+    /// `404 NotFound`: no resource by that name (any more).
+    NotFound {
+        /// The service's message.
+        message: String,
+    },
+    /// `409 ResourceInUseException`: a resource by that name exists.
+    ResourceInUse {
+        /// The service's message.
+        message: String,
+    },
+    /// `400 ValidationException`: the request was malformed.
+    Validation {
+        /// The service's message.
+        message: String,
+    },
+    /// `429 ThrottlingException`: too many requests.
+    Throttling {
+        /// The service's message.
+        message: String,
+        /// The service's `Retry-After` hint.
+        retry_after: Option<Duration>,
+    },
+    /// `503 SlowDown`: too many requests.
+    SlowDown {
+        /// The service's message.
+        message: String,
+        /// The service's `Retry-After` hint.
+        retry_after: Option<Duration>,
+    },
+    /// `503 ServiceUnavailable`: the service could not answer now.
+    ServiceUnavailable {
+        /// The service's message.
+        message: String,
+    },
+    /// An error answer this client does not model.
+    Unhandled {
+        /// The error code, if the body had one.
+        code: Option<String>,
+        /// The HTTP status.
+        status: u16,
+        /// The message, if the body had one.
+        message: Option<String>,
+    },
+    /// No (complete) answer: connection refused or reset, timeout.
+    Transport(reqwest::Error),
+    /// An answer that is not what the service documents (a body that does not parse).
+    InvalidResponse {
+        /// HTTP status of the answer.
+        status: u16,
+        /// What did not parse.
+        reason: String,
+    },
+}
+
+impl ResourceError {
+    /// Builds the error from an error answer's status, headers and body.
+    pub(crate) fn from_response(status: u16, headers: &HeaderMap, body: &[u8]) -> Self {
+        let parsed: ErrorBody = serde_json::from_slice(body).unwrap_or(ErrorBody {
+            code: None,
+            message: None,
+        });
+        let message = parsed.message.clone().unwrap_or_default();
+        let retry_after = retry_after(headers);
+        match parsed.code.as_deref() {
+            Some("NotFound") => Self::NotFound { message },
+            Some("ResourceInUseException") => Self::ResourceInUse { message },
+            Some("ValidationException") => Self::Validation { message },
+            Some("ThrottlingException") => Self::Throttling {
+                message,
+                retry_after,
+            },
+            Some("SlowDown") => Self::SlowDown {
+                message,
+                retry_after,
+            },
+            Some("ServiceUnavailable") => Self::ServiceUnavailable { message },
+            _ => Self::Unhandled {
+                code: parsed.code,
+                status,
+                message: parsed.message,
+            },
+        }
+    }
+
+    /// Whether this is a throttling answer (`ThrottlingException`, `SlowDown`).
+    pub fn is_throttling_error(&self) -> bool {
+        matches!(self, Self::Throttling { .. } | Self::SlowDown { .. })
+    }
+}
+
+/// The server's hint: `x-amz-retry-after` (milliseconds), else `Retry-After` (seconds).
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let header = |name| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+    };
+    header("x-amz-retry-after")
+        .map(Duration::from_millis)
+        .or_else(|| header("retry-after").map(Duration::from_secs))
+}
+
+impl fmt::Display for ResourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotFound { message } => write!(f, "resource not found (NotFound): {message}"),
+            Self::ResourceInUse { message } => write!(
+                f,
+                "resource already exists (ResourceInUseException): {message}"
+            ),
+            Self::Validation { message } => {
+                write!(f, "invalid request (ValidationException): {message}")
+            }
+            Self::Throttling { message, .. } => {
+                write!(f, "throttled (ThrottlingException, HTTP 429): {message}")
+            }
+            Self::SlowDown { message, .. } => {
+                write!(f, "throttled (SlowDown, HTTP 503): {message}")
+            }
+            Self::ServiceUnavailable { message } => {
+                write!(
+                    f,
+                    "service unavailable (ServiceUnavailable, HTTP 503): {message}"
+                )
+            }
+            Self::Unhandled {
+                code,
+                status,
+                message,
+            } => {
+                write!(
+                    f,
+                    "service error {} (HTTP {status})",
+                    code.as_deref().unwrap_or("without a code")
+                )?;
+                match message {
+                    Some(m) => write!(f, ": {m}"),
+                    None => Ok(()),
+                }
+            }
+            Self::Transport(e) => write!(f, "no answer from the service: {e}"),
+            Self::InvalidResponse { status, reason } => {
+                write!(f, "unexpected answer (HTTP {status}): {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ResourceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Transport(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<reqwest::Error> for ResourceError {
+    fn from(e: reqwest::Error) -> Self {
+        Self::Transport(e)
+    }
+}
+
+impl ProvideErrorMetadata for ResourceError {
+    fn code(&self) -> Option<&str> {
+        match self {
+            Self::NotFound { .. } => Some("NotFound"),
+            Self::ResourceInUse { .. } => Some("ResourceInUseException"),
+            Self::Validation { .. } => Some("ValidationException"),
+            Self::Throttling { .. } => Some("ThrottlingException"),
+            Self::SlowDown { .. } => Some("SlowDown"),
+            Self::ServiceUnavailable { .. } => Some("ServiceUnavailable"),
+            Self::Unhandled { code, .. } => code.as_deref(),
+            Self::Transport(_) | Self::InvalidResponse { .. } => None,
+        }
+    }
+
+    fn message(&self) -> Option<&str> {
+        match self {
+            Self::NotFound { message }
+            | Self::ResourceInUse { message }
+            | Self::Validation { message }
+            | Self::Throttling { message, .. }
+            | Self::SlowDown { message, .. }
+            | Self::ServiceUnavailable { message } => Some(message),
+            Self::Unhandled { message, .. } => message.as_deref(),
+            Self::Transport(_) | Self::InvalidResponse { .. } => None,
+        }
+    }
+
+    fn http_status(&self) -> Option<u16> {
+        match self {
+            Self::NotFound { .. } => Some(404),
+            Self::ResourceInUse { .. } => Some(409),
+            Self::Validation { .. } => Some(400),
+            Self::Throttling { .. } => Some(429),
+            Self::SlowDown { .. } | Self::ServiceUnavailable { .. } => Some(503),
+            Self::Unhandled { status, .. } | Self::InvalidResponse { status, .. } => Some(*status),
+            Self::Transport(e) => e.status().map(|s| s.as_u16()),
+        }
+    }
+
+    fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::Throttling { retry_after, .. } | Self::SlowDown { retry_after, .. } => {
+                *retry_after
+            }
+            _ => None,
+        }
+    }
+
+    fn is_transient(&self) -> bool {
+        matches!(self, Self::Transport(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+
+    #[test]
+    fn error_bodies_become_variants_with_metadata() {
+        let mut headers = HeaderMap::new();
+        headers.insert("retry-after", HeaderValue::from_static("2"));
+        let e = ResourceError::from_response(
+            429,
+            &headers,
+            br#"{"code":"ThrottlingException","message":"slow"}"#,
+        );
+        assert!(matches!(e, ResourceError::Throttling { .. }));
+        assert_eq!(
+            (e.code(), e.message(), e.http_status()),
+            (Some("ThrottlingException"), Some("slow"), Some(429))
+        );
+        assert_eq!(e.retry_after(), Some(Duration::from_secs(2)));
+        assert!(e.is_throttling_error() && !e.is_transient());
+
+        headers.insert("x-amz-retry-after", HeaderValue::from_static("250"));
+        let e =
+            ResourceError::from_response(503, &headers, br#"{"code":"SlowDown","message":"m"}"#);
+        assert_eq!(
+            e.retry_after(),
+            Some(Duration::from_millis(250)),
+            "x-amz-retry-after wins"
+        );
+
+        let e = ResourceError::from_response(
+            404,
+            &HeaderMap::new(),
+            br#"{"code":"NotFound","message":"gone"}"#,
+        );
+        assert_eq!(e.code(), Some("NotFound"));
+        assert_eq!(e.to_string(), "resource not found (NotFound): gone");
+
+        let e = ResourceError::from_response(418, &HeaderMap::new(), b"not json");
+        assert_eq!((e.code(), e.http_status()), (None, Some(418)));
+        assert_eq!(e.to_string(), "service error without a code (HTTP 418)");
+        let e = ResourceError::from_response(
+            400,
+            &HeaderMap::new(),
+            br#"{"code":"Teapot","message":"short"}"#,
+        );
+        assert_eq!((e.code(), e.message()), (Some("Teapot"), Some("short")));
+    }
+}
