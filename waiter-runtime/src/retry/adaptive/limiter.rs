@@ -144,7 +144,14 @@ impl ClientRateLimiter {
     /// limiter is off. Cancel-safe: dropping the future takes no token and lets the next
     /// caller go.
     pub fn acquire(&self) -> Acquire<'_> {
-        self.acquire_with(self.ticket())
+        // The ticket is taken on the first poll that finds the limiter on: while it is off,
+        // acquiring costs one atomic load.
+        Acquire {
+            shared: &self.shared,
+            ticket: None,
+            key: None,
+            sleep: None,
+        }
     }
 
     /// Waits for a token with the place in line `ticket` gives: behind the callers with older
@@ -167,7 +174,7 @@ impl ClientRateLimiter {
     pub fn acquire_with(&self, ticket: Ticket) -> Acquire<'_> {
         Acquire {
             shared: &self.shared,
-            ticket: ticket.0,
+            ticket: Some(ticket.0),
             key: None,
             sleep: None,
         }
@@ -230,7 +237,8 @@ impl Shared {
 #[must_use = "a token is only taken when the future is awaited"]
 pub struct Acquire<'a> {
     shared: &'a Shared,
-    ticket: u64,
+    /// The place in line asked for, if any; otherwise a fresh ticket is taken.
+    ticket: Option<u64>,
     /// Our place in `Inner::line` while we wait.
     key: Option<Key>,
     /// The timer of the first in line.
@@ -250,7 +258,10 @@ impl Future for Acquire<'_> {
             let mut inner = shared.lock();
             let key = *this.key.get_or_insert_with(|| {
                 inner.next_key += 1;
-                (this.ticket, inner.next_key)
+                let ticket = this
+                    .ticket
+                    .unwrap_or_else(|| shared.next_ticket.fetch_add(1, Ordering::Relaxed));
+                (ticket, inner.next_key)
             });
             let first = inner
                 .line
