@@ -1,8 +1,39 @@
-//! PLACEHOLDER: replaced by the owner of this module.
+//! `#[derive(ProvideErrorMetadata)]`: parse -> check -> expand, each phase its own module.
+//!
+//! * [`parse`] reads the item and its `#[error_metadata(...)]` attributes into [`model`],
+//!   collecting every malformed attribute in one pass;
+//! * [`check`] validates the model as a whole (conflicts, duplicates, field counts);
+//! * [`expand`] writes the `impl ProvideErrorMetadata`.
+
+mod check;
+mod ctxt;
+mod expand;
+mod model;
+mod parse;
 
 use proc_macro2::TokenStream;
 
 pub(crate) fn derive(input: TokenStream) -> TokenStream {
-    let _ = input;
-    syn::Error::new(proc_macro2::Span::call_site(), "not implemented yet").to_compile_error()
+    let input = match syn::parse2::<syn::DeriveInput>(input) {
+        Ok(input) => input,
+        Err(err) => return err.to_compile_error(),
+    };
+    let cx = ctxt::Ctxt::new();
+    let container = parse::container(&cx, &input);
+    if let Some(container) = &container {
+        check::container(&cx, container);
+    }
+    match (cx.finish(), container) {
+        (Ok(()), Some(container)) => expand::container(&container),
+        (Err(err), container) => {
+            // Like thiserror: also emit an impl, so the errors above are not followed by a
+            // cascade of "method not found" at every use of the type.
+            let mut tokens = err.to_compile_error();
+            if let Some(container) = &container {
+                tokens.extend(expand::fallback(container));
+            }
+            tokens
+        }
+        (Ok(()), None) => unreachable!("parsing failed without reporting an error"),
+    }
 }

@@ -1,6 +1,81 @@
 //! How an error describes itself to waiters (`errorType` matchers) and to retry classifiers.
+//!
+//! Implement [`ProvideErrorMetadata`] by hand, or derive it for an error enum (or struct) with
+//! `#[derive(ProvideErrorMetadata)]`.
+//!
+//! # Deriving
+//!
+//! Each variant's code is its name unless `code = "..."` says otherwise. Every key is optional:
+//!
+//! | on a variant (or a struct) | meaning |
+//! |---|---|
+//! | `code = "Wire.Code"` | the code sent on the wire (default: the variant's name) |
+//! | `no_code` | the variant has no code (`code()` is `None`) |
+//! | `status = 404` | the HTTP status that always comes with this error |
+//! | `retryable` | modeled as retryable (`@retryable`) |
+//! | `retryable(throttling)` or `throttling` | modeled as throttling (`@retryable(throttling: true)`) |
+//! | `transient` | a timeout, connection or IO error |
+//! | `transparent` | forward everything to the variant's only field, itself a `ProvideErrorMetadata` |
+//!
+//! | on a field | the field holds... | its type implements |
+//! |---|---|---|
+//! | `code` | the code (when it is known only at run time) | [`field::Text`] |
+//! | `message` | the message | [`field::Text`] |
+//! | `status` | the HTTP status | [`field::Status`] |
+//! | `retry_after` | the server's retry-after hint | [`field::RetryAfter`] |
+//!
+//! On the enum, `crate = "path::to::waiter_runtime"` names the runtime crate when it is
+//! re-exported under another path.
+//!
+//! ```
+//! use std::time::Duration;
+//! use waiter_runtime::ProvideErrorMetadata;
+//!
+//! #[derive(Debug)]
+//! struct TransportError;
+//! impl ProvideErrorMetadata for TransportError {
+//!     fn code(&self) -> Option<&str> { None }
+//!     fn is_transient(&self) -> bool { true }
+//! }
+//!
+//! #[derive(Debug, ProvideErrorMetadata)]
+//! enum GetThingError {
+//!     #[error_metadata(code = "ResourceNotFoundException", status = 404)]
+//!     NotFound { #[error_metadata(message)] message: String },
+//!     #[error_metadata(code = "ThrottlingException", throttling)]
+//!     Throttled(#[error_metadata(retry_after)] Option<Duration>),
+//!     #[error_metadata(transparent)]
+//!     Transport(TransportError),
+//! }
+//!
+//! let e = GetThingError::NotFound { message: "no such thing".into() };
+//! assert_eq!(e.code(), Some("ResourceNotFoundException"));
+//! assert_eq!((e.message(), e.http_status()), (Some("no such thing"), Some(404)));
+//!
+//! let e = GetThingError::Throttled(Some(Duration::from_secs(2)));
+//! assert!(e.is_throttling() && e.is_retryable());
+//! assert_eq!(e.retry_after(), Some(Duration::from_secs(2)));
+//!
+//! assert!(GetThingError::Transport(TransportError).is_transient());
+//! ```
+//!
+//! Mistakes are reported at the offending token, all of them in one go:
+//!
+//! ```compile_fail
+//! use waiter_runtime::ProvideErrorMetadata;
+//!
+//! #[derive(ProvideErrorMetadata)]
+//! enum E {
+//!     #[error_metadata(code = NotFound)] // expected a string literal, like `code = "NotFound"`
+//!     A,
+//!     #[error_metadata(retry)] // unknown variant key `retry`; expected one of ...
+//!     B,
+//! }
+//! ```
 
 use std::time::Duration;
+
+pub mod field;
 
 /// Metadata an operation's error exposes about itself.
 ///
@@ -54,40 +129,50 @@ pub trait ProvideErrorMetadata {
     fn is_transient(&self) -> bool {
         false
     }
-}
 
-impl<T: ProvideErrorMetadata + ?Sized> ProvideErrorMetadata for &T {
-    fn code(&self) -> Option<&str> {
-        (**self).code()
+    /// Whether the error is modeled as retryable (Smithy's `@retryable` trait): the service
+    /// documents that sending the same request again may succeed.
+    ///
+    /// The retry classifier `ModeledAsRetryableClassifier` retries such errors.
+    fn is_retryable(&self) -> bool {
+        false
     }
-    fn message(&self) -> Option<&str> {
-        (**self).message()
-    }
-    fn http_status(&self) -> Option<u16> {
-        (**self).http_status()
-    }
-    fn retry_after(&self) -> Option<Duration> {
-        (**self).retry_after()
-    }
-    fn is_transient(&self) -> bool {
-        (**self).is_transient()
+
+    /// Whether the error is modeled as a throttling error (`@retryable(throttling: true)`).
+    ///
+    /// A throttling error is retryable whatever [`is_retryable`](Self::is_retryable) says; the
+    /// retry is classified as throttling, which the adaptive retry mode uses to slow down.
+    fn is_throttling(&self) -> bool {
+        false
     }
 }
 
-impl<T: ProvideErrorMetadata + ?Sized> ProvideErrorMetadata for Box<T> {
-    fn code(&self) -> Option<&str> {
-        (**self).code()
-    }
-    fn message(&self) -> Option<&str> {
-        (**self).message()
-    }
-    fn http_status(&self) -> Option<u16> {
-        (**self).http_status()
-    }
-    fn retry_after(&self) -> Option<Duration> {
-        (**self).retry_after()
-    }
-    fn is_transient(&self) -> bool {
-        (**self).is_transient()
-    }
+macro_rules! forward_metadata {
+    ($($ty:ty),*) => {$(
+        impl<T: ProvideErrorMetadata + ?Sized> ProvideErrorMetadata for $ty {
+            fn code(&self) -> Option<&str> {
+                (**self).code()
+            }
+            fn message(&self) -> Option<&str> {
+                (**self).message()
+            }
+            fn http_status(&self) -> Option<u16> {
+                (**self).http_status()
+            }
+            fn retry_after(&self) -> Option<Duration> {
+                (**self).retry_after()
+            }
+            fn is_transient(&self) -> bool {
+                (**self).is_transient()
+            }
+            fn is_retryable(&self) -> bool {
+                (**self).is_retryable()
+            }
+            fn is_throttling(&self) -> bool {
+                (**self).is_throttling()
+            }
+        }
+    )*};
 }
+
+forward_metadata!(&T, Box<T>, std::sync::Arc<T>);

@@ -1,0 +1,8 @@
+//! Compile errors of `#[derive(ProvideErrorMetadata)]`: one case per family of mistakes, each
+//! reporting all its errors at the offending tokens. Run with `TRYBUILD=overwrite` to refresh.
+
+#[test]
+fn derive_errors() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/retry_ui/*.rs");
+}
