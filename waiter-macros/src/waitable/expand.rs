@@ -173,7 +173,19 @@ fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDe
         .collect();
     let turbofish =
         (!turbofish_args.is_empty() && !has_impl_trait).then(|| quote!(::<#(#turbofish_args),*>));
-    let args: Vec<_> = op.params.iter().map(|p| &p.ident).collect();
+    // A waiter that reads its input after the call hands the call clones.
+    let args: Vec<TokenStream> = op
+        .params
+        .iter()
+        .map(|p| {
+            let ident = &p.ident;
+            if paths::reads_input(&waiter.acceptors) {
+                quote_spanned!(p.span=> ::waiter_runtime::waiter::PollParam::for_poll(&#ident))
+            } else {
+                quote!(#ident)
+            }
+        })
+        .collect();
     let call = match op.receiver {
         Some(span) => {
             let this = Ident::new("self", span);

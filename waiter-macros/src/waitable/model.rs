@@ -49,12 +49,10 @@ pub(crate) enum Matcher {
     InputOutput(PathMatcher),
 }
 
-#[allow(dead_code)] // read once the JMESPath compiler is wired in
 pub(crate) struct PathMatcher {
     pub path: LitStr,
     pub expected: LitStr,
     pub comparator: Comparator,
-    pub comparator_span: Span,
     /// Span of the `output`/`inputOutput` key.
     pub key_span: Span,
 }
@@ -68,7 +66,6 @@ pub(crate) enum Comparator {
     AnyStringEquals,
 }
 
-#[allow(dead_code)]
 impl Comparator {
     pub fn name(self) -> &'static str {
         match self {
@@ -429,7 +426,6 @@ fn read_path_matcher(cx: &mut Ctxt, member: &Member) -> Option<PathMatcher> {
     let members = object(cx, &member.value, &format!("the `{}` matcher", member.key))?;
     let (mut path, mut expected, mut comparator) = (None, None, None);
     let (mut has_path, mut has_expected, mut has_comparator) = (false, false, false);
-    let mut comparator_span = member.value.span;
     const KNOWN: &[&str] = &["path", "expected", "comparator"];
     for m in members {
         if duplicate(cx, members, m) {
@@ -447,7 +443,6 @@ fn read_path_matcher(cx: &mut Ctxt, member: &Member) -> Option<PathMatcher> {
             "comparator" => {
                 has_comparator = true;
                 if let Some(s) = string(cx, m) {
-                    comparator_span = s.span();
                     comparator = match s.value().as_str() {
                         "stringEquals" => Some(Comparator::StringEquals),
                         "booleanEquals" => Some(Comparator::BooleanEquals),
@@ -498,7 +493,6 @@ fn read_path_matcher(cx: &mut Ctxt, member: &Member) -> Option<PathMatcher> {
         path: path?,
         expected: expected?,
         comparator: comparator?,
-        comparator_span,
         key_span: member.key_span,
     })
 }
