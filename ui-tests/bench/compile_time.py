@@ -31,9 +31,8 @@ impl ProvideErrorMetadata for Error {
     fn code(&self) -> Option<&str> { Some(self.0) }
 }
 
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone__SEARCHABLE__)]
 pub struct Output { pub status: String, pub items: Vec<String> }
-__SEARCHABLE__
 
 pub struct Client;
 
@@ -77,10 +76,9 @@ publish = false
 
 [dependencies]
 waiter-runtime = {{ path = "{ROOT / 'waiter-runtime'}" }}
-serde = {{ version = "1", features = ["derive"] }}
 """)
-    searchable = "waiter_runtime::jmespath::searchable_via_serde!(Output);" if jmespath else ""
-    body = HEADER.replace("__SEARCHABLE__", searchable if with_attrs else "")
+    # The output type is searchable in both crates: deriving it is part of the user's model.
+    body = HEADER.replace("__SEARCHABLE__", ", waiter_runtime::Searchable" if jmespath else "")
     for i in range(n):
         if with_attrs:
             body += waiter(i, jmespath)

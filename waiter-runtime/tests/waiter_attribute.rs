@@ -319,3 +319,35 @@ async fn observer_sees_states_from_the_acceptors() {
         ]
     );
 }
+
+struct Configured;
+
+impl Configured {
+    /// `#[cfg]` after `#[waitable]` reaches the macro, which puts it on the waiter too: this
+    /// compiles only if `wait_until_gone` and `GONE_WAITER` vanish with `gone`.
+    #[waitable(Gone: { acceptors: [ { state: "success", matcher: { success: true } } ] })]
+    #[cfg(any())]
+    async fn gone(&self) -> Result<(), Busy> {
+        Ok(())
+    }
+
+    #[waitable(Gone: { acceptors: [ { state: "success", matcher: { success: true } } ] })]
+    #[cfg(all())]
+    async fn present(&self) -> Result<(), Busy> {
+        Ok(())
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn cfg_attributes_follow_the_operation() {
+    assert_eq!(
+        Configured
+            .wait_until_gone()
+            .wait(secs(1))
+            .await
+            .unwrap()
+            .polls,
+        1
+    );
+    assert_eq!(Configured::GONE_WAITER.operation, "present");
+}
