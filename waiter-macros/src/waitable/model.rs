@@ -317,6 +317,7 @@ fn read_acceptor(cx: &mut Ctxt, node: &Node) -> Option<Acceptor> {
     let mut message = None;
     let mut message_key_span = node.span;
     let (mut has_state, mut has_matcher) = (false, false);
+    let mut misplaced_matcher = false;
     const KNOWN: &[&str] = &["state", "matcher", "message"];
     for member in members {
         if duplicate(cx, members, member) {
@@ -348,6 +349,16 @@ fn read_acceptor(cx: &mut Ctxt, node: &Node) -> Option<Acceptor> {
                 message_key_span = member.key_span;
                 message = string(cx, member);
             }
+            "output" | "inputOutput" | "success" | "errorType" => {
+                misplaced_matcher = true;
+                cx.error(
+                    member.key_span,
+                    format!(
+                        "`{key}` is a matcher: put it inside the acceptor's `matcher`, as in `matcher: {{ {key}: ... }}`",
+                        key = member.key
+                    ),
+                );
+            }
             _ => unknown(cx, member, "an acceptor", KNOWN),
         }
     }
@@ -357,7 +368,7 @@ fn read_acceptor(cx: &mut Ctxt, node: &Node) -> Option<Acceptor> {
             "acceptor is missing the required member `state`: add `state: \"success\"` (or \"failure\", \"retry\")",
         );
     }
-    if !has_matcher {
+    if !has_matcher && !misplaced_matcher {
         cx.error(
             node.span,
             "acceptor is missing the required member `matcher`: add one of `matcher: { success: true }`, \
