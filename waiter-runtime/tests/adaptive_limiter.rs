@@ -1,7 +1,11 @@
 //! The shared rate limiter on tokio's paused clock: off until a throttle, sleeps instead of
 //! polling, wakes on rate changes, serves callers in arrival order.
 
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -146,14 +150,22 @@ async fn a_rate_increase_wakes_the_sleeper_before_its_deadline() {
     tokio::task::yield_now().await;
     // Other calls' responses come back at 40/s: the measured rate, and with it the cap, jump
     // at the next half-second bucket, and the sleeper must not wait out its 1 s deadline.
-    responses(30, Duration::from_millis(25)).await;
+    // The clock moves a millisecond at a time, so the wake-up time is exact.
+    for ms in 1..=750 {
+        tokio::time::advance(Duration::from_millis(1)).await;
+        if ms % 25 == 0 {
+            limiter.on_response(false);
+        }
+    }
     let waited = waiter.await.unwrap();
+    let rate = limiter.state().fill_rate();
+    assert!(rate > 20.0, "{rate}");
+    // At 500 ms the rate jumps from 1/s to ~64/s with half a token in the bucket: the token is
+    // there 8 ms later.
     assert!(
-        limiter.state().fill_rate() > 20.0,
-        "{}",
-        limiter.state().fill_rate()
+        waited <= Duration::from_millis(510),
+        "woke after {waited:?}"
     );
-    assert!(waited < Duration::from_millis(600), "woke after {waited:?}");
 }
 
 #[tokio::test(start_paused = true)]
@@ -203,6 +215,83 @@ async fn many_tasks_on_two_threads_never_overdraw() {
     }
     let state = limiter.state();
     assert!(state.capacity() >= 0.0 && state.capacity() <= state.max_capacity());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_retry_keeps_its_place_in_line() {
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(5.0, 0.0));
+    for _ in 0..5 {
+        limiter.acquire().await; // empty the bucket
+    }
+    let retrying_call = limiter.ticket(); // this call started first...
+    let order = Arc::new(Mutex::new(Vec::new()));
+    let mut tasks = Vec::new();
+    for i in 0..5 {
+        let (limiter, order) = (limiter.clone(), order.clone());
+        tasks.push(tokio::spawn(async move {
+            limiter.acquire().await;
+            order.lock().unwrap().push(i);
+        }));
+        tokio::task::yield_now().await;
+    }
+    // ...and comes back for its retry after five newer calls queued: it goes first.
+    limiter.acquire_with(retrying_call).await;
+    order.lock().unwrap().push(99);
+    for task in tasks {
+        task.await.unwrap();
+    }
+    assert_eq!(*order.lock().unwrap(), [99, 0, 1, 2, 3, 4]);
+    assert_eq!(limiter.waiting(), 0);
+}
+
+/// Counts how often the future inside is polled.
+struct CountPolls<F> {
+    inner: Pin<Box<F>>,
+    polls: Arc<AtomicUsize>,
+}
+
+impl<F: Future> Future for CountPolls<F> {
+    type Output = F::Output;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        self.polls.fetch_add(1, Ordering::Relaxed);
+        self.inner.as_mut().poll(cx)
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn waiters_are_not_polled_in_a_loop() {
+    // 100 callers behind an empty bucket filling at 10/s: each waits up to 10 s. A waiter is
+    // woken when it becomes first in line and when its timer fires: a handful of polls each,
+    // not one per token handed out or per millisecond.
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0));
+    for _ in 0..10 {
+        limiter.acquire().await;
+    }
+    let polls = Arc::new(AtomicUsize::new(0));
+    let tasks: Vec<_> = (0..100)
+        .map(|_| {
+            let limiter = limiter.clone();
+            let polls = polls.clone();
+            tokio::spawn(async move {
+                let acquire = async move { limiter.acquire().await };
+                CountPolls {
+                    inner: Box::pin(acquire),
+                    polls,
+                }
+                .await
+            })
+        })
+        .collect();
+    let start = Instant::now();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let elapsed = start.elapsed();
+    assert!(elapsed >= Duration::from_secs(10) && elapsed <= Duration::from_millis(10_200));
+    let polls = polls.load(Ordering::Relaxed);
+    // Three polls per waiter, plus one now and then when float rounding leaves a token
+    // 0.99999 full at the deadline and the first in line sleeps one more timer tick.
+    assert!(polls <= 100 * 4, "{polls} polls for 100 waiters");
 }
 
 #[test]

@@ -10,57 +10,80 @@ use waiter_runtime::ProvideErrorMetadata;
 use super::model::ErrorBody;
 
 /// What can go wrong calling the example service.
-#[derive(Debug)]
+///
+/// The derive makes each variant describe itself to waiters (`errorType` matches the code) and
+/// to retry classifiers (status, throttling, retry-after, transient).
+#[derive(Debug, ProvideErrorMetadata)]
 #[non_exhaustive]
 pub enum ResourceError {
     /// `404 NotFound`: no resource by that name (any more).
+    #[error_metadata(status = 404)]
     NotFound {
         /// The service's message.
+        #[error_metadata(message)]
         message: String,
     },
     /// `409 ResourceInUseException`: a resource by that name exists.
+    #[error_metadata(code = "ResourceInUseException", status = 409)]
     ResourceInUse {
         /// The service's message.
+        #[error_metadata(message)]
         message: String,
     },
     /// `400 ValidationException`: the request was malformed.
+    #[error_metadata(code = "ValidationException", status = 400)]
     Validation {
         /// The service's message.
+        #[error_metadata(message)]
         message: String,
     },
     /// `429 ThrottlingException`: too many requests.
+    #[error_metadata(code = "ThrottlingException", status = 429, throttling)]
     Throttling {
         /// The service's message.
+        #[error_metadata(message)]
         message: String,
         /// The service's `Retry-After` hint.
+        #[error_metadata(retry_after)]
         retry_after: Option<Duration>,
     },
     /// `503 SlowDown`: too many requests.
+    #[error_metadata(status = 503, throttling)]
     SlowDown {
         /// The service's message.
+        #[error_metadata(message)]
         message: String,
         /// The service's `Retry-After` hint.
+        #[error_metadata(retry_after)]
         retry_after: Option<Duration>,
     },
     /// `503 ServiceUnavailable`: the service could not answer now.
+    #[error_metadata(status = 503)]
     ServiceUnavailable {
         /// The service's message.
+        #[error_metadata(message)]
         message: String,
     },
     /// An error answer this client does not model.
     Unhandled {
         /// The error code, if the body had one.
+        #[error_metadata(code)]
         code: Option<String>,
         /// The HTTP status.
+        #[error_metadata(status)]
         status: u16,
         /// The message, if the body had one.
+        #[error_metadata(message)]
         message: Option<String>,
     },
     /// No (complete) answer: connection refused or reset, timeout.
+    #[error_metadata(no_code, transient)]
     Transport(reqwest::Error),
     /// An answer that is not what the service documents (a body that does not parse).
+    #[error_metadata(no_code)]
     InvalidResponse {
         /// HTTP status of the answer.
+        #[error_metadata(status)]
         status: u16,
         /// What did not parse.
         reason: String,
@@ -177,59 +200,6 @@ impl From<reqwest::Error> for ResourceError {
     }
 }
 
-impl ProvideErrorMetadata for ResourceError {
-    fn code(&self) -> Option<&str> {
-        match self {
-            Self::NotFound { .. } => Some("NotFound"),
-            Self::ResourceInUse { .. } => Some("ResourceInUseException"),
-            Self::Validation { .. } => Some("ValidationException"),
-            Self::Throttling { .. } => Some("ThrottlingException"),
-            Self::SlowDown { .. } => Some("SlowDown"),
-            Self::ServiceUnavailable { .. } => Some("ServiceUnavailable"),
-            Self::Unhandled { code, .. } => code.as_deref(),
-            Self::Transport(_) | Self::InvalidResponse { .. } => None,
-        }
-    }
-
-    fn message(&self) -> Option<&str> {
-        match self {
-            Self::NotFound { message }
-            | Self::ResourceInUse { message }
-            | Self::Validation { message }
-            | Self::Throttling { message, .. }
-            | Self::SlowDown { message, .. }
-            | Self::ServiceUnavailable { message } => Some(message),
-            Self::Unhandled { message, .. } => message.as_deref(),
-            Self::Transport(_) | Self::InvalidResponse { .. } => None,
-        }
-    }
-
-    fn http_status(&self) -> Option<u16> {
-        match self {
-            Self::NotFound { .. } => Some(404),
-            Self::ResourceInUse { .. } => Some(409),
-            Self::Validation { .. } => Some(400),
-            Self::Throttling { .. } => Some(429),
-            Self::SlowDown { .. } | Self::ServiceUnavailable { .. } => Some(503),
-            Self::Unhandled { status, .. } | Self::InvalidResponse { status, .. } => Some(*status),
-            Self::Transport(e) => e.status().map(|s| s.as_u16()),
-        }
-    }
-
-    fn retry_after(&self) -> Option<Duration> {
-        match self {
-            Self::Throttling { retry_after, .. } | Self::SlowDown { retry_after, .. } => {
-                *retry_after
-            }
-            _ => None,
-        }
-    }
-
-    fn is_transient(&self) -> bool {
-        matches!(self, Self::Transport(_))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,7 +220,7 @@ mod tests {
             (Some("ThrottlingException"), Some("slow"), Some(429))
         );
         assert_eq!(e.retry_after(), Some(Duration::from_secs(2)));
-        assert!(e.is_throttling_error() && !e.is_transient());
+        assert!(e.is_throttling_error() && e.is_throttling() && !e.is_transient());
 
         headers.insert("x-amz-retry-after", HeaderValue::from_static("250"));
         let e =

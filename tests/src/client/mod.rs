@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use reqwest::Method;
 use serde::de::DeserializeOwned;
+use waiter_runtime::waitable;
 
 pub use error::ResourceError;
 pub use model::{ListResourcesOutput, Member, NewMember, Resource};
@@ -66,6 +67,34 @@ impl ResourceClient {
     }
 
     /// `DescribeResource`: the resource as it is now (`NotFound` once deleted).
+    ///
+    /// Waiters, pasted from the service's Smithy model (IDL form):
+    /// [`wait_until_resource_exists`](Self::wait_until_resource_exists),
+    /// [`wait_until_resource_deleted`](Self::wait_until_resource_deleted).
+    #[waitable(
+        ResourceExists: {
+            documentation: "Waits until the resource can be described, whatever its status."
+            acceptors: [
+                { state: "success", matcher: { success: true } }
+                { state: "retry", matcher: { errorType: "NotFound" } }
+                { state: "retry", matcher: { errorType: "ThrottlingException" } }
+                { state: "retry", matcher: { errorType: "SlowDown" } }
+            ]
+            minDelay: 1
+            maxDelay: 20
+        }
+        ResourceDeleted: {
+            documentation: "Waits until the resource is gone: describing it answers `NotFound`."
+            acceptors: [
+                { state: "success", matcher: { errorType: "com.example.resources#NotFound" } }
+                { state: "retry", matcher: { errorType: "ThrottlingException" } }
+                { state: "retry", matcher: { errorType: "SlowDown" } }
+            ]
+            minDelay: 1
+            maxDelay: 20
+            tags: ["cleanup"]
+        }
+    )]
     pub async fn describe_resource(&self, name: &str) -> Result<Resource, ResourceError> {
         self.send(Method::GET, &format!("/resources/{name}"), None)
             .await

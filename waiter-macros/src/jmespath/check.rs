@@ -33,6 +33,8 @@ pub(crate) struct Problem {
     pub kind: ProblemKind,
     pub offset: usize,
     pub message: String,
+    /// Set for problems located at a function call (its offset is then refined).
+    pub function: Option<String>,
 }
 
 /// Everything the checker learned: the root paths read and the problems found.
@@ -42,11 +44,41 @@ pub(crate) struct Checked {
     pub root_paths: Vec<Vec<String>>,
 }
 
-pub(crate) fn check(ast: &Ast) -> (Ty, Checked) {
+pub(crate) fn check(ast: &Ast, expr: &str) -> (Ty, Checked) {
     let mut out = Checked::default();
     collect_root_paths(ast, &mut out.root_paths);
     let ty = infer(ast, Ty::ANY, false, &mut out.problems);
+    for p in &mut out.problems {
+        if let Some(name) = p.function.take() {
+            p.offset = locate_call(expr, &name, p.offset);
+        }
+    }
     (ty, out)
+}
+
+/// The parser's offsets for function calls are approximate (past the name); point at the last
+/// `name(` that starts at or before it instead.
+fn locate_call(expr: &str, name: &str, offset: usize) -> usize {
+    let chars: Vec<char> = expr.chars().collect();
+    let name: Vec<char> = name.chars().collect();
+    let mut best = None;
+    for start in 0..chars.len() {
+        if start > offset {
+            break;
+        }
+        if chars[start..].starts_with(&name) {
+            let mut i = start + name.len();
+            while chars.get(i).is_some_and(|c| c.is_whitespace()) {
+                i += 1;
+            }
+            let boundary =
+                start == 0 || !(chars[start - 1].is_alphanumeric() || chars[start - 1] == '_');
+            if chars.get(i) == Some(&'(') && boundary {
+                best = Some(start);
+            }
+        }
+    }
+    best.unwrap_or(offset)
 }
 
 fn offset_of(ast: &Ast) -> usize {
@@ -56,7 +88,6 @@ fn offset_of(ast: &Ast) -> usize {
         | Ast::Identity { offset }
         | Ast::Expref { offset, .. }
         | Ast::Flatten { offset, .. }
-        | Ast::Function { offset, .. }
         | Ast::Field { offset, .. }
         | Ast::Index { offset, .. }
         | Ast::Literal { offset, .. }
@@ -69,6 +100,7 @@ fn offset_of(ast: &Ast) -> usize {
         | Ast::Or { offset, .. }
         | Ast::Slice { offset, .. }
         | Ast::Subexpr { offset, .. } => *offset,
+        Ast::Function { offset, .. } => *offset,
     }
 }
 
@@ -81,6 +113,7 @@ fn infer(ast: &Ast, input: Ty, literal_input: bool, problems: &mut Vec<Problem>)
         Ast::Field { name, offset } => {
             if literal_input && !input.may(OBJ) {
                 problems.push(Problem {
+                    function: None,
                     kind: ProblemKind::InvalidType,
                     offset: *offset,
                     message: format!(
@@ -191,6 +224,7 @@ fn infer(ast: &Ast, input: Ty, literal_input: bool, problems: &mut Vec<Problem>)
         }
         Ast::Expref { offset, ast } => {
             problems.push(Problem {
+                function: None,
                 kind: ProblemKind::InvalidType,
                 offset: *offset,
                 message: "an expression reference (`&expr`) can only be a function argument, \
@@ -242,6 +276,7 @@ fn infer_call(
             kind: ProblemKind::UnknownFunction,
             offset,
             message: format!("unknown function `{name}()`{hint}"),
+            function: Some(name.to_owned()),
         });
         for a in args {
             infer_arg(a, input, literal_input, problems);
@@ -266,6 +301,7 @@ fn infer_call(
         problems.push(Problem {
             kind: ProblemKind::InvalidArity,
             offset,
+            function: Some(f.name.to_owned()),
             message: format!(
                 "{}() takes {expected} but {} given: {}({}{dots})",
                 f.name,
@@ -310,6 +346,7 @@ fn check_arg(
     if param.kinds == EXPREF {
         if t.kinds != EXPREF {
             problems.push(Problem {
+                function: None,
                 kind: ProblemKind::InvalidType,
                 offset,
                 message: format!(
@@ -322,6 +359,7 @@ fn check_arg(
     }
     if t.kinds == EXPREF {
         problems.push(Problem {
+            function: None,
             kind: ProblemKind::InvalidType,
             offset,
             message: format!(
@@ -334,6 +372,7 @@ fn check_arg(
     }
     if t.kinds & param.kinds == 0 {
         problems.push(Problem {
+            function: None,
             kind: ProblemKind::InvalidType,
             offset,
             message: format!(
@@ -355,6 +394,7 @@ fn check_arg(
                     .any(|k| kinds.iter().all(|x| *x == k));
                 if !items.is_empty() && !all_one_allowed {
                     problems.push(Problem {
+                        function: None,
                         kind: ProblemKind::InvalidType,
                         offset,
                         message: format!(
@@ -416,5 +456,71 @@ fn root_path(ast: &Ast) -> Option<Vec<String>> {
             Some(l)
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::types::StaticType::{self, *};
+    use super::*;
+
+    fn ty(expr: &str) -> StaticType {
+        let ast = jmespath::parse(expr).unwrap();
+        let (t, c) = check(&ast, expr);
+        assert!(c.problems.is_empty(), "{expr}: {:?}", c.problems);
+        t.to_static()
+    }
+
+    #[test]
+    fn inferred_types_follow_smithy() {
+        assert_eq!(ty("a.b"), Any);
+        assert_eq!(ty("a == `1`"), Boolean);
+        assert_eq!(ty("a < b"), Boolean);
+        assert_eq!(ty("!a"), Boolean);
+        assert_eq!(ty("contains(a, 'x')"), Boolean);
+        assert_eq!(ty("starts_with(a, 'x') || ends_with(a, 'y')"), Boolean);
+        assert_eq!(ty("length(a)"), Number);
+        assert_eq!(ty("abs(a)"), Number);
+        assert_eq!(ty("avg(a)"), Number);
+        assert_eq!(ty("join(', ', a)"), String);
+        assert_eq!(ty("type(@)"), String);
+        assert_eq!(ty("to_string(a)"), String);
+        assert_eq!(ty("keys(@)"), Array(Box::new(String)));
+        assert_eq!(ty("a[].b"), Array(Box::new(Any)));
+        assert_eq!(ty("a[*].to_string(@)"), Array(Box::new(String)));
+        assert_eq!(ty("a[?b == 'x'].c"), Array(Box::new(Any)));
+        assert_eq!(ty("sort(a)"), Array(Box::new(Any)));
+        assert_eq!(ty("[a == b, c]"), Array(Box::new(Any)));
+        assert_eq!(ty("merge(a, b)"), Object);
+        assert_eq!(ty("`null`"), Null);
+        // `&&` yields one of its operands, not a boolean.
+        assert_eq!(ty("a && b"), Any);
+        assert_eq!(ty("a == `1` && b == `2`"), Boolean);
+        assert_eq!(ty("length(a) > `0` && 'yes'"), Any);
+    }
+
+    #[test]
+    fn root_paths_are_collected() {
+        let expr = "length(input.groups) == length(output.groups) && output.x.y";
+        let (_, c) = check(&jmespath::parse(expr).unwrap(), expr);
+        assert_eq!(
+            c.root_paths,
+            vec![
+                vec!["input".to_owned(), "groups".to_owned()],
+                vec!["output".to_owned(), "groups".to_owned()],
+                vec!["output".to_owned(), "x".to_owned(), "y".to_owned()],
+            ]
+        );
+    }
+
+    #[test]
+    fn every_problem_is_collected() {
+        let expr = "lenght(a) || abs('x') || length(a, b)";
+        let (_, c) = check(&jmespath::parse(expr).unwrap(), expr);
+        let kinds: Vec<&str> = c.problems.iter().map(|p| p.kind.name()).collect();
+        assert_eq!(kinds, ["unknown-function", "invalid-type", "invalid-arity"]);
+        let cols: Vec<usize> = c.problems.iter().map(|p| p.offset).collect();
+        assert_eq!(cols[0], 0);
+        assert_eq!(cols[2], 25);
     }
 }

@@ -40,7 +40,7 @@ struct Compiled {
 
 fn compile(expr: &str) -> Result<Compiled, Vec<Problem>> {
     let ast = parse::parse(expr).map_err(|p| vec![p])?;
-    let (ty, checked) = check::check(&ast);
+    let (ty, checked) = check::check(&ast, expr);
     if checked.problems.is_empty() {
         Ok(Compiled {
             ast,
@@ -98,13 +98,20 @@ fn parse_input(input: TokenStream) -> Result<LitStr, syn::Error> {
 pub(crate) fn expand_macro(input: TokenStream) -> TokenStream {
     let lit = match parse_input(input) {
         Ok(l) => l,
-        Err(e) => return e.to_compile_error(),
+        Err(e) => return expression_error(e),
     };
     let expr = lit.value();
     match compile(&expr) {
         Ok(c) => expression(&lit, &c),
-        Err(problems) => to_error(&lit, &expr, &problems).to_compile_error(),
+        Err(problems) => expression_error(to_error(&lit, &expr, &problems)),
     }
+}
+
+/// Several `compile_error!`s in expression position: a block, with a diverging tail so that no
+/// follow-on type error is reported.
+fn expression_error(e: syn::Error) -> TokenStream {
+    let errors = e.to_compile_error();
+    quote!({ #errors loop {} })
 }
 
 fn expression(lit: &LitStr, c: &Compiled) -> TokenStream {

@@ -11,6 +11,7 @@ pub(crate) fn parse(expr: &str) -> Result<Ast, Problem> {
             other => other.to_string(),
         };
         Problem {
+            function: None,
             kind: ProblemKind::Syntax,
             offset: e.offset,
             message: format!("invalid JMESPath syntax: {}", tidy(&reason)),
@@ -20,7 +21,13 @@ pub(crate) fn parse(expr: &str) -> Result<Ast, Problem> {
 
 /// The parser's messages start with a capital and may end with a period; ours do not.
 fn tidy(reason: &str) -> String {
-    let reason = reason.trim().trim_end_matches('.');
+    let reason = reason
+        .trim()
+        .trim_end_matches('.')
+        .replace("nud token", "token")
+        .replace("led token", "token")
+        .replace("found Eof", "found the end of the expression");
+    let reason = reason.as_str();
     let mut chars = reason.chars();
     match chars.next() {
         Some(c) => c.to_lowercase().chain(chars).collect(),

@@ -1,3 +1,58 @@
-//! PLACEHOLDER: retry strategies, classifiers and the retry quota.
+//! Retries as the AWS SDKs do them: a standard strategy with exponential backoff and full
+//! jitter, prioritised retry classifiers, and a retry quota shared by all the calls of a client.
+//!
+//! * [`RetryConfig`]: attempts, backoff, time budget, [`RetryMode`];
+//! * [`Retrier`]: runs an async operation and retries it (`retrier.run(|| async { ... })`);
+//! * [`ClassifyRetry`], [`RetryAction`], [`RetryClassifierPriority`]: decide what is retried
+//!   ([the built-in classifiers](classifiers));
+//! * [`RetryQuota`], [`RetryToken`]: the token bucket that stops retry storms;
+//! * [`RateLimiter`]: the hook the adaptive mode paces attempts through.
+//!
+//! Errors describe themselves through [`ProvideErrorMetadata`](crate::ProvideErrorMetadata).
+//!
+//! ```
+//! use waiter_runtime::ProvideErrorMetadata;
+//! use waiter_runtime::retry::{Retrier, RetryConfig};
+//!
+//! #[derive(Debug, ProvideErrorMetadata)]
+//! enum GetThingError {
+//!     #[error_metadata(status = 503)]
+//!     Unavailable,
+//! }
+//!
+//! async fn get_thing(name: &str) -> Result<String, GetThingError> {
+//!     Ok(name.to_uppercase())
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let retrier = Retrier::new(RetryConfig::standard().max_attempts(5).build());
+//! let name = "thing";
+//! let out = retrier.run(|| async { get_thing(name).await }).await;
+//! assert_eq!(out.unwrap(), "THING");
+//! # }
+//! ```
 
+mod action;
+mod backoff;
+mod classifier;
+pub mod classifiers;
+mod config;
+mod quota;
+mod rate_limit;
+mod retrier;
+
+pub use action::{ErrorKind, RetryAction, RetryReason};
+pub use classifier::{
+    ClassifyContext, ClassifyRetry, FnClassifier, RetryClassifierPriority, RetryClassifiers,
+    SharedRetryClassifier, classifier_fn, run_classifiers,
+};
+pub use classifiers::{
+    ErrorCodeClassifier, HttpStatusCodeClassifier, ModeledAsRetryableClassifier,
+    TransientErrorClassifier,
+};
+pub use config::{Jitter, RetryConfig, RetryConfigBuilder, RetryMode, RetryModeParseError};
+pub use quota::{QuotaExhausted, RetryQuota, RetryQuotaBuilder, RetryToken};
+pub use rate_limit::RateLimiter;
+pub use retrier::{CustomizedRun, Retrier, RetryEvent, RunReport, StopReason};
 pub mod adaptive;

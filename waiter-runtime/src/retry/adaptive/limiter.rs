@@ -1,10 +1,13 @@
 //! The rate limiter shared by all the calls of a client.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll, Waker};
 
-use tokio::sync::Notify;
-use tokio::time::Instant;
+use tokio::time::{Instant, Sleep};
 
 use super::{InvalidTuning, RateLimiterState, Tuning};
 
@@ -14,10 +17,15 @@ use super::{InvalidTuning, RateLimiterState, Tuning};
 /// reports whether the response was a throttle with [`on_response`](Self::on_response). Until
 /// the first throttle, `acquire` returns at once after one atomic load.
 ///
-/// Once on, callers are served in arrival order: the first in line sleeps (one timer, no
-/// polling) until its token is there, the others wait behind it on a fair queue, and a rate
-/// change wakes the first in line to recompute its deadline. The state sits behind a `std`
-/// mutex held only for a few float operations, never across an `.await`.
+/// Once on, callers are served in arrival order: the first in line sleeps on one timer (no
+/// polling) until its token is there, the others sleep without timers, and a rate change wakes
+/// the first in line to recompute its deadline. Taking a token wakes exactly the next caller.
+/// The state sits behind a `std` mutex held only for a few float and queue operations, never
+/// across an `.await`.
+///
+/// A call that retries keeps its place: take a [`Ticket`] when the call starts and acquire
+/// every attempt's token with [`acquire_with`](Self::acquire_with), so a retry waits behind the
+/// calls that started before it, not behind every call that started since.
 ///
 /// ```
 /// use std::time::Duration;
@@ -38,24 +46,45 @@ pub struct ClientRateLimiter {
     shared: Arc<Shared>,
 }
 
+/// A place in the limiter's line, taken once when a call starts and used for each of its
+/// attempts (see [`ClientRateLimiter::acquire_with`]). Older tickets are served first.
+///
+/// ```
+/// use waiter_runtime::retry::adaptive::ClientRateLimiter;
+///
+/// let limiter = ClientRateLimiter::new();
+/// let (first, second) = (limiter.ticket(), limiter.ticket());
+/// assert!(first < second);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ticket(u64);
+
 #[derive(Debug)]
 struct Shared {
     /// Mirrors `state.is_enabled()`, so the path before the first throttle takes no lock.
     enabled: AtomicBool,
-    state: Mutex<Inner>,
-    /// Who may take the next token: tokio's mutex queues waiters in arrival order.
-    turnstile: tokio::sync::Mutex<()>,
-    /// Wakes the first caller in line when the fill rate changes while it sleeps.
-    rate_changed: Notify,
+    next_ticket: AtomicU64,
+    inner: Mutex<Inner>,
     /// Time zero of `state`'s timestamps.
     origin: Instant,
 }
 
+/// A waiter's key in the line: its ticket, then a unique number for equal tickets.
+type Key = (u64, u64);
+
 #[derive(Debug)]
 struct Inner {
     state: RateLimiterState,
-    /// The first caller in line is sleeping for a token.
-    head_sleeping: bool,
+    /// Callers waiting for a token, first in line first, with how to wake them.
+    line: BTreeMap<Key, Waker>,
+    next_key: u64,
+}
+
+impl Inner {
+    /// The waker of the first in line, to wake after the lock is released.
+    fn head_waker(&self) -> Option<Waker> {
+        self.line.first_key_value().map(|(_, waker)| waker.clone())
+    }
 }
 
 impl Default for ClientRateLimiter {
@@ -95,48 +124,59 @@ impl ClientRateLimiter {
         Self {
             shared: Arc::new(Shared {
                 enabled: AtomicBool::new(state.is_enabled()),
-                state: Mutex::new(Inner {
+                next_ticket: AtomicU64::new(0),
+                inner: Mutex::new(Inner {
                     state,
-                    head_sleeping: false,
+                    line: BTreeMap::new(),
+                    next_key: 0,
                 }),
-                turnstile: tokio::sync::Mutex::new(()),
-                rate_changed: Notify::new(),
                 origin: Instant::now(),
             }),
         }
     }
 
+    /// A place in line for a call that starts now.
+    pub fn ticket(&self) -> Ticket {
+        Ticket(self.shared.next_ticket.fetch_add(1, Ordering::Relaxed))
+    }
+
     /// Waits for a token, in arrival order with the other callers. Returns at once while the
     /// limiter is off. Cancel-safe: dropping the future takes no token and lets the next
     /// caller go.
-    pub async fn acquire(&self) {
-        let shared = &*self.shared;
-        if !shared.enabled.load(Ordering::Acquire) {
-            return;
+    pub fn acquire(&self) -> Acquire<'_> {
+        // The ticket is taken on the first poll that finds the limiter on: while it is off,
+        // acquiring costs one atomic load.
+        Acquire {
+            shared: &self.shared,
+            ticket: None,
+            key: None,
+            sleep: None,
         }
-        let _turn = shared.turnstile.lock().await;
-        loop {
-            // Registered before reading the state, so a rate change after the read wakes us.
-            let rate_changed = shared.rate_changed.notified();
-            tokio::pin!(rate_changed);
-            rate_changed.as_mut().enable();
-            let wait = {
-                let mut inner = shared.lock();
-                match inner.state.try_acquire(shared.now()) {
-                    Ok(()) => {
-                        inner.head_sleeping = false;
-                        return;
-                    }
-                    Err(wait) => {
-                        inner.head_sleeping = true;
-                        wait
-                    }
-                }
-            };
-            tokio::select! {
-                () = tokio::time::sleep(wait) => {}
-                () = &mut rate_changed => {}
-            }
+    }
+
+    /// Waits for a token with the place in line `ticket` gives: behind the callers with older
+    /// tickets, before those with newer ones.
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::ClientRateLimiter;
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let limiter = ClientRateLimiter::new();
+    /// let ticket = limiter.ticket(); // when the call starts
+    /// for _attempt in 0..3 {
+    ///     limiter.acquire_with(ticket).await;
+    ///     // send the request, then:
+    ///     limiter.on_response(false);
+    /// }
+    /// # }
+    /// ```
+    pub fn acquire_with(&self, ticket: Ticket) -> Acquire<'_> {
+        Acquire {
+            shared: &self.shared,
+            ticket: Some(ticket.0),
+            key: None,
+            sleep: None,
         }
     }
 
@@ -149,19 +189,22 @@ impl ClientRateLimiter {
             let was_enabled = inner.state.is_enabled();
             let before = inner.state.fill_rate();
             let after = inner.state.on_response(shared.now(), throttled);
-            if !was_enabled && throttled {
+            let first_throttle = !was_enabled && throttled;
+            if first_throttle {
                 shared.enabled.store(true, Ordering::Release);
             }
-            (
-                inner.head_sleeping && after != before,
-                !was_enabled && throttled,
-            )
+            let wake = if after != before {
+                inner.head_waker()
+            } else {
+                None
+            };
+            (wake, first_throttle)
         };
         if first_throttle {
             tracing::debug!("adaptive retry: first throttling response, client rate limiting on");
         }
-        if wake {
-            shared.rate_changed.notify_waiters();
+        if let Some(waker) = wake {
+            waker.wake();
         }
     }
 
@@ -169,16 +212,120 @@ impl ClientRateLimiter {
     pub fn state(&self) -> RateLimiterState {
         self.shared.lock().state
     }
+
+    /// How many callers are waiting for a token.
+    pub fn waiting(&self) -> usize {
+        self.shared.lock().line.len()
+    }
 }
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Inner> {
-        // The critical sections only do float arithmetic; a poisoned lock still holds a
-        // consistent state.
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        // The critical sections only do float arithmetic and map updates; a poisoned lock
+        // still holds a consistent state.
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn now(&self) -> f64 {
         self.origin.elapsed().as_secs_f64()
+    }
+}
+
+/// The future [`ClientRateLimiter::acquire`] and [`acquire_with`](ClientRateLimiter::acquire_with)
+/// return: ready once the caller holds a token.
+#[derive(Debug)]
+#[must_use = "a token is only taken when the future is awaited"]
+pub struct Acquire<'a> {
+    shared: &'a Shared,
+    /// The place in line asked for, if any; otherwise a fresh ticket is taken.
+    ticket: Option<u64>,
+    /// Our place in `Inner::line` while we wait.
+    key: Option<Key>,
+    /// The timer of the first in line.
+    sleep: Option<Pin<Box<Sleep>>>,
+}
+
+impl Future for Acquire<'_> {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let this = self.get_mut();
+        let shared = this.shared;
+        if this.key.is_none() && !shared.enabled.load(Ordering::Acquire) {
+            return Poll::Ready(());
+        }
+        loop {
+            let mut inner = shared.lock();
+            let key = *this.key.get_or_insert_with(|| {
+                inner.next_key += 1;
+                let ticket = this
+                    .ticket
+                    .unwrap_or_else(|| shared.next_ticket.fetch_add(1, Ordering::Relaxed));
+                (ticket, inner.next_key)
+            });
+            let first = inner
+                .line
+                .first_key_value()
+                .is_none_or(|(head, _)| key <= *head);
+            if !first {
+                match inner.line.get_mut(&key) {
+                    Some(waker) => waker.clone_from(cx.waker()),
+                    None => drop(inner.line.insert(key, cx.waker().clone())),
+                }
+                this.sleep = None;
+                return Poll::Pending;
+            }
+            match inner.state.try_acquire(shared.now()) {
+                Ok(()) => {
+                    inner.line.remove(&key);
+                    this.key = None;
+                    this.sleep = None;
+                    let next = inner.head_waker();
+                    drop(inner);
+                    if let Some(next) = next {
+                        next.wake();
+                    }
+                    return Poll::Ready(());
+                }
+                Err(wait) => {
+                    match inner.line.get_mut(&key) {
+                        Some(waker) => waker.clone_from(cx.waker()),
+                        None => drop(inner.line.insert(key, cx.waker().clone())),
+                    }
+                    drop(inner);
+                    let deadline = Instant::now() + wait;
+                    let sleep = match &mut this.sleep {
+                        Some(sleep) => {
+                            sleep.as_mut().reset(deadline);
+                            sleep
+                        }
+                        None => this
+                            .sleep
+                            .insert(Box::pin(tokio::time::sleep_until(deadline))),
+                    };
+                    if sleep.as_mut().poll(cx).is_pending() {
+                        return Poll::Pending;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Acquire<'_> {
+    fn drop(&mut self) {
+        let Some(key) = self.key else { return };
+        let next = {
+            let mut inner = self.shared.lock();
+            let was_first = inner
+                .line
+                .first_key_value()
+                .is_some_and(|(head, _)| *head == key);
+            inner.line.remove(&key);
+            if was_first { inner.head_waker() } else { None }
+        };
+        if let Some(next) = next {
+            next.wake();
+        }
     }
 }

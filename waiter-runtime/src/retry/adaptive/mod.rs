@@ -27,7 +27,7 @@ mod tuning;
 
 pub use bucket::TokenBucket;
 pub use cubic::Cubic;
-pub use limiter::ClientRateLimiter;
+pub use limiter::{Acquire, ClientRateLimiter, Ticket};
 pub use state::RateLimiterState;
 pub use transmit::TransmitRate;
 pub use tuning::{InvalidTuning, Tuning};

@@ -1,0 +1,74 @@
+//! Exponential backoff with full jitter.
+
+use std::time::Duration;
+
+/// `min(initial * 2^(attempt-1), max)`, saturating for any attempt.
+pub(crate) fn bound(attempt: u32, initial: Duration, max: Duration) -> Duration {
+    let doublings = attempt.saturating_sub(1);
+    let nanos = 1u128
+        .checked_shl(doublings)
+        .filter(|_| doublings < 128)
+        .and_then(|factor| initial.as_nanos().checked_mul(factor));
+    match nanos {
+        Some(nanos) if nanos < max.as_nanos() => from_nanos(nanos),
+        Some(_) => max,
+        None if initial.is_zero() => Duration::ZERO,
+        None => max,
+    }
+}
+
+fn from_nanos(nanos: u128) -> Duration {
+    const NANOS_PER_SEC: u128 = 1_000_000_000;
+    // `nanos` is below some `Duration`'s nanos, so the seconds fit in a u64.
+    Duration::new(
+        (nanos / NANOS_PER_SEC) as u64,
+        (nanos % NANOS_PER_SEC) as u32,
+    )
+}
+
+/// `random * bound`, for `random` in `[0, 1)`; values outside are clamped, so the result is
+/// always within `[0, bound]`.
+pub(crate) fn jittered(bound: Duration, random: f64) -> Duration {
+    let random = if random.is_nan() {
+        0.0
+    } else {
+        random.clamp(0.0, 1.0)
+    };
+    bound.mul_f64(random).min(bound)
+}
+
+/// A random number in `[0, 1)`.
+pub(crate) fn random() -> f64 {
+    rand::random::<f64>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bound_doubles_then_caps() {
+        let s = Duration::from_secs;
+        let b: Vec<_> = (1..=7).map(|a| bound(a, s(1), s(20))).collect();
+        assert_eq!(b, [s(1), s(2), s(4), s(8), s(16), s(20), s(20)]);
+        assert_eq!(bound(0, s(1), s(20)), s(1));
+        assert_eq!(bound(u32::MAX, s(1), s(20)), s(20));
+        assert_eq!(bound(40, Duration::ZERO, s(20)), Duration::ZERO);
+        assert_eq!(
+            bound(33, Duration::from_nanos(1), s(20)),
+            Duration::from_nanos(1 << 32)
+        );
+        assert_eq!(bound(36, Duration::from_nanos(1), s(20)), s(20));
+        assert_eq!(bound(200, s(1), Duration::MAX), Duration::MAX);
+    }
+
+    #[test]
+    fn jitter_stays_in_bounds_for_odd_inputs() {
+        let b = Duration::from_secs(4);
+        assert_eq!(jittered(b, 0.0), Duration::ZERO);
+        assert_eq!(jittered(b, 0.5), Duration::from_secs(2));
+        assert_eq!(jittered(b, f64::NAN), Duration::ZERO);
+        assert_eq!(jittered(b, 7.0), b);
+        assert_eq!(jittered(b, -1.0), Duration::ZERO);
+    }
+}

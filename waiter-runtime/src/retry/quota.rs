@@ -1,0 +1,341 @@
+//! The retry quota: a token bucket shared by every call of a retrier, driven through
+//! [`RetryToken`] by the token contract of the retry design.
+//!
+//! A call acquires a token before its first try ([`RetryQuota::acquire`], free). After each try
+//! the call resolves the token in exactly one way, each of which consumes it:
+//!
+//! * [`RetryToken::success`]: the call is done and succeeded; the quota gets back
+//!   `success_reward` (first try) or what the last retry took;
+//! * [`RetryToken::failure`]: the call is done and failed; nothing is given back;
+//! * [`RetryToken::schedule_retry`]: another try follows; it takes the retry's cost from the
+//!   quota and hands back the token for that try, or fails (no tokens, no retry).
+//!
+//! Resolving twice, or retrying without a token, does not compile. A token dropped unresolved
+//! (the call's future was cancelled) counts as a failure.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::ErrorKind;
+
+/// The token bucket that limits retries across all the calls of one retrier (or of every
+/// retrier it is shared with). Cloning shares it.
+///
+/// Standard costs: 500 tokens; a retry costs 5, a retry after a transient error (timeout,
+/// connection, IO) 10; a success on the first try gives 1 back (never above capacity), a
+/// success after retries gives back what the last retry took.
+///
+/// ```
+/// use waiter_runtime::retry::{ErrorKind, RetryQuota};
+///
+/// let quota = RetryQuota::builder().capacity(12).build();
+/// let token = quota.acquire(); // before the first try
+/// let token = token.schedule_retry(ErrorKind::ServerError).unwrap(); // takes 5
+/// assert_eq!(quota.available(), 7);
+/// // A retry after a timeout costs 10, only 7 are left: no retry, the call is done.
+/// assert!(token.schedule_retry(ErrorKind::TransientError).is_err());
+/// assert_eq!(quota.available(), 7);
+///
+/// let token = quota.acquire().schedule_retry(ErrorKind::ThrottlingError).unwrap();
+/// assert_eq!(quota.available(), 2);
+/// assert_eq!(token.success(), 5); // what the last retry took comes back
+/// assert_eq!(quota.available(), 7);
+/// ```
+#[derive(Clone)]
+pub struct RetryQuota {
+    inner: Arc<Bucket>,
+}
+
+struct Bucket {
+    available: AtomicU32,
+    capacity: u32,
+    costs: Costs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Costs {
+    retry: u32,
+    timeout_retry: u32,
+    success_reward: u32,
+}
+
+impl Default for RetryQuota {
+    fn default() -> Self {
+        RetryQuota::builder().build()
+    }
+}
+
+impl fmt::Debug for RetryQuota {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RetryQuota")
+            .field("available", &self.available())
+            .field("capacity", &self.inner.capacity)
+            .field("retry_cost", &self.inner.costs.retry)
+            .field("timeout_retry_cost", &self.inner.costs.timeout_retry)
+            .field("success_reward", &self.inner.costs.success_reward)
+            .finish()
+    }
+}
+
+impl RetryQuota {
+    /// A builder starting from the standard costs.
+    pub fn builder() -> RetryQuotaBuilder {
+        RetryQuotaBuilder {
+            capacity: 500,
+            costs: Costs {
+                retry: 5,
+                timeout_retry: 10,
+                success_reward: 1,
+            },
+        }
+    }
+
+    /// Tokens available now.
+    pub fn available(&self) -> u32 {
+        self.inner.available.load(Ordering::Acquire)
+    }
+
+    /// The most tokens the bucket holds (it starts full).
+    pub fn capacity(&self) -> u32 {
+        self.inner.capacity
+    }
+
+    /// What a retry after an error of `kind` costs.
+    pub fn cost_of(&self, kind: ErrorKind) -> u32 {
+        match kind {
+            ErrorKind::TransientError => self.inner.costs.timeout_retry,
+            _ => self.inner.costs.retry,
+        }
+    }
+
+    /// Whether two handles share one bucket.
+    pub fn shares_bucket_with(&self, other: &RetryQuota) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// The token for a call, to take before its first try. Free.
+    pub fn acquire(&self) -> RetryToken<'_> {
+        RetryToken {
+            bucket: &self.inner,
+            held: None,
+        }
+    }
+}
+
+impl Bucket {
+    /// Takes `cost` tokens if that many are available.
+    fn take(&self, cost: u32) -> Result<(), QuotaExhausted> {
+        self.available
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(cost))
+            .map(drop)
+            .map_err(|available| QuotaExhausted {
+                needed: cost,
+                available,
+            })
+    }
+
+    /// Gives back up to `amount` tokens, never above capacity; returns how many went back.
+    fn give_back(&self, amount: u32) -> u32 {
+        if amount == 0 {
+            return 0;
+        }
+        let capacity = self.capacity;
+        match self
+            .available
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < capacity).then(|| n.saturating_add(amount).min(capacity))
+            }) {
+            Ok(before) => before.saturating_add(amount).min(capacity) - before,
+            Err(_) => 0,
+        }
+    }
+}
+
+/// Builds a [`RetryQuota`]; every value defaults to the standard one.
+#[derive(Clone, Debug)]
+#[must_use = "call `.build()` to get the RetryQuota"]
+pub struct RetryQuotaBuilder {
+    capacity: u32,
+    costs: Costs,
+}
+
+impl RetryQuotaBuilder {
+    /// Tokens in a full bucket, and at the start. Default 500.
+    pub fn capacity(mut self, capacity: u32) -> Self {
+        self.capacity = capacity;
+        self
+    }
+
+    /// What a retry costs. Default 5.
+    pub fn retry_cost(mut self, cost: u32) -> Self {
+        self.costs.retry = cost;
+        self
+    }
+
+    /// What a retry after a transient error (timeout, connection, IO) costs. Default 10.
+    pub fn timeout_retry_cost(mut self, cost: u32) -> Self {
+        self.costs.timeout_retry = cost;
+        self
+    }
+
+    /// What a success on the first try gives back. Default 1.
+    pub fn success_reward(mut self, reward: u32) -> Self {
+        self.costs.success_reward = reward;
+        self
+    }
+
+    /// The quota, full.
+    pub fn build(self) -> RetryQuota {
+        RetryQuota {
+            inner: Arc::new(Bucket {
+                available: AtomicU32::new(self.capacity),
+                capacity: self.capacity,
+                costs: self.costs,
+            }),
+        }
+    }
+}
+
+/// A call's claim on the [`RetryQuota`]: acquired before the first try, then resolved exactly
+/// once per try by [`success`](Self::success), [`failure`](Self::failure) or
+/// [`schedule_retry`](Self::schedule_retry). See [`RetryQuota`].
+#[must_use = "resolve the token with `success`, `failure` or `schedule_retry`"]
+pub struct RetryToken<'q> {
+    bucket: &'q Bucket,
+    /// What the last retry took; `None` before any retry.
+    held: Option<u32>,
+}
+
+impl fmt::Debug for RetryToken<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RetryToken")
+            .field("held", &self.held)
+            .finish()
+    }
+}
+
+impl<'q> RetryToken<'q> {
+    /// What the last retry took from the quota (0 before any retry).
+    pub fn held(&self) -> u32 {
+        self.held.unwrap_or(0)
+    }
+
+    /// The call succeeded and is done. Gives back the success reward (first try) or what the
+    /// last retry took, never above capacity; returns how many tokens went back.
+    pub fn success(self) -> u32 {
+        let amount = self.held.unwrap_or(self.bucket.costs.success_reward);
+        self.bucket.give_back(amount)
+    }
+
+    /// The call failed and is done. Nothing goes back.
+    pub fn failure(self) {}
+
+    /// Another try follows an error of `kind`: takes its cost and returns the token for that
+    /// try. With too few tokens, nothing is taken, the call is done (as [`failure`](Self::failure))
+    /// and the error says what was missing.
+    pub fn schedule_retry(self, kind: ErrorKind) -> Result<RetryToken<'q>, QuotaExhausted> {
+        let cost = match kind {
+            ErrorKind::TransientError => self.bucket.costs.timeout_retry,
+            _ => self.bucket.costs.retry,
+        };
+        self.bucket.take(cost)?;
+        Ok(RetryToken {
+            bucket: self.bucket,
+            held: Some(cost),
+        })
+    }
+}
+
+/// The retry quota had too few tokens for a retry.
+#[derive(Clone, Copy, Eq, PartialEq, Debug)]
+pub struct QuotaExhausted {
+    /// What the retry would have cost.
+    pub needed: u32,
+    /// What was available.
+    pub available: u32,
+}
+
+impl fmt::Display for QuotaExhausted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "retry quota exhausted: a retry costs {} tokens, {} available",
+            self.needed, self.available
+        )
+    }
+}
+
+impl std::error::Error for QuotaExhausted {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_try_success_returns_the_reward_up_to_capacity() {
+        let quota = RetryQuota::default();
+        assert_eq!(
+            quota.acquire().success(),
+            0,
+            "full bucket: nothing to give back"
+        );
+        assert_eq!(quota.available(), 500);
+        let retry = quota
+            .acquire()
+            .schedule_retry(ErrorKind::ServerError)
+            .unwrap();
+        retry.failure();
+        assert_eq!(quota.available(), 495);
+        assert_eq!(quota.acquire().success(), 1);
+        assert_eq!(quota.available(), 496);
+    }
+
+    #[test]
+    fn success_after_retries_returns_the_last_retry_cost() {
+        let quota = RetryQuota::default();
+        let token = quota
+            .acquire()
+            .schedule_retry(ErrorKind::ServerError)
+            .unwrap();
+        let token = token.schedule_retry(ErrorKind::TransientError).unwrap();
+        assert_eq!(quota.available(), 485);
+        assert_eq!(token.held(), 10);
+        assert_eq!(token.success(), 10);
+        assert_eq!(quota.available(), 495);
+    }
+
+    #[test]
+    fn exhaustion_takes_nothing() {
+        let quota = RetryQuota::builder().capacity(9).build();
+        let err = quota
+            .acquire()
+            .schedule_retry(ErrorKind::TransientError)
+            .unwrap_err();
+        assert_eq!(
+            err,
+            QuotaExhausted {
+                needed: 10,
+                available: 9
+            }
+        );
+        assert_eq!(quota.available(), 9);
+        assert_eq!(
+            err.to_string(),
+            "retry quota exhausted: a retry costs 10 tokens, 9 available"
+        );
+    }
+
+    #[test]
+    fn clones_share_the_bucket() {
+        let a = RetryQuota::default();
+        let b = a.clone();
+        assert!(a.shares_bucket_with(&b));
+        assert!(!a.shares_bucket_with(&RetryQuota::default()));
+        a.acquire()
+            .schedule_retry(ErrorKind::ClientError)
+            .unwrap()
+            .failure();
+        assert_eq!(b.available(), 495);
+    }
+}

@@ -1,0 +1,42 @@
+//! The hook through which client-side rate limiting (the adaptive mode) paces every attempt.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
+/// Client-side rate limiting, consulted by a [`Retrier`](super::Retrier) around every attempt
+/// (the first try included): before it, [`acquire`](Self::acquire) waits until the attempt may
+/// be sent; after it, [`on_response`](Self::on_response) learns whether the service throttled.
+///
+/// The adaptive retry mode implements it (CUBIC, as the AWS SDKs do); a retrier takes one with
+/// [`Retrier::with_rate_limiter`](super::Retrier::with_rate_limiter).
+///
+/// ```
+/// use std::future::Future;
+/// use std::pin::Pin;
+/// use std::sync::atomic::{AtomicU32, Ordering};
+/// use waiter_runtime::retry::RateLimiter;
+///
+/// /// Counts throttling responses; never delays.
+/// #[derive(Debug, Default)]
+/// struct CountThrottles(AtomicU32);
+///
+/// impl RateLimiter for CountThrottles {
+///     fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+///         Box::pin(async {})
+///     }
+///     fn on_response(&self, throttled: bool) {
+///         if throttled {
+///             self.0.fetch_add(1, Ordering::Relaxed);
+///         }
+///     }
+/// }
+/// ```
+pub trait RateLimiter: Send + Sync + fmt::Debug {
+    /// Waits until the next attempt may be sent.
+    fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+
+    /// Called after every attempt with whether its result was classified as throttling
+    /// ([`ErrorKind::ThrottlingError`](super::ErrorKind::ThrottlingError)).
+    fn on_response(&self, throttled: bool);
+}

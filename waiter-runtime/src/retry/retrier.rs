@@ -1,0 +1,499 @@
+//! [`Retrier`]: runs an async operation, classifies each result and retries while the rules allow.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::classifier::merged;
+use super::{
+    ClassifyContext, ClassifyRetry, ErrorKind, QuotaExhausted, RateLimiter, RetryAction,
+    RetryClassifiers, RetryConfig, RetryQuota, RetryReason, SharedRetryClassifier, backoff,
+    run_classifiers,
+};
+use crate::ProvideErrorMetadata;
+use crate::waiter::context::in_waiter_poll;
+
+type RetryHook = Arc<dyn Fn(&RetryEvent<'_>) + Send + Sync>;
+
+/// Runs an async operation at least once and retries it as the AWS SDKs' standard strategy
+/// does: prioritised [classifiers](super::ClassifyRetry) decide whether a result is retried,
+/// a shared [`RetryQuota`] limits retries across calls, exponential backoff with full jitter
+/// (or the server's retry-after hint) spaces them.
+///
+/// Cheap to clone (clones share the quota); one per client is the normal use. Inside a waiter's
+/// poll it makes exactly one attempt: the waiter is the retry loop.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU32, Ordering};
+/// use std::time::Duration;
+/// use waiter_runtime::ProvideErrorMetadata;
+/// use waiter_runtime::retry::{Retrier, RetryConfig};
+///
+/// #[derive(Debug, ProvideErrorMetadata)]
+/// enum GetThingError {
+///     #[error_metadata(code = "ThrottlingException")]
+///     Throttled,
+///     NotFound,
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+/// # async fn main() {
+/// let retrier = Retrier::new(
+///     RetryConfig::standard().max_attempts(4).initial_backoff(Duration::from_millis(100)).build(),
+/// );
+/// let calls = AtomicU32::new(0);
+/// let out = retrier
+///     .run(|| async {
+///         match calls.fetch_add(1, Ordering::Relaxed) {
+///             0 | 1 => Err(GetThingError::Throttled),
+///             _ => Ok("thing"),
+///         }
+///     })
+///     .await;
+/// assert_eq!(out.unwrap(), "thing");
+/// assert_eq!(calls.load(Ordering::Relaxed), 3);
+///
+/// // Not retryable: one attempt.
+/// let out: Result<(), _> = retrier.run(|| async { Err(GetThingError::NotFound) }).await;
+/// assert!(matches!(out, Err(GetThingError::NotFound)));
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct Retrier {
+    inner: Arc<Inner>,
+}
+
+#[derive(Clone)]
+struct Inner {
+    config: RetryConfig,
+    quota: RetryQuota,
+    classifiers: RetryClassifiers,
+    on_retry: Option<RetryHook>,
+    rate_limiter: Option<Arc<dyn RateLimiter>>,
+}
+
+impl fmt::Debug for Retrier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Retrier")
+            .field("config", &self.inner.config)
+            .field("quota", &self.inner.quota)
+            .field("classifiers", &self.inner.classifiers)
+            .field(
+                "on_retry",
+                &self.inner.on_retry.as_ref().map(|_| "Fn(&RetryEvent)"),
+            )
+            .field("rate_limiter", &self.inner.rate_limiter)
+            .finish()
+    }
+}
+
+impl Default for Retrier {
+    fn default() -> Self {
+        Retrier::new(RetryConfig::default())
+    }
+}
+
+impl Retrier {
+    /// A retrier with the built-in classifiers and a standard quota of its own.
+    ///
+    /// In [`RetryMode::Adaptive`](super::RetryMode::Adaptive), attempts are paced by the
+    /// rate limiter given with [`with_rate_limiter`](Self::with_rate_limiter).
+    pub fn new(config: RetryConfig) -> Self {
+        Retrier {
+            inner: Arc::new(Inner {
+                config,
+                quota: RetryQuota::default(),
+                classifiers: RetryClassifiers::defaults(),
+                on_retry: None,
+                rate_limiter: None,
+            }),
+        }
+    }
+
+    fn edit(mut self, f: impl FnOnce(&mut Inner)) -> Self {
+        f(Arc::make_mut(&mut self.inner));
+        self
+    }
+
+    /// Shares `quota` (with other retriers, say) instead of this retrier's own.
+    pub fn with_quota(self, quota: RetryQuota) -> Self {
+        self.edit(|inner| inner.quota = quota)
+    }
+
+    /// Adds a classifier; it runs according to its [priority](ClassifyRetry::priority).
+    pub fn retry_classifier(self, classifier: impl ClassifyRetry + 'static) -> Self {
+        self.push_retry_classifier(SharedRetryClassifier::new(classifier))
+    }
+
+    /// Adds a shared classifier; it runs according to its priority.
+    pub fn push_retry_classifier(self, classifier: SharedRetryClassifier) -> Self {
+        self.edit(|inner| {
+            inner.classifiers.push_shared(classifier);
+        })
+    }
+
+    /// Replaces every classifier, the built-in ones included.
+    pub fn set_retry_classifiers(
+        self,
+        classifiers: impl IntoIterator<Item = SharedRetryClassifier>,
+    ) -> Self {
+        self.edit(|inner| inner.classifiers = classifiers.into_iter().collect())
+    }
+
+    /// Calls `hook` before every retry (after the decision, before the backoff), with what
+    /// failed, why it is retried and how long the retrier will wait.
+    pub fn on_retry(self, hook: impl Fn(&RetryEvent<'_>) + Send + Sync + 'static) -> Self {
+        self.edit(|inner| inner.on_retry = Some(Arc::new(hook)))
+    }
+
+    /// Paces every attempt through `limiter` (the adaptive mode's client-side rate limiting).
+    pub fn with_rate_limiter(self, limiter: Arc<dyn RateLimiter>) -> Self {
+        self.edit(|inner| inner.rate_limiter = Some(limiter))
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &RetryConfig {
+        &self.inner.config
+    }
+
+    /// The retry quota (shared by clones of this retrier).
+    pub fn quota(&self) -> &RetryQuota {
+        &self.inner.quota
+    }
+
+    /// The classifiers, in the order they run.
+    pub fn classifiers(&self) -> &RetryClassifiers {
+        &self.inner.classifiers
+    }
+
+    /// Runs `op` until it succeeds, fails for good, or the rules stop the retries; returns the
+    /// last result.
+    pub async fn run<F, Fut, O, E>(&self, op: F) -> Result<O, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        self.execute(&CallSettings::default(), op).await.result
+    }
+
+    /// Like [`run`](Self::run), with what happened: attempts, why it stopped, tokens.
+    ///
+    /// ```
+    /// use waiter_runtime::ProvideErrorMetadata;
+    /// use waiter_runtime::retry::{Retrier, RetryConfig, StopReason};
+    ///
+    /// #[derive(Debug, ProvideErrorMetadata)]
+    /// #[error_metadata(status = 503)]
+    /// struct Unavailable;
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let retrier = Retrier::new(RetryConfig::default());
+    /// let report = retrier.run_report(|| async { Err::<(), _>(Unavailable) }).await;
+    /// assert_eq!(report.attempts, 3);
+    /// assert_eq!(report.stop, StopReason::MaxAttempts);
+    /// assert_eq!((report.tokens_taken, report.tokens_returned), (10, 0));
+    /// assert_eq!(retrier.quota().available(), 490);
+    /// # }
+    /// ```
+    pub async fn run_report<F, Fut, O, E>(&self, op: F) -> RunReport<O, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        self.execute(&CallSettings::default(), op).await
+    }
+
+    /// Overrides for one call: classifiers added or replaced, max attempts.
+    ///
+    /// ```
+    /// use waiter_runtime::ProvideErrorMetadata;
+    /// use waiter_runtime::retry::{Retrier, RetryAction, classifier_fn};
+    ///
+    /// #[derive(Debug, ProvideErrorMetadata)]
+    /// struct Conflict;
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let retrier = Retrier::default();
+    /// // This one call retries `Conflict`, which the retrier's classifiers do not.
+    /// let report = retrier
+    ///     .customize()
+    ///     .retry_classifier(classifier_fn("conflict", |ctx| match ctx.error().and_then(|e| e.code()) {
+    ///         Some("Conflict") => RetryAction::client_error(),
+    ///         _ => RetryAction::NoActionIndicated,
+    ///     }))
+    ///     .max_attempts(2)
+    ///     .run_report(|| async { Err::<(), _>(Conflict) })
+    ///     .await;
+    /// assert_eq!(report.attempts, 2);
+    /// # }
+    /// ```
+    pub fn customize(&self) -> CustomizedRun<'_> {
+        CustomizedRun {
+            retrier: self,
+            classifiers: RetryClassifiers::new(),
+            replace: false,
+            max_attempts: None,
+        }
+    }
+
+    async fn execute<F, Fut, O, E>(&self, call: &CallSettings, mut op: F) -> RunReport<O, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        let inner = &*self.inner;
+        let config = &inner.config;
+        let in_poll = in_waiter_poll();
+        let max_attempts = if in_poll {
+            1
+        } else {
+            call.max_attempts.unwrap_or(config.max_attempts()).max(1)
+        };
+        let deadline = config
+            .max_total_time()
+            .map(|budget| tokio::time::Instant::now() + budget);
+
+        let mut token = inner.quota.acquire();
+        let mut attempt = 1u32;
+        let mut tokens_taken = 0u32;
+        loop {
+            if let Some(limiter) = &inner.rate_limiter {
+                limiter.acquire().await;
+            }
+            let result = op().await;
+            let action = {
+                let ctx = ClassifyContext::new(&result, attempt);
+                match (&call.classifiers, call.replace) {
+                    (Some(own), true) => own.classify(&ctx),
+                    (Some(own), false) => run_classifiers(
+                        merged(inner.classifiers.iter().as_slice(), own.iter().as_slice()),
+                        &ctx,
+                    ),
+                    (None, _) => inner.classifiers.classify(&ctx),
+                }
+            };
+            if let Some(limiter) = &inner.rate_limiter {
+                limiter.on_response(matches!(
+                    action.reason().map(RetryReason::kind),
+                    Some(ErrorKind::ThrottlingError)
+                ));
+            }
+
+            let done = |stop: StopReason, result: Result<O, E>, tokens_returned: u32| RunReport {
+                result,
+                attempts: attempt,
+                stop,
+                tokens_taken,
+                tokens_returned,
+            };
+            let reason = match action {
+                RetryAction::RetryIndicated(reason) => reason,
+                _ if result.is_ok() => {
+                    let returned = token.success();
+                    return done(StopReason::Succeeded, result, returned);
+                }
+                _ => {
+                    token.failure();
+                    return done(StopReason::NotRetryable, result, 0);
+                }
+            };
+
+            if attempt >= max_attempts {
+                token.failure();
+                let stop = if in_poll {
+                    StopReason::InsideWaiterPoll
+                } else {
+                    StopReason::MaxAttempts
+                };
+                tracing::debug!(attempt, %reason, ?stop, "not retrying");
+                return done(stop, result, 0);
+            }
+            let random = match (config.jitter(), reason.retry_after()) {
+                (super::Jitter::Full, None) => backoff::random(),
+                _ => 0.0,
+            };
+            let delay = config.delay(attempt, random, reason.retry_after());
+            if let Some(deadline) = deadline {
+                if tokio::time::Instant::now() + delay > deadline {
+                    token.failure();
+                    tracing::debug!(attempt, %reason, ?delay, "not retrying: the retry would end past the time budget");
+                    return done(StopReason::TimeBudgetExhausted, result, 0);
+                }
+            }
+            token = match token.schedule_retry(reason.kind()) {
+                Ok(next) => next,
+                Err(exhausted) => {
+                    tracing::debug!(attempt, %reason, %exhausted, "not retrying");
+                    return done(StopReason::QuotaExhausted(exhausted), result, 0);
+                }
+            };
+            tokens_taken += token.held();
+
+            let error = result.as_ref().err();
+            tracing::debug!(
+                attempt,
+                max_attempts,
+                %reason,
+                ?delay,
+                error_code = error.and_then(|e| e.code()),
+                quota_available = inner.quota.available(),
+                "retrying"
+            );
+            if let Some(hook) = &inner.on_retry {
+                hook(&RetryEvent {
+                    attempt,
+                    reason: &reason,
+                    delay,
+                    error: error.map(|e| e as &dyn ProvideErrorMetadata),
+                });
+            }
+            drop(result);
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            attempt += 1;
+        }
+    }
+}
+
+/// Per-call overrides of a [`Retrier`]; see [`Retrier::customize`].
+#[derive(Debug)]
+#[must_use = "finish with `.run(op)` or `.run_report(op)`"]
+pub struct CustomizedRun<'r> {
+    retrier: &'r Retrier,
+    classifiers: RetryClassifiers,
+    replace: bool,
+    max_attempts: Option<u32>,
+}
+
+#[derive(Default)]
+struct CallSettings {
+    classifiers: Option<RetryClassifiers>,
+    replace: bool,
+    max_attempts: Option<u32>,
+}
+
+impl<'r> CustomizedRun<'r> {
+    /// Adds a classifier for this call; it runs among the retrier's by priority (after them
+    /// on equal priorities).
+    pub fn retry_classifier(mut self, classifier: impl ClassifyRetry + 'static) -> Self {
+        self.classifiers.push(classifier);
+        self
+    }
+
+    /// Uses only these classifiers for this call (plus any added after with
+    /// [`retry_classifier`](Self::retry_classifier)).
+    pub fn set_retry_classifiers(
+        mut self,
+        classifiers: impl IntoIterator<Item = SharedRetryClassifier>,
+    ) -> Self {
+        self.classifiers = classifiers.into_iter().collect();
+        self.replace = true;
+        self
+    }
+
+    /// The most attempts for this call, the first try included (0 means 1).
+    pub fn max_attempts(mut self, max_attempts: u32) -> Self {
+        self.max_attempts = Some(max_attempts.max(1));
+        self
+    }
+
+    fn settings(self) -> (&'r Retrier, CallSettings) {
+        let classifiers =
+            (self.replace || !self.classifiers.is_empty()).then_some(self.classifiers);
+        (
+            self.retrier,
+            CallSettings {
+                classifiers,
+                replace: self.replace,
+                max_attempts: self.max_attempts,
+            },
+        )
+    }
+
+    /// Runs `op` with the overrides; see [`Retrier::run`].
+    pub async fn run<F, Fut, O, E>(self, op: F) -> Result<O, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        self.run_report(op).await.result
+    }
+
+    /// Runs `op` with the overrides; see [`Retrier::run_report`].
+    pub async fn run_report<F, Fut, O, E>(self, op: F) -> RunReport<O, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        let (retrier, settings) = self.settings();
+        retrier.execute(&settings, op).await
+    }
+}
+
+/// What one [`Retrier::run_report`] call did.
+#[non_exhaustive]
+#[derive(Debug)]
+pub struct RunReport<O, E> {
+    /// The last attempt's result.
+    pub result: Result<O, E>,
+    /// How many attempts were made (at least 1).
+    pub attempts: u32,
+    /// Why there was no further attempt.
+    pub stop: StopReason,
+    /// Tokens the call's retries took from the quota.
+    pub tokens_taken: u32,
+    /// Tokens the call gave back to the quota.
+    pub tokens_returned: u32,
+}
+
+/// Why a call made no further attempt.
+#[non_exhaustive]
+#[derive(Clone, Copy, Eq, PartialEq, Debug)]
+pub enum StopReason {
+    /// The last attempt succeeded (and no classifier asked for a retry).
+    Succeeded,
+    /// The last attempt failed and no classifier indicated a retry, or one forbade it.
+    NotRetryable,
+    /// A retry was indicated but the attempts allowed were all made.
+    MaxAttempts,
+    /// A retry was indicated but the quota had too few tokens.
+    QuotaExhausted(QuotaExhausted),
+    /// A retry was indicated but its backoff would have ended past the time budget.
+    TimeBudgetExhausted,
+    /// A retry was indicated but the call runs inside a waiter's poll: the waiter retries.
+    InsideWaiterPoll,
+}
+
+/// A retry about to happen, as passed to [`Retrier::on_retry`] hooks.
+#[non_exhaustive]
+#[derive(Clone, Copy)]
+pub struct RetryEvent<'a> {
+    /// The attempt that failed (1 for the first try).
+    pub attempt: u32,
+    /// Why it is retried.
+    pub reason: &'a RetryReason,
+    /// How long the retrier waits before the next attempt.
+    pub delay: Duration,
+    /// The attempt's error, if it returned one (a retry may also be indicated for an `Ok`).
+    pub error: Option<&'a dyn ProvideErrorMetadata>,
+}
+
+impl fmt::Debug for RetryEvent<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RetryEvent")
+            .field("attempt", &self.attempt)
+            .field("reason", &self.reason)
+            .field("delay", &self.delay)
+            .field("error_code", &self.error.and_then(|e| e.code()))
+            .finish()
+    }
+}

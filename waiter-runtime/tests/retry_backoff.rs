@@ -1,0 +1,225 @@
+//! Backoff on tokio's paused clock: exact delays without jitter, bounds with full jitter,
+//! the server's retry-after hint replacing the delay and bounded by `max_backoff`, and a
+//! property test that delays stay within their bounds for any attempt.
+
+mod retry_support;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use proptest::prelude::*;
+use retry_support::{Script, TestError};
+use waiter_runtime::retry::{Jitter, Retrier, RetryConfig, RetryQuota, StopReason};
+
+const S: fn(u64) -> Duration = Duration::from_secs;
+
+fn retrier(config: RetryConfig) -> Retrier {
+    // A big quota, so only the backoff rules are exercised here.
+    Retrier::new(config).with_quota(RetryQuota::builder().capacity(1_000_000).build())
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_jitter_delays_double_then_cap() {
+    let config = RetryConfig::standard()
+        .max_attempts(8)
+        .max_backoff(S(20))
+        .jitter(Jitter::None)
+        .build();
+    let script = Script::failing(TestError::Unavailable);
+    let report = retrier(config).run_report(|| script.call()).await;
+    assert_eq!(report.attempts, 8);
+    assert_eq!(report.stop, StopReason::MaxAttempts);
+    assert_eq!(script.gaps(), [S(1), S(2), S(4), S(8), S(16), S(20), S(20)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn no_delay_before_the_first_try() {
+    let start = tokio::time::Instant::now();
+    let script = Script::new([Ok(1)]);
+    retrier(RetryConfig::default())
+        .run(|| script.call())
+        .await
+        .unwrap();
+    assert_eq!(start.elapsed(), Duration::ZERO);
+}
+
+#[tokio::test(start_paused = true)]
+async fn full_jitter_delays_stay_below_each_attempts_bound() {
+    let config = RetryConfig::standard()
+        .max_attempts(7)
+        .initial_backoff(Duration::from_millis(100))
+        .max_backoff(S(2))
+        .build();
+    let bounds: Vec<Duration> = (1..7).map(|a| config.backoff_bound(a)).collect();
+    assert_eq!(
+        bounds,
+        [100, 200, 400, 800, 1600, 2000].map(Duration::from_millis),
+        "bound = min(initial * 2^(attempt-1), max)"
+    );
+    let delays = Arc::new(Mutex::new(Vec::new()));
+    let recorded = delays.clone();
+    let retrier = retrier(config).on_retry(move |event| recorded.lock().unwrap().push(event.delay));
+    let mut all_equal = true;
+    for _ in 0..50 {
+        delays.lock().unwrap().clear();
+        let script = Script::failing(TestError::Unavailable);
+        retrier.run(|| script.call()).await.unwrap_err();
+        let delays = delays.lock().unwrap().clone();
+        assert_eq!(delays.len(), 6);
+        for ((delay, bound), gap) in delays.iter().zip(&bounds).zip(script.gaps()) {
+            assert!(
+                delay < bound,
+                "delay {delay:?} not below its bound {bound:?}"
+            );
+            // tokio's timer has millisecond resolution: the sleep ends on the next tick.
+            assert!(
+                *delay <= gap && gap <= *delay + Duration::from_millis(1),
+                "slept {gap:?} for {delay:?}"
+            );
+        }
+        all_equal &= delays.iter().zip(&bounds).all(|(d, b)| d == b);
+    }
+    assert!(!all_equal, "jitter never moved a delay");
+}
+
+#[tokio::test(start_paused = true)]
+async fn full_jitter_spreads_delays_over_the_whole_range() {
+    let config = RetryConfig::standard()
+        .max_attempts(2)
+        .initial_backoff(S(1))
+        .build();
+    let retrier = retrier(config);
+    let mut low = false;
+    let mut high = false;
+    for _ in 0..200 {
+        let script = Script::failing(TestError::Unavailable);
+        retrier.run(|| script.call()).await.unwrap_err();
+        let gap = script.gaps()[0];
+        low |= gap < Duration::from_millis(250);
+        high |= gap > Duration::from_millis(750);
+    }
+    assert!(
+        low && high,
+        "200 jittered delays should reach both ends of [0, 1s)"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn retry_after_replaces_the_computed_delay() {
+    let config = RetryConfig::standard()
+        .max_attempts(3)
+        .jitter(Jitter::None)
+        .build();
+    let script = Script::new([
+        Err(TestError::UnavailableAfter(Duration::from_millis(1500))),
+        Err(TestError::UnavailableAfter(Duration::from_millis(10))),
+        Ok(7),
+    ]);
+    let out = retrier(config).run(|| script.call()).await;
+    assert_eq!(out, Ok(7));
+    assert_eq!(
+        script.gaps(),
+        [Duration::from_millis(1500), Duration::from_millis(10)]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn retry_after_is_bounded_by_max_backoff() {
+    let config = RetryConfig::standard()
+        .max_attempts(2)
+        .max_backoff(S(5))
+        .build();
+    let script = Script::new([Err(TestError::UnavailableAfter(S(3600))), Ok(1)]);
+    retrier(config).run(|| script.call()).await.unwrap();
+    assert_eq!(script.gaps(), [S(5)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn zero_backoff_retries_immediately() {
+    let config = RetryConfig::standard()
+        .max_attempts(4)
+        .initial_backoff(Duration::ZERO)
+        .build();
+    let script = Script::new([Err(TestError::Unavailable), Err(TestError::Timeout), Ok(3)]);
+    assert_eq!(retrier(config).run(|| script.call()).await, Ok(3));
+    assert_eq!(script.gaps(), [Duration::ZERO, Duration::ZERO]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn time_budget_stops_a_retry_that_would_end_past_it() {
+    let config = RetryConfig::standard()
+        .max_attempts(10)
+        .jitter(Jitter::None)
+        .max_total_time(Duration::from_millis(3500))
+        .build();
+    let script = Script::failing(TestError::Unavailable);
+    let report = retrier(config).run_report(|| script.call()).await;
+    // t=0 fails, waits 1 s; t=1 fails, waits 2 s; t=3 fails, a 4 s wait would end at 7 > 3.5.
+    assert_eq!(report.attempts, 3);
+    assert_eq!(report.stop, StopReason::TimeBudgetExhausted);
+    assert_eq!(script.gaps(), [S(1), S(2)]);
+    assert_eq!(report.result, Err(TestError::Unavailable));
+}
+
+#[tokio::test(start_paused = true)]
+async fn time_budget_counts_the_time_attempts_take() {
+    let config = RetryConfig::standard()
+        .max_attempts(10)
+        .jitter(Jitter::None)
+        .max_total_time(S(10))
+        .build();
+    let attempts = std::sync::atomic::AtomicU32::new(0);
+    let report = retrier(config)
+        .run_report(|| async {
+            attempts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            tokio::time::sleep(S(4)).await; // each attempt takes 4 s
+            Err::<(), _>(TestError::Unavailable)
+        })
+        .await;
+    // 0..4 attempt, 4..5 backoff, 5..9 attempt, then a 2 s backoff would end at 11 > 10.
+    assert_eq!(report.attempts, 2);
+    assert_eq!(report.stop, StopReason::TimeBudgetExhausted);
+}
+
+proptest! {
+    #[test]
+    fn delays_stay_within_bounds_for_any_attempt(
+        attempt in 0u32..=u32::MAX,
+        initial_ms in 0u64..=100_000,
+        max_ms in 0u64..=1_000_000,
+        random in 0.0f64..1.0,
+        hint_ms in proptest::option::of(0u64..=10_000_000),
+    ) {
+        let (initial, max) = (Duration::from_millis(initial_ms), Duration::from_millis(max_ms));
+        let config = RetryConfig::standard().initial_backoff(initial).max_backoff(max).build();
+        let bound = config.backoff_bound(attempt);
+
+        // The bound is min(initial * 2^(attempt-1), max), computed without overflow.
+        let doublings = attempt.saturating_sub(1);
+        let expected = if doublings >= 64 {
+            if initial.is_zero() { Duration::ZERO } else { max }
+        } else {
+            let exact = (initial_ms as u128) << doublings;
+            if exact >= max_ms as u128 { max } else { Duration::from_millis(exact as u64) }
+        };
+        prop_assert_eq!(bound, expected);
+        prop_assert!(bound <= max);
+
+        let hint = hint_ms.map(Duration::from_millis);
+        let delay = config.delay(attempt, random, hint);
+        match hint {
+            Some(hint) => prop_assert_eq!(delay, hint.min(max)),
+            None => {
+                prop_assert!(delay <= bound);
+                // rand[0,1) * bound, up to Duration's nanosecond rounding.
+                let exact = bound.as_secs_f64() * random;
+                prop_assert!((delay.as_secs_f64() - exact).abs() <= 1e-6 * (1.0 + exact));
+                if !bound.is_zero() && random < 0.999 {
+                    prop_assert!(delay < bound);
+                }
+            }
+        }
+        let no_jitter = RetryConfig::standard().initial_backoff(initial).max_backoff(max).jitter(Jitter::None).build();
+        prop_assert_eq!(no_jitter.delay(attempt, random, None), bound);
+    }
+}

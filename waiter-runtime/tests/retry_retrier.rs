@@ -1,0 +1,327 @@
+//! The retrier's loop: max attempts, one attempt inside a waiter's poll, the `on_retry` hook,
+//! one tracing event per retry, the rate-limiter hook, cancellation, `Send` futures.
+
+mod retry_support;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use retry_support::{Capture, Script, TestError};
+use waiter_runtime::retry::{
+    ErrorKind, Jitter, RateLimiter, Retrier, RetryAction, RetryConfig, RetryReason, StopReason,
+    classifier_fn,
+};
+use waiter_runtime::waiter::context::scope_poll;
+
+fn no_jitter(max_attempts: u32) -> RetryConfig {
+    RetryConfig::standard()
+        .max_attempts(max_attempts)
+        .jitter(Jitter::None)
+        .build()
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_first_try_always_runs_and_success_stops() {
+    let script = Script::new([Ok(5)]);
+    let report = Retrier::new(RetryConfig::disabled())
+        .run_report(|| script.call())
+        .await;
+    assert_eq!(
+        (report.attempts, report.stop, report.result),
+        (1, StopReason::Succeeded, Ok(5))
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn retries_until_success_within_max_attempts() {
+    let script = Script::new([
+        Err(TestError::Unavailable),
+        Err(TestError::Throttling),
+        Ok(3),
+    ]);
+    let report = Retrier::new(no_jitter(3))
+        .run_report(|| script.call())
+        .await;
+    assert_eq!(
+        (report.attempts, report.stop, report.result),
+        (3, StopReason::Succeeded, Ok(3))
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn max_attempts_counts_the_first_try() {
+    for max in [1, 2, 5] {
+        let script = Script::failing(TestError::Unavailable);
+        let report = Retrier::new(no_jitter(max))
+            .run_report(|| script.call())
+            .await;
+        assert_eq!(script.attempts(), max as usize);
+        assert_eq!(
+            (report.attempts, report.stop),
+            (max, StopReason::MaxAttempts)
+        );
+        assert_eq!(
+            report.result,
+            Err(TestError::Unavailable),
+            "the last error is returned"
+        );
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn errors_that_no_classifier_retries_fail_at_once() {
+    let script = Script::failing(TestError::NotFound);
+    let report = Retrier::new(no_jitter(5))
+        .run_report(|| script.call())
+        .await;
+    assert_eq!(
+        (report.attempts, report.stop),
+        (1, StopReason::NotRetryable)
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_ok_result_can_be_classified_as_retryable() {
+    let retrier = Retrier::new(no_jitter(3)).retry_classifier(classifier_fn("pending", |ctx| {
+        if ctx.is_success() && ctx.attempt() < 2 {
+            RetryAction::server_error()
+        } else {
+            RetryAction::NoActionIndicated
+        }
+    }));
+    let script = Script::new([Ok(1), Ok(2)]);
+    let report = retrier.run_report(|| script.call()).await;
+    assert_eq!((report.attempts, report.result), (2, Ok(2)));
+}
+
+#[tokio::test(start_paused = true)]
+async fn inside_a_waiter_poll_exactly_one_attempt_is_made() {
+    let retrier = Retrier::new(no_jitter(5));
+    let script = Script::failing(TestError::Throttling);
+    let report = scope_poll(retrier.run_report(|| script.call())).await;
+    assert_eq!(
+        (report.attempts, report.stop),
+        (1, StopReason::InsideWaiterPoll)
+    );
+    assert_eq!(report.tokens_taken, 0, "no retry, so no token taken");
+    assert_eq!(retrier.quota().available(), 500);
+
+    // Outside the poll, the same retrier retries.
+    let script = Script::failing(TestError::Throttling);
+    assert_eq!(retrier.run_report(|| script.call()).await.attempts, 5);
+
+    // Per-call max attempts do not override the waiter rule.
+    let script = Script::failing(TestError::Throttling);
+    let report = scope_poll(
+        retrier
+            .customize()
+            .max_attempts(9)
+            .run_report(|| script.call()),
+    )
+    .await;
+    assert_eq!(report.attempts, 1);
+
+    // Successes and non-retryable errors inside a poll are reported as usual.
+    let report = scope_poll(retrier.run_report(|| async { Ok::<_, TestError>(1) })).await;
+    assert_eq!(report.stop, StopReason::Succeeded);
+    let report =
+        scope_poll(retrier.run_report(|| async { Err::<(), _>(TestError::NotFound) })).await;
+    assert_eq!(report.stop, StopReason::NotRetryable);
+}
+
+#[tokio::test(start_paused = true)]
+async fn on_retry_sees_attempt_reason_delay_and_error() {
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let retrier = Retrier::new(no_jitter(4)).on_retry(move |e| {
+        seen.lock().unwrap().push((
+            e.attempt,
+            e.reason.clone(),
+            e.delay,
+            e.error.and_then(|e| e.code()).map(str::to_owned),
+        ));
+    });
+    let script = Script::new([
+        Err(TestError::Throttling),
+        Err(TestError::Timeout),
+        Err(TestError::UnavailableAfter(Duration::from_millis(300))),
+        Ok(1),
+    ]);
+    retrier.run(|| script.call()).await.unwrap();
+    let events = events.lock().unwrap();
+    assert_eq!(
+        *events,
+        [
+            (
+                1,
+                RetryReason::RetryableError {
+                    kind: ErrorKind::ThrottlingError,
+                    retry_after: None
+                },
+                Duration::from_secs(1),
+                Some("ThrottlingException".to_owned())
+            ),
+            (
+                2,
+                RetryReason::RetryableError {
+                    kind: ErrorKind::TransientError,
+                    retry_after: None
+                },
+                Duration::from_secs(2),
+                Some("Timeout".to_owned())
+            ),
+            (
+                3,
+                RetryReason::RetryableError {
+                    kind: ErrorKind::ServerError,
+                    retry_after: Some(Duration::from_millis(300))
+                },
+                Duration::from_millis(300),
+                Some("ServiceUnavailable".to_owned())
+            ),
+        ]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn on_retry_is_not_called_when_no_retry_follows() {
+    let count = Arc::new(AtomicU32::new(0));
+    let c = count.clone();
+    let retrier = Retrier::new(no_jitter(2)).on_retry(move |_| {
+        c.fetch_add(1, Ordering::Relaxed);
+    });
+    let script = Script::failing(TestError::Unavailable);
+    retrier.run(|| script.call()).await.unwrap_err();
+    assert_eq!(count.load(Ordering::Relaxed), 1, "2 attempts, 1 retry");
+}
+
+#[tokio::test(flavor = "current_thread", start_paused = true)]
+async fn one_tracing_event_per_retry() {
+    let capture = Capture::default();
+    let _guard = tracing::subscriber::set_default(capture.clone());
+    let script = Script::new([Err(TestError::Unavailable), Err(TestError::Timeout), Ok(1)]);
+    Retrier::new(no_jitter(3))
+        .run(|| script.call())
+        .await
+        .unwrap();
+    let retries = capture.messages("retrying");
+    assert_eq!(retries.len(), 2);
+    assert_eq!(retries[0]["attempt"], "1");
+    assert_eq!(retries[0]["reason"], "server error");
+    assert_eq!(retries[0]["delay"], "1s");
+    assert_eq!(retries[0]["level"], "DEBUG");
+    assert_eq!(retries[1]["attempt"], "2");
+    assert_eq!(retries[1]["reason"], "transient error");
+    assert_eq!(retries[1]["delay"], "2s");
+    assert_eq!(retries[1]["error_code"], "Timeout");
+
+    // A stop after a retryable error says why.
+    let script = Script::failing(TestError::Unavailable);
+    Retrier::new(no_jitter(1))
+        .run(|| script.call())
+        .await
+        .unwrap_err();
+    let stops = capture.messages("not retrying");
+    assert_eq!(stops.len(), 1);
+    assert_eq!(stops[0]["stop"], "MaxAttempts");
+}
+
+#[derive(Debug, Default)]
+struct RecordingLimiter {
+    log: Mutex<Vec<String>>,
+}
+
+impl RateLimiter for RecordingLimiter {
+    fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            self.log.lock().unwrap().push("acquire".into());
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        })
+    }
+    fn on_response(&self, throttled: bool) {
+        self.log
+            .lock()
+            .unwrap()
+            .push(format!("response throttled={throttled}"));
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_rate_limiter_paces_every_attempt_and_learns_of_throttling() {
+    let limiter = Arc::new(RecordingLimiter::default());
+    let retrier = Retrier::new(
+        RetryConfig::adaptive()
+            .max_attempts(3)
+            .initial_backoff(Duration::ZERO)
+            .build(),
+    )
+    .with_rate_limiter(limiter.clone());
+    let script = Script::new([
+        Err(TestError::Throttling),
+        Err(TestError::Unavailable),
+        Ok(1),
+    ]);
+    retrier.run(|| script.call()).await.unwrap();
+    assert_eq!(
+        *limiter.log.lock().unwrap(),
+        [
+            "acquire",
+            "response throttled=true",
+            "acquire",
+            "response throttled=false",
+            "acquire",
+            "response throttled=false"
+        ]
+    );
+    // The limiter's wait comes before each attempt.
+    assert_eq!(
+        script.gaps(),
+        [Duration::from_millis(10), Duration::from_millis(10)]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cancelled_call_gives_nothing_back_and_leaves_the_quota_consistent() {
+    let retrier = Retrier::new(no_jitter(3));
+    let script = Script::failing(TestError::Unavailable);
+    // Cancelled during the 1 s backoff after the first retry was scheduled (5 tokens taken).
+    let out = tokio::time::timeout(Duration::from_millis(500), retrier.run(|| script.call())).await;
+    assert!(out.is_err());
+    assert_eq!(retrier.quota().available(), 495);
+    // The retrier works on.
+    let report = retrier
+        .run_report(|| async { Ok::<_, TestError>(()) })
+        .await;
+    assert_eq!(report.tokens_returned, 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn run_futures_are_send_and_retriers_are_shared_across_tasks() {
+    fn assert_send<T: Send>(t: T) -> T {
+        t
+    }
+    let retrier = Retrier::new(no_jitter(2));
+    let handles: Vec<_> = (0..4)
+        .map(|i| {
+            let retrier = retrier.clone();
+            tokio::spawn(assert_send(async move {
+                let script = Script::new([Err(TestError::Unavailable), Ok(i)]);
+                retrier.run(|| script.call()).await
+            }))
+        })
+        .collect();
+    for (i, h) in handles.into_iter().enumerate() {
+        assert_eq!(h.await.unwrap(), Ok(i as u32));
+    }
+}
+
+#[test]
+fn retrier_debug_names_its_parts() {
+    let retrier = Retrier::default();
+    let debug = format!("{retrier:?}");
+    assert!(debug.contains("max_attempts: 3"), "{debug}");
+    assert!(debug.contains("available: 500"), "{debug}");
+}
