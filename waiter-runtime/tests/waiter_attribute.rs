@@ -332,7 +332,7 @@ impl Configured {
     }
 
     #[waitable(Gone: { acceptors: [ { state: "success", matcher: { success: true } } ] })]
-    #[cfg(all())]
+    #[cfg(not(any()))]
     async fn present(&self) -> Result<(), Busy> {
         Ok(())
     }

@@ -129,7 +129,30 @@ fn compile(
         }
     }
     let eval = compiled.eval;
-    ok.then_some((quote!(#setup let __value = #eval;), compiled.ty))
+    let ty = if ordering_of_non_number_literal(&path.value()) {
+        StaticType::Null
+    } else {
+        compiled.ty
+    };
+    ok.then_some((quote!(#setup let __value = #eval;), ty))
+}
+
+/// `` `true` < `false` ``: an ordering comparison (`<`, `<=`, `>`, `>=`) is null unless both
+/// sides are numbers, so with a non-number literal on either side the whole expression is
+/// always null.
+fn ordering_of_non_number_literal(expr: &str) -> bool {
+    use jmespath::ast::{Ast, Comparator as Cmp};
+    let Ok(Ast::Comparison {
+        comparator,
+        lhs,
+        rhs,
+        ..
+    }) = jmespath::parse(expr)
+    else {
+        return false;
+    };
+    let non_number = |side: &Ast| matches!(side, Ast::Literal { value, .. } if !value.is_number());
+    !matches!(comparator, Cmp::Equal | Cmp::NotEqual) && (non_number(&lhs) || non_number(&rhs))
 }
 
 fn can_satisfy(comparator: Comparator, ty: &StaticType) -> bool {
@@ -257,5 +280,46 @@ pub(crate) fn message(cx: &mut Ctxt, op: &Operation, acceptor: &Acceptor) -> Tok
             }
             ::core::result::Result::Err(_) => ::core::option::Option::None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orderings_of_non_numbers_are_null() {
+        assert!(ordering_of_non_number_literal("`true` < `false`"));
+        assert!(ordering_of_non_number_literal("a >= 'x'"));
+        assert!(!ordering_of_non_number_literal("a < `10`"));
+        assert!(!ordering_of_non_number_literal("`true` == `false`"));
+        assert!(!ordering_of_non_number_literal("a < b"));
+        assert!(!ordering_of_non_number_literal("a[")); // invalid: reported by the compiler
+    }
+
+    #[test]
+    fn comparators_and_types() {
+        let arr = |t| StaticType::Array(Box::new(t));
+        assert!(can_satisfy(Comparator::StringEquals, &StaticType::String));
+        assert!(can_satisfy(Comparator::StringEquals, &StaticType::Any));
+        assert!(!can_satisfy(Comparator::StringEquals, &StaticType::Boolean));
+        assert!(!can_satisfy(Comparator::BooleanEquals, &StaticType::Number));
+        assert!(!can_satisfy(Comparator::BooleanEquals, &StaticType::Null));
+        assert!(can_satisfy(
+            Comparator::AllStringEquals,
+            &arr(StaticType::String)
+        ));
+        assert!(can_satisfy(
+            Comparator::AnyStringEquals,
+            &arr(StaticType::Any)
+        ));
+        assert!(!can_satisfy(
+            Comparator::AnyStringEquals,
+            &arr(StaticType::Number)
+        ));
+        assert!(!can_satisfy(
+            Comparator::AllStringEquals,
+            &StaticType::String
+        ));
     }
 }
