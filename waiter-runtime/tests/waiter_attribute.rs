@@ -351,3 +351,18 @@ async fn cfg_attributes_follow_the_operation() {
     );
     assert_eq!(Configured::GONE_WAITER.operation, "present");
 }
+
+/// `impl Trait` parameters are forwarded as they are (no turbofish is possible then).
+#[waitable(Named: { acceptors: [ { state: "success", matcher: { success: true } } ] })]
+async fn named(name: impl AsRef<str> + Clone, times: u8) -> Result<String, Busy> {
+    Ok(name.as_ref().repeat(times.into()))
+}
+
+#[tokio::test(start_paused = true)]
+async fn impl_trait_parameters() {
+    let done = wait_until_named("ab", 2).wait(secs(1)).await.unwrap();
+    assert_eq!(done.output().map(String::as_str), Some("abab"));
+    let owned = String::from("x");
+    let done = wait_until_named(&owned, 3).wait(secs(1)).await.unwrap();
+    assert_eq!(done.into_result().unwrap(), "xxx");
+}
