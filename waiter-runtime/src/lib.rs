@@ -20,8 +20,6 @@ pub use waiter::{FinalPoll, Waiter, WaiterError};
 /// Derives [`ProvideErrorMetadata`](trait@ProvideErrorMetadata) for an error enum or struct;
 /// the attributes are documented in [`error_metadata`](mod@error_metadata).
 pub use waiter_macros::ProvideErrorMetadata;
-pub use waiter_macros::waitable;
-
 /// Compiles a JMESPath expression into Rust while your code compiles.
 ///
 /// `jmespath!("expr")` is an [`Expression`](jmespath::Expression) (a `const`-compatible value):
@@ -54,3 +52,5 @@ pub use waiter_macros::waitable;
 ///
 /// See the [`jmespath`](mod@jmespath) module for the data model and the derive.
 pub use waiter_macros::jmespath;
+#[doc = include_str!("waiter/waitable.md")]
+pub use waiter_macros::waitable;
