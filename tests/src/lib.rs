@@ -1,1 +1,12 @@
 //! The example service and client shared by the demo and the end-to-end tests.
+//!
+//! * [`service`]: a small resource API with eventual consistency and fault injection, served
+//!   over real TCP on `127.0.0.1`, in-process.
+//! * [`client`]: a reqwest client for it, written the way a user would.
+//! * [`report`]: the demo's plain-text output (poll lines, the summary table).
+
+#![forbid(unsafe_code)]
+
+pub mod client;
+pub mod report;
+pub mod service;

@@ -31,6 +31,21 @@ pub fn jmespath(input: TokenStream) -> TokenStream {
     jmespath::expand_macro(input.into()).into()
 }
 
+/// The compile-time verdict on a JMESPath expression, as a value (compliance tests only).
+#[doc(hidden)]
+#[proc_macro]
+pub fn __jmespath_verdict(input: TokenStream) -> TokenStream {
+    jmespath::expand_verdict(input.into()).into()
+}
+
+/// Expands into the official JMESPath compliance suite (`GIVENS` and `fn cases()`), read from
+/// the `jmespath` crate's package (compliance tests only).
+#[doc(hidden)]
+#[proc_macro]
+pub fn __jmespath_compliance(input: TokenStream) -> TokenStream {
+    jmespath::compliance::expand(input.into()).into()
+}
+
 /// Derives `waiter_runtime::jmespath::Searchable`, the borrowed JMESPath view of a type.
 ///
 /// See `waiter_runtime::Searchable` for the documentation.

@@ -15,7 +15,9 @@ pub mod retry;
 pub mod waiter;
 
 pub use error_metadata::ProvideErrorMetadata;
+pub use waiter::{FinalPoll, Waiter, WaiterError};
 /// Derives [`ProvideErrorMetadata`](trait@ProvideErrorMetadata) for an error enum or struct;
 /// the attributes are documented in [`error_metadata`](mod@error_metadata).
 pub use waiter_macros::ProvideErrorMetadata;
+pub use jmespath::Searchable;
 pub use waiter_macros::{jmespath, waitable};

@@ -1,1 +1,88 @@
-//! PLACEHOLDER: JMESPath runtime helpers for code emitted by `jmespath!` and `#[waitable]`.
+//! JMESPath compiled into Rust at macro time, evaluated over borrowed data.
+//!
+//! [`jmespath!`](crate::jmespath!) parses an expression while your code compiles, checks it
+//! (syntax, function names, arities, argument types known statically) and emits Rust code that
+//! walks your data. Nothing is parsed at run time, and evaluation borrows: a path that reads one
+//! field does not look at, or convert, the rest of the data.
+//!
+//! ```
+//! use serde_json::json;
+//! use waiter_runtime::jmespath;
+//!
+//! let data = json!({"people": [{"name": "a", "age": 30}, {"name": "b", "age": 50}]});
+//! let older = jmespath!("people[?age > `40`].name | [0]");
+//! assert_eq!(older.search(&data).unwrap(), json!("b"));
+//! ```
+//!
+//! A mistake is a compile error pointing at the string, with the column in the message:
+//!
+//! ```compile_fail
+//! let e = waiter_runtime::jmespath!("length(a, b)"); // length() takes 1 argument
+//! ```
+//!
+//! # What can be searched
+//!
+//! Anything implementing [`Searchable`]:
+//! * `serde_json::Value`, as is;
+//! * your own structs and enums with `#[derive(Searchable)]`, which follows the Smithy data model
+//!   (see the table on [`Searchable`]) and names members as serde would put them on the wire
+//!   (`#[serde(rename = ..)]`, `#[serde(rename_all = ..)]`, overridden by
+//!   `#[searchable(rename = ..)]`);
+//! * standard types: strings, numbers, `bool`, `Option`, `Vec`, slices, maps with string keys,
+//!   `Box`, `Rc`, `Arc`, references, `SystemTime`;
+//! * any `T: serde::Serialize` wrapped in [`Serialized`] (converted on each search);
+//! * several values at once through [`InputOutput`] and [`Fields`].
+//!
+//! ```
+//! use waiter_runtime::jmespath;
+//! use waiter_runtime::jmespath::Searchable;
+//!
+//! #[derive(Searchable)]
+//! #[serde(rename_all = "PascalCase")]
+//! struct DescribeInstancesOutput { reservations: Vec<Reservation> }
+//! #[derive(Searchable)]
+//! #[serde(rename_all = "PascalCase")]
+//! struct Reservation { instances: Vec<Instance> }
+//! #[derive(Searchable)]
+//! #[serde(rename_all = "PascalCase")]
+//! struct Instance { instance_id: String, state: InstanceState }
+//! #[derive(Searchable)]
+//! struct InstanceState { #[serde(rename = "Name")] name: StateName }
+//! #[derive(Searchable)]
+//! #[searchable(rename_all = "kebab-case")]
+//! enum StateName { Pending, Running, ShuttingDown }
+//!
+//! let output = DescribeInstancesOutput { reservations: vec![Reservation { instances: vec![
+//!     Instance { instance_id: "i-1".into(), state: InstanceState { name: StateName::Running } },
+//!     Instance { instance_id: "i-2".into(), state: InstanceState { name: StateName::ShuttingDown } },
+//! ]}]};
+//! let names = jmespath!("Reservations[].Instances[].State.Name").search(&output).unwrap();
+//! assert_eq!(names, serde_json::json!(["running", "shutting-down"]));
+//! ```
+
+pub mod data_model;
+mod error;
+mod expression;
+mod input_output;
+mod matchers;
+mod node;
+mod searchable;
+
+#[doc(hidden)]
+#[path = "rt.rs"]
+pub mod __private;
+
+pub use error::SearchError;
+pub use expression::{EvalFn, Expression};
+pub use input_output::{Fields, InputOutput};
+pub use matchers::{
+    all_string_equals, any_string_equals, boolean_equals, failure_message, string_equals,
+};
+pub use node::{Array, Node, Object};
+pub use searchable::{SearchArray, SearchObject, Searchable, Serialized};
+
+/// Derives [`Searchable`] (trait) for a struct or enum; see the trait for the data model.
+pub use waiter_macros::Searchable;
+
+#[doc(hidden)]
+pub use waiter_macros::__jmespath_verdict;

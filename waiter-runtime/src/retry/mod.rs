@@ -56,3 +56,4 @@ pub use config::{Jitter, RetryConfig, RetryConfigBuilder, RetryMode, RetryModePa
 pub use quota::{QuotaExhausted, RetryQuota, RetryQuotaBuilder, RetryToken};
 pub use rate_limit::RateLimiter;
 pub use retrier::{CustomizedRun, Retrier, RetryEvent, RunReport, StopReason};
+pub mod adaptive;

@@ -44,7 +44,8 @@ mod tests {
 
     #[tokio::test]
     async fn flag_does_not_leak_into_spawned_tasks() {
-        let inner = scope_poll(async { tokio::spawn(async { in_waiter_poll() }).await.unwrap() }).await;
+        let inner =
+            scope_poll(async { tokio::spawn(async { in_waiter_poll() }).await.unwrap() }).await;
         assert!(!inner);
     }
 }

@@ -1,5 +1,28 @@
 //! The waiter loop, its delays and its results.
 //!
-//! PLACEHOLDER beyond [`context`]: the waiter loop is built by the waiter issue.
+//! [`Waiter`] runs the Smithy waiter workflow: poll (the first poll is immediate), find the
+//! first acceptor that matches, stop on `success` or `failure`, stop on an error no acceptor
+//! matches, otherwise sleep for the spec's backoff ([`delay::compute_delay`]) and poll again,
+//! until the caller's maximum wait passes. `#[waitable]` builds a [`Waiter`] for each waiter of
+//! a Smithy `@waitable` trait; everything the macro emits per waiter is a small classification
+//! function, the rest is here, generic.
+//!
+//! [`context`] tells the retry layer that it runs inside a waiter's poll.
 
 pub mod context;
+pub mod delay;
+pub mod matchers;
+
+mod acceptor;
+mod metadata;
+mod observer;
+mod outcome;
+mod poller;
+mod run;
+
+pub use acceptor::{AcceptorState, Matched, Polled};
+pub use metadata::WaiterMetadata;
+pub use observer::{PollEvent, PollObserver};
+pub use outcome::{FinalPoll, WaiterError};
+pub use poller::{Captures, PollParam, Poller, ResultParts};
+pub use run::Waiter;

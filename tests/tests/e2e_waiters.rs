@@ -1,0 +1,162 @@
+//! Waiters over loopback TCP against the example service: `success` and `errorType`
+//! acceptors, unexpected errors, and the deadline cancelling a hung request.
+
+use std::time::Duration;
+
+use waiter_runtime::waiter::AcceptorState;
+use waiter_runtime::{ProvideErrorMetadata, WaiterError};
+use waiter_tests::client::{ResourceClient, ResourceError};
+use waiter_tests::service::{ExampleService, Fault, Outcome, RunningService, Settle};
+
+const FAST: Duration = Duration::from_millis(10);
+const FAST_MAX: Duration = Duration::from_millis(40);
+const MAX_WAIT: Duration = Duration::from_secs(20);
+
+async fn setup(settle: Settle) -> (RunningService, ResourceClient) {
+    let service = ExampleService::builder()
+        .seed(11)
+        .settle(settle)
+        .start()
+        .await
+        .unwrap();
+    let client = ResourceClient::new(service.url());
+    (service, client)
+}
+
+#[tokio::test]
+async fn resource_exists_retries_on_not_found_then_succeeds() {
+    let (service, client) = setup(Settle::Manual).await;
+    let waiter = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            client
+                .wait_until_resource_exists("late")
+                .min_delay(FAST)
+                .max_delay(FAST_MAX)
+                .wait(MAX_WAIT)
+                .await
+        })
+    };
+    service
+        .wait_for_stats(MAX_WAIT, |s| s.requests >= 3)
+        .await
+        .unwrap();
+    client.create_resource("late", &[]).await.unwrap();
+    let done = waiter.await.unwrap().unwrap();
+    assert_eq!(done.output().unwrap().status, "CREATING");
+    let gets: Vec<_> = service
+        .request_log()
+        .into_iter()
+        .filter(|r| r.method == "GET")
+        .map(|r| r.outcome)
+        .collect();
+    assert_eq!(gets.len() as u32, done.polls);
+    assert!(
+        gets[..gets.len() - 1]
+            .iter()
+            .all(|o| *o == Outcome::Answered(404)),
+        "{gets:?}"
+    );
+    assert_eq!(gets.last(), Some(&Outcome::Answered(200)));
+}
+
+#[tokio::test]
+async fn resource_deleted_succeeds_on_the_not_found_error() {
+    let (service, client) = setup(Settle::AfterReads(2)).await;
+    client.create_resource("gone", &[]).await.unwrap();
+    service.settle("gone");
+    client.delete_resource("gone").await.unwrap();
+    let done = client
+        .wait_until_resource_deleted("gone")
+        .min_delay(FAST)
+        .max_delay(FAST_MAX)
+        .wait(MAX_WAIT)
+        .await
+        .unwrap();
+    // Two reads see DELETING (no acceptor matches: retry), the third answers 404 NotFound.
+    assert_eq!(done.polls, 3);
+    let err = done.error().expect("the waiter succeeded on an error");
+    assert!(matches!(err, ResourceError::NotFound { .. }), "{err}");
+    assert_eq!(err.http_status(), Some(404));
+}
+
+#[tokio::test]
+async fn throttled_polls_match_retry_acceptors() {
+    let (service, client) = setup(Settle::Manual).await;
+    client.create_resource("t", &[]).await.unwrap();
+    service.faults().script([Fault::Throttle, Fault::SlowDown]);
+    let mut states = Vec::new();
+    let done = client
+        .wait_until_resource_exists("t")
+        .min_delay(FAST)
+        .max_delay(FAST_MAX)
+        .on_poll(|e: &_| states.push(e.state))
+        .wait(MAX_WAIT)
+        .await
+        .unwrap();
+    assert_eq!(done.polls, 3);
+    assert_eq!(
+        states,
+        [
+            AcceptorState::Retry,
+            AcceptorState::Retry,
+            AcceptorState::Success
+        ]
+    );
+    assert_eq!(service.stats().throttled, 2);
+}
+
+#[tokio::test]
+async fn an_error_no_acceptor_expects_ends_the_wait() {
+    let (service, client) = setup(Settle::Manual).await;
+    service.faults().script([Fault::Unavailable]);
+    let err = client
+        .wait_until_resource_exists("x")
+        .min_delay(FAST)
+        .max_delay(FAST_MAX)
+        .wait(MAX_WAIT)
+        .await
+        .unwrap_err();
+    let WaiterError::OperationFailed { error, polls, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(*polls, 1);
+    assert_eq!(error.code(), Some("ServiceUnavailable"));
+    assert!(err.to_string().contains("ResourceExists"), "{err}");
+}
+
+#[tokio::test]
+async fn the_deadline_cancels_a_hung_request_and_the_server_sees_it_closed() {
+    let (service, client) = setup(Settle::Manual).await;
+    service.faults().script([Fault::Hang]);
+    let started = std::time::Instant::now();
+    let max_wait = Duration::from_millis(300);
+    let err = client
+        .wait_until_resource_exists("hung")
+        .min_delay(FAST)
+        .max_delay(FAST_MAX)
+        .wait(max_wait)
+        .await
+        .unwrap_err();
+    let elapsed = started.elapsed();
+    let WaiterError::ExceededMaxWait {
+        polls,
+        cancelled_in_flight,
+        ..
+    } = &err
+    else {
+        panic!("{err}")
+    };
+    assert_eq!((*polls, *cancelled_in_flight), (0, true));
+    assert!(
+        elapsed >= max_wait && elapsed < max_wait + Duration::from_secs(1),
+        "{elapsed:?}"
+    );
+    let stats = service
+        .wait_for_stats(Duration::from_secs(5), |s| {
+            s.hung_cancelled == 1 && s.connections_closed == s.connections_opened
+        })
+        .await
+        .expect("the server sees the connection closed and drops the hung handler");
+    assert_eq!((stats.hung, stats.requests), (1, 1));
+}

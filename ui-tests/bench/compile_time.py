@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Debug build time of a crate with 100 `#[waitable]` waiters vs. the same crate without them.
+
+Generates two crates under `target/waiter-compile-time/` (one with the attributes, one with
+the attributes removed), builds their dependencies once, then times `cargo build` of each crate
+alone (touching its source) several times and prints the medians and their ratio.
+
+    python3 ui-tests/bench/compile_time.py [--waiters 100] [--runs 5] [--jmespath]
+
+`--jmespath` makes every waiter also carry `output` matchers (JMESPath compiled at macro time).
+`--instantiate` adds a function that runs every waiter (`.wait(..).await`), so the generic
+waiter loop is monomorphised 100 times, as in a binary that uses them all.
+"""
+import argparse
+import os
+import pathlib
+import statistics
+import subprocess
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+OUT = ROOT / "target" / "waiter-compile-time"
+
+HEADER = """#![allow(dead_code, unused_imports)]
+use waiter_runtime::{waitable, ProvideErrorMetadata};
+
+#[derive(Debug, Clone)]
+pub struct Error(pub &'static str);
+
+impl ProvideErrorMetadata for Error {
+    fn code(&self) -> Option<&str> { Some(self.0) }
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Output { pub status: String, pub items: Vec<String> }
+__SEARCHABLE__
+
+pub struct Client;
+
+impl Client {
+"""
+
+def waiter(i, jmespath):
+    output = (
+        '{ state: "failure", matcher: { output: { path: "status", expected: "failed", comparator: "stringEquals" } } }\n'
+        '                { state: "success", matcher: { output: { path: "items[].to_string(@)", expected: "ok", comparator: "allStringEquals" } } }\n'
+        if jmespath else ""
+    )
+    return f"""    #[waitable(
+        Resource{i}Ready: {{
+            documentation: "Waits until resource {i} is ready"
+            acceptors: [
+                {output}{{ state: "success", matcher: {{ success: true }} }}
+                {{ state: "retry", matcher: {{ errorType: "NotFound" }} }}
+            ]
+            minDelay: 1
+        }}
+    )]
+"""
+
+def op(i):
+    return f"""    pub async fn get_resource_{i}(&self, id: &str, version: u32) -> Result<Output, Error> {{
+        let _ = (id, version);
+        Ok(Output {{ status: String::from("ok"), items: Vec::new() }})
+    }}
+"""
+
+def generate(path, n, with_attrs, jmespath, instantiate):
+    (path / "src").mkdir(parents=True, exist_ok=True)
+    (path / "Cargo.toml").write_text(f"""[package]
+name = "{path.name}"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[workspace]
+
+[dependencies]
+waiter-runtime = {{ path = "{ROOT / 'waiter-runtime'}" }}
+serde = {{ version = "1", features = ["derive"] }}
+""")
+    searchable = "waiter_runtime::jmespath::searchable_via_serde!(Output);" if jmespath else ""
+    body = HEADER.replace("__SEARCHABLE__", searchable if with_attrs else "")
+    for i in range(n):
+        if with_attrs:
+            body += waiter(i, jmespath)
+        body += op(i)
+    body += "}\n"
+    if with_attrs and instantiate:
+        body += "\npub async fn wait_all(client: &Client) {\n"
+        for i in range(n):
+            body += f"    let _ = client.wait_until_resource{i}_ready(\"id\", 1).wait(std::time::Duration::from_secs(1)).await;\n"
+        body += "}\n"
+    (path / "src" / "lib.rs").write_text(body)
+
+def build(path, target):
+    env = dict(os.environ, CARGO_TARGET_DIR=str(target))
+    subprocess.run(["cargo", "build", "-q", "--manifest-path", str(path / "Cargo.toml")], check=True, env=env)
+
+def timed(path, target, runs):
+    times = []
+    for _ in range(runs):
+        (path / "src" / "lib.rs").touch()
+        start = time.perf_counter()
+        build(path, target)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), times
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--waiters", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--jmespath", action="store_true")
+    parser.add_argument("--instantiate", action="store_true")
+    args = parser.parse_args()
+    target = OUT / "target"
+    with_dir, without_dir = OUT / "with_waiters", OUT / "without_waiters"
+    generate(with_dir, args.waiters, True, args.jmespath, args.instantiate)
+    generate(without_dir, args.waiters, False, args.jmespath, False)
+    build(without_dir, target)  # dependencies, once
+    build(with_dir, target)
+    base, base_runs = timed(without_dir, target, args.runs)
+    with_, with_runs = timed(with_dir, target, args.runs)
+    print(f"{args.waiters} operations, attributes removed: median {base:.2f}s  runs {[round(t, 2) for t in base_runs]}")
+    print(f"{args.waiters} operations with #[waitable]:    median {with_:.2f}s  runs {[round(t, 2) for t in with_runs]}")
+    print(f"ratio: {with_ / base:.2f}x  (+{with_ - base:.2f}s, {(with_ - base) / args.waiters * 1000:.1f} ms per waiter)")
+
+if __name__ == "__main__":
+    main()

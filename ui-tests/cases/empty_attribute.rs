@@ -1,0 +1,22 @@
+use waiter_runtime::waitable;
+
+#[derive(Debug)]
+pub struct NotFound;
+
+impl waiter_runtime::ProvideErrorMetadata for NotFound {
+    fn code(&self) -> Option<&str> {
+        Some("NotFound")
+    }
+}
+
+pub struct Client;
+
+impl Client {
+    #[waitable()]
+    async fn head_bucket(&self, bucket: &str) -> Result<(), NotFound> {
+        let _ = bucket;
+        Ok(())
+    }
+}
+
+fn main() {}

@@ -1,0 +1,26 @@
+use waiter_runtime::waitable;
+
+#[derive(Debug)]
+pub struct NotFound;
+
+impl waiter_runtime::ProvideErrorMetadata for NotFound {
+    fn code(&self) -> Option<&str> {
+        Some("NotFound")
+    }
+}
+
+pub struct Client;
+
+pub struct Request {
+    pub bucket: String,
+}
+
+impl Client {
+    #[waitable(BucketExists: { acceptors: [{ state: "success", matcher: { success: true } }] })]
+    async fn head_bucket(&self, request: Request) -> Result<(), NotFound> {
+        let _ = request.bucket;
+        Ok(())
+    }
+}
+
+fn main() {}

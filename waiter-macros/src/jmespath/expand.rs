@@ -1,0 +1,240 @@
+//! Code generation: a checked JMESPath AST -> Rust tokens calling `waiter_runtime::jmespath::__private`.
+//!
+//! Every generated expression has type `Node<'a>` and may use `?` (the enclosing function or
+//! closure returns `Result<Node<'a>, SearchError>`). The input of each sub-expression is given as
+//! tokens evaluated exactly once, first.
+
+use jmespath::Variable;
+use jmespath::ast::{Ast, Comparator};
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use super::functions;
+
+pub(crate) fn rt() -> TokenStream {
+    quote!(::waiter_runtime::jmespath::__private)
+}
+
+/// Emits `fn __jmespath_eval<'a>(Node<'a>) -> Result<Node<'a>, SearchError>` for `ast`.
+pub(crate) fn eval_fn(ast: &Ast) -> TokenStream {
+    let p = rt();
+    let mut g = Gen { next: 0 };
+    let root = g.ident();
+    let body = g.expr(ast, quote!(#root));
+    quote! {
+        #[allow(unused_variables, unused_mut, clippy::all, clippy::pedantic)]
+        fn __jmespath_eval<'a>(#root: #p::Node<'a>) -> #p::R<'a> {
+            ::core::result::Result::Ok(#body)
+        }
+    }
+}
+
+struct Gen {
+    next: usize,
+}
+
+impl Gen {
+    fn ident(&mut self) -> proc_macro2::Ident {
+        self.next += 1;
+        format_ident!("__n{}", self.next, span = Span::mixed_site())
+    }
+
+    /// A closure `|x| Ok(<ast evaluated on x>)` for projections and expression references.
+    fn closure(&mut self, ast: &Ast) -> TokenStream {
+        let x = self.ident();
+        let body = self.expr(ast, quote!(#x));
+        quote!(|#x| ::core::result::Result::Ok(#body))
+    }
+
+    fn expr(&mut self, ast: &Ast, input: TokenStream) -> TokenStream {
+        let p = rt();
+        match ast {
+            Ast::Identity { .. } => input,
+            Ast::Field { name, .. } => quote!(#p::field(#input, #name)),
+            Ast::Subexpr { lhs, rhs, .. } => {
+                let l = self.expr(lhs, input);
+                self.expr(rhs, l)
+            }
+            Ast::Index { idx, .. } => {
+                let idx = i64::from(*idx);
+                quote!(#p::index(#input, #idx))
+            }
+            Ast::Slice {
+                start, stop, step, ..
+            } => {
+                let opt = |v: &Option<i32>| match v {
+                    Some(v) => {
+                        let v = i64::from(*v);
+                        quote!(::core::option::Option::Some(#v))
+                    }
+                    None => quote!(::core::option::Option::None),
+                };
+                let (start, stop, step) = (opt(start), opt(stop), i64::from(*step));
+                quote!(#p::slice(#input, #start, #stop, #step)?)
+            }
+            Ast::Literal { value, .. } => {
+                let lit = literal(value);
+                quote!({ let _ = #input; #lit })
+            }
+            Ast::Flatten { node, .. } => {
+                let n = self.expr(node, input);
+                quote!(#p::flatten(#n))
+            }
+            Ast::ObjectValues { node, .. } => {
+                let n = self.expr(node, input);
+                quote!(#p::object_values(#n))
+            }
+            Ast::Projection { lhs, rhs, .. } => {
+                let l = self.expr(lhs, input);
+                if let Ast::Identity { .. } = **rhs {
+                    // `a[*]` / `a[]` with nothing after: only nulls are dropped.
+                    return quote!(#p::project(#l, |x| ::core::result::Result::Ok(x))?);
+                }
+                let f = self.closure(rhs);
+                quote!(#p::project(#l, #f)?)
+            }
+            Ast::Not { node, .. } => {
+                let n = self.expr(node, input);
+                quote!(#p::not(#n))
+            }
+            Ast::Comparison {
+                comparator,
+                lhs,
+                rhs,
+                ..
+            } => {
+                let c = self.ident();
+                let l = self.expr(lhs, quote!(#c.clone()));
+                let r = self.expr(rhs, quote!(#c));
+                let op = match comparator {
+                    Comparator::Equal => quote!(eq),
+                    Comparator::NotEqual => quote!(ne),
+                    Comparator::LessThan => quote!(lt),
+                    Comparator::LessThanEqual => quote!(le),
+                    Comparator::GreaterThan => quote!(gt),
+                    Comparator::GreaterThanEqual => quote!(ge),
+                };
+                quote!({ let #c = #input; let __l = #l; let __r = #r; #p::#op(&__l, &__r) })
+            }
+            Ast::And { lhs, rhs, .. } | Ast::Or { lhs, rhs, .. } => {
+                let c = self.ident();
+                let v = self.ident();
+                let l = self.expr(lhs, quote!(#c.clone()));
+                let r = self.expr(rhs, quote!(#c));
+                let test = if matches!(ast, Ast::And { .. }) {
+                    quote!(!#p::truthy(&#v))
+                } else {
+                    quote!(#p::truthy(&#v))
+                };
+                quote!({ let #c = #input; let #v = #l; if #test { #v } else { #r } })
+            }
+            Ast::Condition {
+                predicate, then, ..
+            } => {
+                let c = self.ident();
+                let pred = self.expr(predicate, quote!(#c.clone()));
+                let then = self.expr(then, quote!(#c));
+                quote!({ let #c = #input; if #p::truthy(&#pred) { #then } else { #p::Node::Null } })
+            }
+            Ast::MultiList { elements, .. } => {
+                let c = self.ident();
+                let items: Vec<TokenStream> = elements
+                    .iter()
+                    .map(|e| self.expr(e, quote!(#c.clone())))
+                    .collect();
+                quote!({
+                    let #c = #input;
+                    if #c.is_null() { #p::Node::Null } else { #p::owned_array(::std::vec![#(#items),*]) }
+                })
+            }
+            Ast::MultiHash { elements, .. } => {
+                let c = self.ident();
+                let mut lets = Vec::new();
+                let mut members = Vec::new();
+                for (i, kv) in elements.iter().enumerate() {
+                    let v = self.ident();
+                    let e = self.expr(&kv.value, quote!(#c.clone()));
+                    lets.push(quote!(let #v = #e;));
+                    // Later duplicates win, as in a JSON object.
+                    if !elements[i + 1..].iter().any(|o| o.key == kv.key) {
+                        let k = &kv.key;
+                        members.push(quote!((#k, #v)));
+                    }
+                }
+                quote!({
+                    let #c = #input;
+                    if #c.is_null() { #p::Node::Null } else {
+                        #(#lets)*
+                        #p::owned_object(::std::vec![#(#members),*])
+                    }
+                })
+            }
+            Ast::Expref { .. } => {
+                // Rejected by the checker; kept total for robustness.
+                quote!({ let _ = #input; #p::Node::Null })
+            }
+            Ast::Function { name, args, .. } => self.call(name, args, input),
+        }
+    }
+
+    fn call(&mut self, name: &str, args: &[Ast], input: TokenStream) -> TokenStream {
+        let p = rt();
+        let f = functions::lookup(name).expect("checked: known function");
+        let helper = format_ident!("{}", f.helper);
+        let c = self.ident();
+        let mut lets = Vec::new();
+        let mut vals = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            let v = self.ident();
+            let last = i + 1 == args.len();
+            let inp = if last { quote!(#c) } else { quote!(#c.clone()) };
+            let e = match a {
+                Ast::Expref { ast, .. } => {
+                    let cl = self.closure(ast);
+                    quote!({ let _ = #inp; #cl })
+                }
+                other => self.expr(other, inp),
+            };
+            lets.push(quote!(let #v = #e;));
+            vals.push(v);
+        }
+        let call = if f.variadic.is_some() {
+            quote!(#p::#helper(::std::vec![#(#vals),*])?)
+        } else {
+            quote!(#p::#helper(#(#vals),*)?)
+        };
+        quote!({ let #c = #input; #(#lets)* #call })
+    }
+}
+
+/// Tokens building a literal value as an owned `Node<'static>`.
+fn literal(value: &Variable) -> TokenStream {
+    let p = rt();
+    match value {
+        Variable::Null | Variable::Expref(_) => quote!(#p::Node::Null),
+        Variable::Bool(b) => quote!(#p::Node::Bool(#b)),
+        Variable::String(s) => quote!(#p::string(#s)),
+        Variable::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                quote!(#p::number_i64(#i))
+            } else if let Some(u) = n.as_u64() {
+                quote!(#p::number_u64(#u))
+            } else {
+                let f = Literal::f64_suffixed(n.as_f64().unwrap_or(0.0));
+                quote!(#p::number_f64(#f))
+            }
+        }
+        Variable::Array(items) => {
+            #[allow(clippy::redundant_closure)] // `Rc<Variable>` derefs to `&Variable`
+            let items = items.iter().map(|v| literal(v));
+            quote!(#p::owned_array(::std::vec![#(#items),*]))
+        }
+        Variable::Object(members) => {
+            let members = members.iter().map(|(k, v)| {
+                let v = literal(v);
+                quote!((#k, #v))
+            });
+            quote!(#p::owned_object(::std::vec![#(#members),*]))
+        }
+    }
+}

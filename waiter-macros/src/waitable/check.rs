@@ -1,0 +1,117 @@
+//! Rules that span several members: waiter names, the required `success` acceptor, delays,
+//! `message` placement, and matchers that need an output.
+
+use std::collections::HashMap;
+
+use super::ctxt::Ctxt;
+use super::model::{Matcher, State, Waitable};
+use super::signature::Operation;
+
+pub(crate) fn check(cx: &mut Ctxt, model: &Waitable, op: Option<&Operation>) {
+    let mut seen: HashMap<String, &str> = HashMap::new();
+    for waiter in &model.waiters {
+        let name = waiter.name.as_str();
+        if !is_valid_name(name) {
+            cx.error(
+                waiter.name_span,
+                format!(
+                    "invalid waiter name `{name}`: waiter names are UpperCamelCase, letters and digits only (`^[A-Z][A-Za-z0-9]*$`), e.g. `{}`",
+                    suggest_name(name)
+                ),
+            );
+        }
+        match seen.get(&name.to_ascii_lowercase()) {
+            Some(first) => cx.error(
+                waiter.name_span,
+                format!("waiter `{name}` has the same name as waiter `{first}` ignoring case; waiter names must be unique ignoring case"),
+            ),
+            None => {
+                seen.insert(name.to_ascii_lowercase(), name);
+            }
+        }
+        if waiter.acceptors_written > 0
+            && waiter.acceptors.len() == waiter.acceptors_written
+            && !waiter.acceptors.iter().any(|a| a.state == State::Success)
+        {
+            cx.error(
+                waiter.acceptors_span,
+                format!("waiter `{name}` has no acceptor with `state: \"success\"`, so it could never succeed; add one"),
+            );
+        }
+        if let (Some((min, _)), Some((max, max_span))) = (waiter.min_delay, waiter.max_delay) {
+            if min > max {
+                cx.error(
+                    max_span,
+                    format!("`maxDelay` ({max}) must be at least `minDelay` ({min})"),
+                );
+            }
+        } else if let (Some((min, span)), None) = (waiter.min_delay, waiter.max_delay) {
+            if min > 120 {
+                cx.error(span, format!("`minDelay` ({min}) is above the default `maxDelay` (120): set `maxDelay` too"));
+            }
+        } else if let (None, Some((max, span))) = (waiter.min_delay, waiter.max_delay) {
+            if max < 2 {
+                cx.error(
+                    span,
+                    format!(
+                        "`maxDelay` ({max}) is below the default `minDelay` (2): set `minDelay` too"
+                    ),
+                );
+            }
+        }
+        for acceptor in &waiter.acceptors {
+            if acceptor.message.is_some() && acceptor.state != State::Failure {
+                cx.error(
+                    acceptor.message_key_span,
+                    "`message` is only allowed on an acceptor with `state: \"failure\"`; remove it",
+                );
+            }
+            if let (Matcher::Output(m), Some(op)) = (&acceptor.matcher, op) {
+                if op.unit_output {
+                    cx.error(
+                        m.key_span,
+                        "an `output` matcher needs an output, but this operation returns `Result<(), E>`; match with `success` or `errorType` instead",
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `^[A-Z][A-Za-z0-9]*$`
+fn is_valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_alphanumeric())
+}
+
+fn suggest_name(name: &str) -> String {
+    let camel = heck::ToUpperCamelCase::to_upper_camel_case(name);
+    let cleaned: String = camel.chars().filter(char::is_ascii_alphanumeric).collect();
+    if is_valid_name(&cleaned) {
+        cleaned
+    } else {
+        "BucketExists".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert!(is_valid_name("BucketExists"));
+        assert!(is_valid_name("DBInstanceAvailable2"));
+        for bad in [
+            "bucketExists",
+            "Bucket_Exists",
+            "",
+            "1Bucket",
+            "Bücket",
+            "Bucket-Exists",
+        ] {
+            assert!(!is_valid_name(bad), "{bad}");
+        }
+        assert_eq!(suggest_name("bucket_exists"), "BucketExists");
+    }
+}

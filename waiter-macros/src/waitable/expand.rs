@@ -1,0 +1,292 @@
+//! Rust for each waiter: a `wait_until_<name>` function beside the operation, returning a
+//! [`Waiter`](waiter_runtime::waiter::Waiter), and a `<NAME>_WAITER` metadata const. The
+//! per-waiter code is only the acceptors' conditions; the loop is generic in the runtime.
+
+use heck::{ToShoutySnakeCase, ToSnakeCase};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::{FnArg, GenericParam, Ident, ItemFn, LitStr, Pat};
+
+use super::ctxt::{Ctxt, warning_tokens};
+use super::model::{Acceptor, Matcher, State, Waitable, WaiterDef};
+use super::paths;
+use super::signature::{Operation, name_elided_lifetimes};
+
+pub(crate) fn expand(
+    cx: &mut Ctxt,
+    item: &ItemFn,
+    op: &Operation,
+    model: &Waitable,
+) -> TokenStream {
+    model
+        .waiters
+        .iter()
+        .map(|w| expand_waiter(cx, item, op, w))
+        .collect()
+}
+
+pub(crate) fn warnings(item: &ItemFn, warnings: &[(Span, String)]) -> TokenStream {
+    if warnings.is_empty() {
+        return TokenStream::new();
+    }
+    let name = format_ident!(
+        "WAITABLE_WARNINGS_FOR_{}",
+        item.sig.ident.to_string().to_shouty_snake_case(),
+        span = item.sig.ident.span()
+    );
+    let body = warning_tokens(warnings);
+    quote! {
+        #[doc(hidden)]
+        #[allow(dead_code)]
+        const #name: () = { #body };
+    }
+}
+
+fn metadata(op: &Operation, waiter: &WaiterDef) -> TokenStream {
+    let name = &waiter.name;
+    let operation = op.sig.ident.to_string();
+    let mut expr = quote!(::waiter_runtime::waiter::WaiterMetadata::new(#name, #operation));
+    if waiter.min_delay.is_some() || waiter.max_delay.is_some() {
+        let min = waiter.min_delay.map_or(2, |(d, _)| d);
+        let max = waiter.max_delay.map_or(120, |(d, _)| d);
+        expr.extend(quote!(.with_delays(
+            ::core::time::Duration::from_secs(#min),
+            ::core::time::Duration::from_secs(#max)
+        )));
+    }
+    if let Some(doc) = &waiter.documentation {
+        expr.extend(quote!(.with_documentation(#doc)));
+    }
+    if waiter.deprecated {
+        expr.extend(quote!(.with_deprecated(true)));
+    }
+    if !waiter.tags.is_empty() {
+        let tags = &waiter.tags;
+        expr.extend(quote!(.with_tags(&[#(#tags),*])));
+    }
+    expr
+}
+
+fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDef) -> TokenStream {
+    let vis = &item.vis;
+    let op_ident = &op.sig.ident;
+    let snake = waiter.name.to_snake_case();
+    let fn_ident = Ident::new(&format!("wait_until_{snake}"), waiter.name_span);
+    let const_ident = Ident::new(
+        &format!("{}_WAITER", waiter.name.to_shouty_snake_case()),
+        waiter.name_span,
+    );
+    let unique_ident = Ident::new(
+        &format!(
+            "WAITER_NAMES_MUST_BE_UNIQUE_IGNORING_CASE_{}",
+            waiter.name.to_ascii_uppercase()
+        ),
+        waiter.name_span,
+    );
+    let meta = metadata(op, waiter);
+    // Two waiters whose names are equal ignoring case, in different `#[waitable]`s of one impl
+    // block or module, collide here, at the second name.
+    let unique = quote_spanned! {waiter.name_span=>
+        #[doc(hidden)]
+        #[allow(dead_code, non_upper_case_globals)]
+        const #unique_ident: () = ();
+    };
+
+    // The signature: the operation's, with every elided lifetime named, plain parameter names,
+    // and the waiter as return type.
+    let mut sig = op.sig.clone();
+    let lifetimes = name_elided_lifetimes(&mut sig);
+    for lt in &lifetimes {
+        sig.generics.params.insert(
+            0,
+            GenericParam::Lifetime(syn::LifetimeParam::new(lt.clone())),
+        );
+    }
+    let mut typed = op.params.iter();
+    for input in sig.inputs.iter_mut() {
+        if let FnArg::Typed(pat) = input {
+            let param = typed.next().expect("one Param per typed input");
+            let ident = &param.ident;
+            *pat.pat = Pat::Ident(syn::PatIdent {
+                attrs: Vec::new(),
+                by_ref: None,
+                mutability: None,
+                ident: ident.clone(),
+                subpat: None,
+            });
+            pat.attrs.clear();
+        }
+    }
+    let ret = match &sig.output {
+        syn::ReturnType::Type(_, ty) => (**ty).clone(),
+        syn::ReturnType::Default => op.ret.clone(),
+    };
+    sig.asyncness = None;
+    sig.ident = fn_ident.clone();
+    let all_lifetimes: Vec<_> = sig
+        .generics
+        .lifetimes()
+        .map(|l| l.lifetime.clone())
+        .collect();
+    let captured: Vec<_> = all_lifetimes.iter().map(|lt| quote!(&#lt ())).collect();
+    let self_capture = op.receiver.map(|_| {
+        let lt = sig.inputs.iter().find_map(|i| match i {
+            FnArg::Receiver(r) => r.reference.as_ref().and_then(|(_, lt)| lt.clone()),
+            _ => None,
+        });
+        quote!(&#lt Self,)
+    });
+    sig.output = syn::parse_quote! {
+        -> ::waiter_runtime::waiter::Waiter<
+            impl ::waiter_runtime::waiter::Poller<
+                Output = <#ret as ::waiter_runtime::waiter::ResultParts>::Ok,
+                Error = <#ret as ::waiter_runtime::waiter::ResultParts>::Err,
+                Future = impl ::core::future::Future<
+                    Output = ::waiter_runtime::waiter::Polled<
+                        <#ret as ::waiter_runtime::waiter::ResultParts>::Ok,
+                        <#ret as ::waiter_runtime::waiter::ResultParts>::Err,
+                    >,
+                > + ::waiter_runtime::waiter::Captures<(#self_capture #(#captured,)*)>,
+            > + ::waiter_runtime::waiter::Captures<(#self_capture #(#captured,)*)>
+        >
+    };
+
+    // One poll: clone the parameters, call the operation, find the first matching acceptor.
+    let clones = op.params.iter().map(|p| {
+        let ident = &p.ident;
+        quote_spanned! {p.span=> let #ident = ::waiter_runtime::waiter::PollParam::for_poll(&#ident); }
+    });
+    let has_impl_trait = op
+        .params
+        .iter()
+        .any(|p| matches!(p.ty, syn::Type::ImplTrait(_)));
+    let turbofish_args: Vec<TokenStream> = op
+        .sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|g| match g {
+            GenericParam::Type(t) => Some(t.ident.to_token_stream()),
+            GenericParam::Const(c) => Some(c.ident.to_token_stream()),
+            GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    let turbofish =
+        (!turbofish_args.is_empty() && !has_impl_trait).then(|| quote!(::<#(#turbofish_args),*>));
+    let args: Vec<_> = op.params.iter().map(|p| &p.ident).collect();
+    let call = match op.receiver {
+        Some(span) => {
+            let this = Ident::new("self", span);
+            quote!(#this.#op_ident #turbofish (#(#args),*))
+        }
+        None => {
+            quote!(#op_ident #turbofish (#(::waiter_runtime::waiter::PollParam::for_poll(&#args)),*))
+        }
+    };
+    let classify = classify(cx, op, &waiter.acceptors);
+
+    let doc = docs(op, waiter);
+    let deprecated = waiter.deprecated.then(|| {
+        let note = format!("the service model deprecates the `{}` waiter", waiter.name);
+        quote!(#[deprecated(note = #note)])
+    });
+    let const_doc = format!(
+        "The `{}` waiter's metadata (delays, tags, documentation), used by [`Self::{fn_ident}`].",
+        waiter.name
+    );
+    let const_doc = if op.receiver.is_some() {
+        const_doc
+    } else {
+        const_doc.replace("Self::", "")
+    };
+    quote! {
+        #(#doc)*
+        #deprecated
+        #[allow(clippy::needless_lifetimes, clippy::extra_unused_lifetimes)]
+        #vis #sig {
+            ::waiter_runtime::waiter::Waiter::new(#meta, move || {
+                #(#clones)*
+                async move {
+                    let __result = #call.await;
+                    let __matched = {
+                        let __result = &__result;
+                        #classify
+                    };
+                    ::waiter_runtime::waiter::Polled::new(__result, __matched)
+                }
+            })
+        }
+
+        #[doc = #const_doc]
+        #vis const #const_ident: ::waiter_runtime::waiter::WaiterMetadata = #meta;
+
+        #unique
+    }
+}
+
+use quote::ToTokens;
+
+fn docs(op: &Operation, waiter: &WaiterDef) -> Vec<TokenStream> {
+    let mut lines = Vec::new();
+    match &waiter.documentation {
+        Some(doc) => lines.push(doc.clone()),
+        None => lines.push(format!("Waits until `{}`.", waiter.name)),
+    }
+    let target = if op.receiver.is_some() {
+        format!("Self::{}", op.sig.ident)
+    } else {
+        op.sig.ident.to_string()
+    };
+    let min = waiter.min_delay.map_or(2, |(d, _)| d);
+    let max = waiter.max_delay.map_or(120, |(d, _)| d);
+    lines.push(String::new());
+    lines.push(format!(
+        "Smithy waiter `{}`: polls [`{}`]({target}) with the same arguments, between {min} s and {max} s apart \
+         (exponential backoff with jitter), until an acceptor reaches `success` or `failure`. \
+         Call `.wait(max_wait)` on the result to run it.",
+        waiter.name, op.sig.ident
+    ));
+    if !waiter.tags.is_empty() {
+        lines.push(String::new());
+        lines.push(format!("Tags: {}.", waiter.tags.join(", ")));
+    }
+    lines
+        .into_iter()
+        .map(|line| {
+            let line = LitStr::new(&line, Span::call_site());
+            quote!(#[doc = #line])
+        })
+        .collect()
+}
+
+fn classify(cx: &mut Ctxt, op: &Operation, acceptors: &[Acceptor]) -> TokenStream {
+    let mut out = quote!(::core::option::Option::None);
+    for (index, acceptor) in acceptors.iter().enumerate().rev() {
+        let condition = match &acceptor.matcher {
+            Matcher::Success(expected) => {
+                quote!(::waiter_runtime::waiter::matchers::success(__result, #expected))
+            }
+            Matcher::ErrorType(expected) => {
+                quote_spanned!(expected.span()=> ::waiter_runtime::waiter::matchers::error_type(__result, #expected))
+            }
+            Matcher::Output(m) => paths::condition(cx, op, m, false),
+            Matcher::InputOutput(m) => paths::condition(cx, op, m, true),
+        };
+        let matched = match acceptor.state {
+            State::Success => {
+                quote!(::waiter_runtime::waiter::Matched::new(#index, ::waiter_runtime::waiter::AcceptorState::Success))
+            }
+            State::Retry => {
+                quote!(::waiter_runtime::waiter::Matched::new(#index, ::waiter_runtime::waiter::AcceptorState::Retry))
+            }
+            State::Failure => {
+                let message = paths::message(cx, op, acceptor);
+                quote!(::waiter_runtime::waiter::Matched::failure(#index, #message))
+            }
+        };
+        out = quote! {
+            if #condition { ::core::option::Option::Some(#matched) } else { #out }
+        };
+    }
+    out
+}

@@ -1,0 +1,504 @@
+//! The `@waitable` trait value as typed Rust, read from the node tree. Wrong value types,
+//! missing required members and unknown values are reported here (all of them, in one pass);
+//! unknown member keys become warnings, as Smithy makes them.
+
+use proc_macro2::Span;
+use syn::LitStr;
+
+use super::ctxt::Ctxt;
+use super::node::{Member, Node, NodeKind};
+
+pub(crate) struct Waitable {
+    pub waiters: Vec<WaiterDef>,
+}
+
+pub(crate) struct WaiterDef {
+    pub name: String,
+    pub name_span: Span,
+    pub documentation: Option<String>,
+    pub acceptors: Vec<Acceptor>,
+    /// How many acceptors were written (some may have failed to read).
+    pub acceptors_written: usize,
+    /// Span of the `acceptors` key, or of the waiter's braces when it is missing.
+    pub acceptors_span: Span,
+    pub min_delay: Option<(u64, Span)>,
+    pub max_delay: Option<(u64, Span)>,
+    pub deprecated: bool,
+    pub tags: Vec<String>,
+}
+
+pub(crate) struct Acceptor {
+    pub state: State,
+    pub matcher: Matcher,
+    pub message: Option<LitStr>,
+    /// Span of the `message` key.
+    pub message_key_span: Span,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum State {
+    Success,
+    Failure,
+    Retry,
+}
+
+pub(crate) enum Matcher {
+    Success(bool),
+    ErrorType(LitStr),
+    Output(PathMatcher),
+    InputOutput(PathMatcher),
+}
+
+#[allow(dead_code)] // read once the JMESPath compiler is wired in
+pub(crate) struct PathMatcher {
+    pub path: LitStr,
+    pub expected: LitStr,
+    pub comparator: Comparator,
+    pub comparator_span: Span,
+    /// Span of the `output`/`inputOutput` key.
+    pub key_span: Span,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[allow(clippy::enum_variant_names)] // the names are the spec's
+pub(crate) enum Comparator {
+    StringEquals,
+    BooleanEquals,
+    AllStringEquals,
+    AnyStringEquals,
+}
+
+#[allow(dead_code)]
+impl Comparator {
+    pub fn name(self) -> &'static str {
+        match self {
+            Comparator::StringEquals => "stringEquals",
+            Comparator::BooleanEquals => "booleanEquals",
+            Comparator::AllStringEquals => "allStringEquals",
+            Comparator::AnyStringEquals => "anyStringEquals",
+        }
+    }
+}
+
+/// Reads the trait value. Returns what could be read; errors are in `cx`.
+pub(crate) fn read(cx: &mut Ctxt, node: &Node) -> Waitable {
+    let mut waiters = Vec::new();
+    if let Some(members) = object(
+        cx,
+        node,
+        "the `@waitable` trait value (a map of waiter names to waiters)",
+    ) {
+        for member in members {
+            if let Some(waiter) = read_waiter(cx, member) {
+                waiters.push(waiter);
+            }
+        }
+    }
+    Waitable { waiters }
+}
+
+fn object<'a>(cx: &mut Ctxt, node: &'a Node, what: &str) -> Option<&'a [Member]> {
+    match &node.kind {
+        NodeKind::Object(members) => Some(members),
+        _ => {
+            cx.error(
+                node.span,
+                format!(
+                    "expected {what} as an object `{{ ... }}`, found {}",
+                    node.kind_name()
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn string(cx: &mut Ctxt, member: &Member) -> Option<LitStr> {
+    match &member.value.kind {
+        NodeKind::String(s) => Some(s.clone()),
+        _ => {
+            cx.error(
+                member.value.span,
+                format!(
+                    "`{}` must be a string in double quotes, found {}",
+                    member.key,
+                    member.value.kind_name()
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn boolean(cx: &mut Ctxt, member: &Member) -> Option<bool> {
+    match &member.value.kind {
+        NodeKind::Bool(b) => Some(*b),
+        _ => {
+            cx.error(
+                member.value.span,
+                format!(
+                    "`{}` must be a boolean (`true` or `false`), found {}",
+                    member.key,
+                    member.value.kind_name()
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn delay(cx: &mut Ctxt, member: &Member) -> Option<(u64, Span)> {
+    let span = member.value.span;
+    match &member.value.kind {
+        NodeKind::Number(text) => match text.parse::<i128>() {
+            Ok(n) if n >= 1 => match u64::try_from(n) {
+                Ok(n) => Some((n, span)),
+                Err(_) => {
+                    cx.error(
+                        span,
+                        format!(
+                            "`{}` is too large: at most {} seconds",
+                            member.key,
+                            u64::MAX
+                        ),
+                    );
+                    None
+                }
+            },
+            Ok(_) => {
+                cx.error(
+                    span,
+                    format!(
+                        "`{}` must be at least 1 (seconds), found {text}",
+                        member.key
+                    ),
+                );
+                None
+            }
+            Err(_) => {
+                cx.error(
+                    span,
+                    format!(
+                        "`{}` must be a whole number of seconds, found {text}",
+                        member.key
+                    ),
+                );
+                None
+            }
+        },
+        _ => {
+            cx.error(
+                span,
+                format!(
+                    "`{}` must be an integer number of seconds, found {}",
+                    member.key,
+                    member.value.kind_name()
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn unknown(cx: &mut Ctxt, member: &Member, of: &str, known: &[&str]) {
+    cx.warn(
+        member.key_span,
+        format!(
+            "unknown member `{}` of {of} is ignored (Smithy ignores it too); known members: {}",
+            member.key,
+            known.join(", ")
+        ),
+    );
+}
+
+fn duplicate(cx: &mut Ctxt, members: &[Member], member: &Member) -> bool {
+    let first = members.iter().position(|m| m.key == member.key);
+    let is_dup = first.is_some_and(|i| !std::ptr::eq(&members[i], member));
+    if is_dup {
+        cx.error(member.key_span, format!("`{}` is given twice", member.key));
+    }
+    is_dup
+}
+
+fn read_waiter(cx: &mut Ctxt, entry: &Member) -> Option<WaiterDef> {
+    let members = object(cx, &entry.value, &format!("the waiter `{}`", entry.key))?;
+    let mut waiter = WaiterDef {
+        name: entry.key.clone(),
+        name_span: entry.key_span,
+        documentation: None,
+        acceptors: Vec::new(),
+        acceptors_written: 0,
+        acceptors_span: entry.value.span,
+        min_delay: None,
+        max_delay: None,
+        deprecated: false,
+        tags: Vec::new(),
+    };
+    let mut has_acceptors = false;
+    const KNOWN: &[&str] = &[
+        "documentation",
+        "acceptors",
+        "minDelay",
+        "maxDelay",
+        "deprecated",
+        "tags",
+    ];
+    for member in members {
+        if duplicate(cx, members, member) {
+            continue;
+        }
+        match member.key.as_str() {
+            "documentation" => waiter.documentation = string(cx, member).map(|s| s.value()),
+            "acceptors" => {
+                has_acceptors = true;
+                waiter.acceptors_span = member.key_span;
+                match &member.value.kind {
+                    NodeKind::Array(items) => {
+                        waiter.acceptors_written = items.len();
+                        waiter.acceptors = items
+                            .iter()
+                            .filter_map(|item| read_acceptor(cx, item))
+                            .collect();
+                        if items.is_empty() {
+                            cx.error(
+                                member.value.span,
+                                "`acceptors` must not be empty: add at least one acceptor with `state: \"success\"`",
+                            );
+                        }
+                    }
+                    _ => cx.error(
+                        member.value.span,
+                        format!(
+                            "`acceptors` must be a list `[ ... ]` of acceptors, found {}",
+                            member.value.kind_name()
+                        ),
+                    ),
+                }
+            }
+            "minDelay" => waiter.min_delay = delay(cx, member),
+            "maxDelay" => waiter.max_delay = delay(cx, member),
+            "deprecated" => waiter.deprecated = boolean(cx, member).unwrap_or(false),
+            "tags" => match &member.value.kind {
+                NodeKind::Array(items) => {
+                    for item in items {
+                        match &item.kind {
+                            NodeKind::String(s) => waiter.tags.push(s.value()),
+                            _ => cx.error(
+                                item.span,
+                                format!("`tags` must be strings, found {}", item.kind_name()),
+                            ),
+                        }
+                    }
+                }
+                _ => cx.error(
+                    member.value.span,
+                    format!(
+                        "`tags` must be a list of strings, found {}",
+                        member.value.kind_name()
+                    ),
+                ),
+            },
+            _ => unknown(cx, member, &format!("waiter `{}`", entry.key), KNOWN),
+        }
+    }
+    if !has_acceptors {
+        cx.error(
+            entry.key_span,
+            format!(
+                "waiter `{}` is missing the required member `acceptors`: add `acceptors: [ {{ state: \"success\", matcher: {{ ... }} }} ]`",
+                entry.key
+            ),
+        );
+    }
+    Some(waiter)
+}
+
+fn read_acceptor(cx: &mut Ctxt, node: &Node) -> Option<Acceptor> {
+    let members = object(cx, node, "an acceptor")?;
+    let mut state = None;
+    let mut matcher = None;
+    let mut message = None;
+    let mut message_key_span = node.span;
+    let (mut has_state, mut has_matcher) = (false, false);
+    const KNOWN: &[&str] = &["state", "matcher", "message"];
+    for member in members {
+        if duplicate(cx, members, member) {
+            continue;
+        }
+        match member.key.as_str() {
+            "state" => {
+                has_state = true;
+                if let Some(s) = string(cx, member) {
+                    state = match s.value().as_str() {
+                        "success" => Some(State::Success),
+                        "failure" => Some(State::Failure),
+                        "retry" => Some(State::Retry),
+                        other => {
+                            cx.error(
+                                s.span(),
+                                format!("unknown acceptor state \"{other}\": expected \"success\", \"failure\" or \"retry\""),
+                            );
+                            None
+                        }
+                    };
+                }
+            }
+            "matcher" => {
+                has_matcher = true;
+                matcher = read_matcher(cx, member);
+            }
+            "message" => {
+                message_key_span = member.key_span;
+                message = string(cx, member);
+            }
+            _ => unknown(cx, member, "an acceptor", KNOWN),
+        }
+    }
+    if !has_state {
+        cx.error(
+            node.span,
+            "acceptor is missing the required member `state`: add `state: \"success\"` (or \"failure\", \"retry\")",
+        );
+    }
+    if !has_matcher {
+        cx.error(
+            node.span,
+            "acceptor is missing the required member `matcher`: add one of `matcher: { success: true }`, \
+             `{ errorType: \"...\" }`, `{ output: { ... } }`, `{ inputOutput: { ... } }`",
+        );
+    }
+    Some(Acceptor {
+        state: state?,
+        matcher: matcher?,
+        message,
+        message_key_span,
+    })
+}
+
+const MATCHERS: &str = "`output`, `inputOutput`, `success` or `errorType`";
+
+fn read_matcher(cx: &mut Ctxt, member: &Member) -> Option<Matcher> {
+    let members = object(cx, &member.value, "a matcher")?;
+    let known: Vec<&Member> = members
+        .iter()
+        .filter(|m| {
+            matches!(
+                m.key.as_str(),
+                "output" | "inputOutput" | "success" | "errorType"
+            )
+        })
+        .collect();
+    for m in members
+        .iter()
+        .filter(|m| !known.iter().any(|k| std::ptr::eq(*k, *m)))
+    {
+        cx.error(
+            m.key_span,
+            format!("unknown matcher `{}`: expected {MATCHERS}", m.key),
+        );
+    }
+    match known.as_slice() {
+        [] => {
+            if members.is_empty() {
+                cx.error(
+                    member.value.span,
+                    format!("a matcher must set exactly one of {MATCHERS}; it sets none"),
+                );
+            }
+            None
+        }
+        [one] => match one.key.as_str() {
+            "success" => boolean(cx, one).map(Matcher::Success),
+            "errorType" => string(cx, one).map(Matcher::ErrorType),
+            "output" => read_path_matcher(cx, one).map(Matcher::Output),
+            _ => read_path_matcher(cx, one).map(Matcher::InputOutput),
+        },
+        [_, rest @ ..] => {
+            for extra in rest {
+                cx.error(
+                    extra.key_span,
+                    format!("a matcher must set exactly one of {MATCHERS}; remove `{}` or move it to its own acceptor", extra.key),
+                );
+            }
+            None
+        }
+    }
+}
+
+fn read_path_matcher(cx: &mut Ctxt, member: &Member) -> Option<PathMatcher> {
+    let members = object(cx, &member.value, &format!("the `{}` matcher", member.key))?;
+    let (mut path, mut expected, mut comparator) = (None, None, None);
+    let (mut has_path, mut has_expected, mut has_comparator) = (false, false, false);
+    let mut comparator_span = member.value.span;
+    const KNOWN: &[&str] = &["path", "expected", "comparator"];
+    for m in members {
+        if duplicate(cx, members, m) {
+            continue;
+        }
+        match m.key.as_str() {
+            "path" => {
+                has_path = true;
+                path = string(cx, m);
+            }
+            "expected" => {
+                has_expected = true;
+                expected = string(cx, m);
+            }
+            "comparator" => {
+                has_comparator = true;
+                if let Some(s) = string(cx, m) {
+                    comparator_span = s.span();
+                    comparator = match s.value().as_str() {
+                        "stringEquals" => Some(Comparator::StringEquals),
+                        "booleanEquals" => Some(Comparator::BooleanEquals),
+                        "allStringEquals" => Some(Comparator::AllStringEquals),
+                        "anyStringEquals" => Some(Comparator::AnyStringEquals),
+                        other => {
+                            cx.error(
+                                s.span(),
+                                format!(
+                                    "unknown comparator \"{other}\": expected \"stringEquals\", \"booleanEquals\", \"allStringEquals\" or \"anyStringEquals\""
+                                ),
+                            );
+                            None
+                        }
+                    };
+                }
+            }
+            _ => unknown(cx, m, &format!("the `{}` matcher", member.key), KNOWN),
+        }
+    }
+    for (has, key, example) in [
+        (has_path, "path", "path: \"status\" (a JMESPath expression)"),
+        (has_expected, "expected", "expected: \"...\""),
+        (has_comparator, "comparator", "comparator: \"stringEquals\""),
+    ] {
+        if !has {
+            cx.error(
+                member.value.span,
+                format!(
+                    "the `{}` matcher is missing the required member `{key}`: add `{example}`",
+                    member.key
+                ),
+            );
+        }
+    }
+    if let (Some(Comparator::BooleanEquals), Some(e)) = (comparator, &expected) {
+        if e.value() != "true" && e.value() != "false" {
+            cx.error(
+                e.span(),
+                format!(
+                    "with `booleanEquals`, `expected` must be \"true\" or \"false\", found \"{}\"",
+                    e.value()
+                ),
+            );
+        }
+    }
+    Some(PathMatcher {
+        path: path?,
+        expected: expected?,
+        comparator: comparator?,
+        comparator_span,
+        key_span: member.key_span,
+    })
+}

@@ -1,0 +1,110 @@
+//! Comparators used by waiter matchers on the result of a compiled expression.
+//!
+//! Each takes the evaluation result by reference; an evaluation error never matches.
+//!
+//! ```
+//! use serde_json::json;
+//! use waiter_runtime::jmespath;
+//! use waiter_runtime::jmespath::{all_string_equals, any_string_equals, failure_message};
+//!
+//! let output = json!({"Instances": [{"State": "running"}, {"State": "stopped"}]});
+//! let states = jmespath!("Instances[].State").search(&output);
+//! assert!(any_string_equals(&states, "stopped"));
+//! assert!(!all_string_equals(&states, "running"));
+//! assert_eq!(failure_message(&states).as_deref(), Some("running; stopped"));
+//! ```
+
+use super::error::SearchError;
+use super::node::Node;
+
+/// `stringEquals`: the result is a string equal to `expected`.
+pub fn string_equals(result: &Result<Node<'_>, SearchError>, expected: &str) -> bool {
+    matches!(result, Ok(Node::String(s)) if s == expected)
+}
+
+/// `booleanEquals`: the result is a boolean equal to `expected`.
+pub fn boolean_equals(result: &Result<Node<'_>, SearchError>, expected: bool) -> bool {
+    matches!(result, Ok(Node::Bool(b)) if *b == expected)
+}
+
+/// `allStringEquals`: the result is a non-empty array whose every element is a string equal to
+/// `expected`.
+pub fn all_string_equals(result: &Result<Node<'_>, SearchError>, expected: &str) -> bool {
+    match result {
+        Ok(Node::Array(a)) if !a.is_empty() => {
+            let mut all = true;
+            a.clone()
+                .for_each(&mut |n| all = all && n.as_str() == Some(expected));
+            all
+        }
+        _ => false,
+    }
+}
+
+/// `anyStringEquals`: the result is an array with at least one string equal to `expected`.
+pub fn any_string_equals(result: &Result<Node<'_>, SearchError>, expected: &str) -> bool {
+    match result {
+        Ok(Node::Array(a)) => {
+            let mut any = false;
+            a.clone()
+                .for_each(&mut |n| any = any || n.as_str() == Some(expected));
+            any
+        }
+        _ => false,
+    }
+}
+
+/// A failure message taken from the result: a string as is, an array's string elements joined
+/// with `"; "`, `None` for anything else (including an evaluation error or an array without
+/// strings).
+pub fn failure_message(result: &Result<Node<'_>, SearchError>) -> Option<String> {
+    match result {
+        Ok(Node::String(s)) => Some(s.to_string()),
+        Ok(Node::Array(a)) => {
+            let mut parts = Vec::new();
+            a.clone().for_each(&mut |n| {
+                if let Node::String(s) = n {
+                    parts.push(s.into_owned());
+                }
+            });
+            (!parts.is_empty()).then(|| parts.join("; "))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ok(v: serde_json::Value) -> Result<Node<'static>, SearchError> {
+        Ok(Node::from_value(v))
+    }
+
+    #[test]
+    fn comparators_follow_the_waiter_spec() {
+        let err = Err(SearchError::InvalidValue { reason: "x" });
+        assert!(string_equals(&ok(json!("a")), "a"));
+        assert!(!string_equals(&ok(json!(["a"])), "a"));
+        assert!(!string_equals(&err, "a"));
+        assert!(boolean_equals(&ok(json!(false)), false));
+        assert!(!boolean_equals(&ok(json!(null)), false));
+        assert!(!boolean_equals(&err, true));
+        assert!(all_string_equals(&ok(json!(["a", "a"])), "a"));
+        assert!(!all_string_equals(&ok(json!([])), "a"));
+        assert!(!all_string_equals(&ok(json!(["a", 1])), "a"));
+        assert!(!all_string_equals(&err, "a"));
+        assert!(any_string_equals(&ok(json!([1, "a"])), "a"));
+        assert!(!any_string_equals(&ok(json!([])), "a"));
+        assert!(!any_string_equals(&ok(json!("a")), "a"));
+        assert_eq!(failure_message(&ok(json!("boom"))).as_deref(), Some("boom"));
+        assert_eq!(
+            failure_message(&ok(json!(["a", 1, "b"]))).as_deref(),
+            Some("a; b")
+        );
+        assert_eq!(failure_message(&ok(json!([1]))), None);
+        assert_eq!(failure_message(&ok(json!({"a": "b"}))), None);
+        assert_eq!(failure_message(&err), None);
+    }
+}

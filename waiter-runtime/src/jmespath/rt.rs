@@ -1,0 +1,593 @@
+//! Helpers called by the code that `jmespath!` and `#[waitable]` emit. Not a public API.
+#![allow(missing_docs)]
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+use serde_json::Number;
+
+pub use super::error::SearchError;
+pub use super::expression::Expression;
+pub use super::node::{Array, Node, Object};
+pub use super::searchable::Searchable;
+pub use std::borrow::Cow as __Cow;
+pub use std::result::Result as __Result;
+pub use std::vec::Vec as __Vec;
+
+pub type R<'a> = Result<Node<'a>, SearchError>;
+
+// -------------------------------------------------------------------------------- navigation
+
+#[inline]
+pub fn field<'a>(node: Node<'a>, name: &str) -> Node<'a> {
+    match node {
+        Node::Object(o) => o.take(name).unwrap_or(Node::Null),
+        _ => Node::Null,
+    }
+}
+
+#[inline]
+pub fn index<'a>(node: Node<'a>, index: i64) -> Node<'a> {
+    match node {
+        Node::Array(a) => {
+            let len = a.len() as i64;
+            let i = if index < 0 { len + index } else { index };
+            if i < 0 || i >= len {
+                Node::Null
+            } else {
+                match a {
+                    Array::View(v) => v.get(i as usize).unwrap_or(Node::Null),
+                    Array::Owned(mut v) => v.swap_remove(i as usize),
+                }
+            }
+        }
+        _ => Node::Null,
+    }
+}
+
+pub fn slice<'a>(node: Node<'a>, start: Option<i64>, stop: Option<i64>, step: i64) -> R<'a> {
+    if step == 0 {
+        return Err(SearchError::InvalidValue {
+            reason: "slice step cannot be 0",
+        });
+    }
+    let a = match node {
+        Node::Array(a) => a,
+        _ => return Ok(Node::Null),
+    };
+    let len = a.len() as i64;
+    let adjust = |v: i64| -> i64 {
+        if v < 0 {
+            let v = v + len;
+            if v < 0 {
+                if step < 0 { -1 } else { 0 }
+            } else {
+                v
+            }
+        } else if v >= len {
+            if step < 0 { len - 1 } else { len }
+        } else {
+            v
+        }
+    };
+    let from = start.map_or(if step < 0 { len - 1 } else { 0 }, adjust);
+    let to = stop.map_or(if step < 0 { -1 } else { len }, adjust);
+    let mut out = Vec::new();
+    let mut i = from;
+    while (step > 0 && i < to) || (step < 0 && i > to) {
+        if let Some(n) = a.get(i as usize) {
+            out.push(n);
+        }
+        i += step;
+    }
+    Ok(Node::Array(Array::Owned(out)))
+}
+
+/// `[]` applied to a value: arrays lose one level of nesting; anything else is `null`.
+pub fn flatten(node: Node<'_>) -> Node<'_> {
+    match node {
+        Node::Array(a) => {
+            let mut out = Vec::with_capacity(a.len());
+            a.for_each(&mut |el| match el {
+                Node::Array(inner) => inner.for_each(&mut |x| out.push(x)),
+                other => out.push(other),
+            });
+            Node::Array(Array::Owned(out))
+        }
+        _ => Node::Null,
+    }
+}
+
+/// `*` applied to an object: its values; anything else is `null`.
+pub fn object_values(node: Node<'_>) -> Node<'_> {
+    match node {
+        Node::Object(o) => Node::Array(Array::Owned(
+            o.into_entries().into_iter().map(|(_, v)| v).collect(),
+        )),
+        _ => Node::Null,
+    }
+}
+
+/// Projects `rhs` over the elements of `lhs` (when it is an array), dropping `null` results.
+#[inline]
+pub fn project<'a>(lhs: Node<'a>, mut rhs: impl FnMut(Node<'a>) -> R<'a>) -> R<'a> {
+    match lhs {
+        Node::Array(a) => {
+            let mut out = Vec::with_capacity(a.len());
+            a.try_for_each(|el| {
+                let v = rhs(el)?;
+                if !v.is_null() {
+                    out.push(v);
+                }
+                Ok(())
+            })?;
+            Ok(Node::Array(Array::Owned(out)))
+        }
+        _ => Ok(Node::Null),
+    }
+}
+
+pub fn owned_array(items: Vec<Node<'_>>) -> Node<'_> {
+    Node::Array(Array::Owned(items))
+}
+
+pub fn owned_object<'a>(members: Vec<(&'static str, Node<'a>)>) -> Node<'a> {
+    Node::Object(Object::Owned(
+        members
+            .into_iter()
+            .map(|(k, v)| (Cow::Borrowed(k), v))
+            .collect(),
+    ))
+}
+
+pub fn string(s: &'static str) -> Node<'static> {
+    Node::String(Cow::Borrowed(s))
+}
+
+pub fn number_i64(n: i64) -> Node<'static> {
+    Node::Number(Number::from(n))
+}
+
+pub fn number_u64(n: u64) -> Node<'static> {
+    Node::Number(Number::from(n))
+}
+
+pub fn number_f64(n: f64) -> Node<'static> {
+    Number::from_f64(n).map_or(Node::Null, Node::Number)
+}
+
+// -------------------------------------------------------------------------------- operators
+
+#[inline]
+pub fn truthy(node: &Node<'_>) -> bool {
+    node.is_truthy()
+}
+
+#[inline]
+pub fn not(node: Node<'_>) -> Node<'static> {
+    Node::Bool(!node.is_truthy())
+}
+
+#[inline]
+pub fn eq<'a>(l: &Node<'_>, r: &Node<'_>) -> Node<'a> {
+    Node::Bool(l.json_eq(r))
+}
+
+#[inline]
+pub fn ne<'a>(l: &Node<'_>, r: &Node<'_>) -> Node<'a> {
+    Node::Bool(!l.json_eq(r))
+}
+
+fn order<'a>(l: &Node<'_>, r: &Node<'_>, ok: fn(Ordering) -> bool) -> Node<'a> {
+    match (l, r) {
+        (Node::Number(a), Node::Number(b)) => match a.as_f64().partial_cmp(&b.as_f64()) {
+            Some(o) => Node::Bool(ok(o)),
+            None => Node::Null,
+        },
+        _ => Node::Null,
+    }
+}
+
+pub fn lt<'a>(l: &Node<'_>, r: &Node<'_>) -> Node<'a> {
+    order(l, r, Ordering::is_lt)
+}
+pub fn le<'a>(l: &Node<'_>, r: &Node<'_>) -> Node<'a> {
+    order(l, r, Ordering::is_le)
+}
+pub fn gt<'a>(l: &Node<'_>, r: &Node<'_>) -> Node<'a> {
+    order(l, r, Ordering::is_gt)
+}
+pub fn ge<'a>(l: &Node<'_>, r: &Node<'_>) -> Node<'a> {
+    order(l, r, Ordering::is_ge)
+}
+
+// -------------------------------------------------------------------------------- functions
+
+fn bad(
+    function: &'static str,
+    position: usize,
+    expected: &'static str,
+    got: &Node<'_>,
+) -> SearchError {
+    SearchError::InvalidType {
+        function,
+        position,
+        expected,
+        actual: got.type_name(),
+    }
+}
+
+fn number_arg(f: &'static str, pos: usize, n: &Node<'_>) -> Result<f64, SearchError> {
+    n.as_f64().ok_or_else(|| bad(f, pos, "number", n))
+}
+
+fn string_arg<'n, 'a>(
+    f: &'static str,
+    pos: usize,
+    n: &'n Node<'a>,
+) -> Result<&'n str, SearchError> {
+    n.as_str().ok_or_else(|| bad(f, pos, "string", n))
+}
+
+fn array_arg<'a>(
+    f: &'static str,
+    pos: usize,
+    expected: &'static str,
+    n: Node<'a>,
+) -> Result<Vec<Node<'a>>, SearchError> {
+    match n {
+        Node::Array(a) => Ok(a.into_vec()),
+        other => Err(bad(f, pos, expected, &other)),
+    }
+}
+
+fn numbers(f: &'static str, pos: usize, n: Node<'_>) -> Result<Vec<f64>, SearchError> {
+    const EXPECTED: &str = "array[number]";
+    let items = array_arg(f, pos, EXPECTED, n)?;
+    items
+        .iter()
+        .map(|x| {
+            x.as_f64().ok_or(SearchError::InvalidType {
+                function: f,
+                position: pos,
+                expected: EXPECTED,
+                actual: "array",
+            })
+        })
+        .collect()
+}
+
+/// Checks that every element is a number, or every element is a string.
+fn sortable(f: &'static str, pos: usize, items: &[Node<'_>]) -> Result<(), SearchError> {
+    const EXPECTED: &str = "array[number]|array[string]";
+    let err = SearchError::InvalidType {
+        function: f,
+        position: pos,
+        expected: EXPECTED,
+        actual: "array",
+    };
+    match items.first() {
+        None => Ok(()),
+        Some(Node::Number(_)) if items.iter().all(|x| matches!(x, Node::Number(_))) => Ok(()),
+        Some(Node::String(_)) if items.iter().all(|x| matches!(x, Node::String(_))) => Ok(()),
+        _ => Err(err),
+    }
+}
+
+pub fn fn_abs(n: Node<'_>) -> R<'static> {
+    if let Node::Number(num) = &n {
+        if let Some(i) = num.as_i64() {
+            if let Some(a) = i.checked_abs() {
+                return Ok(number_i64(a));
+            }
+        }
+        if num.is_u64() {
+            return Ok(Node::Number(num.clone()));
+        }
+    }
+    Ok(Node::from_f64(number_arg("abs", 0, &n)?.abs()))
+}
+
+pub fn fn_avg(n: Node<'_>) -> R<'static> {
+    let nums = numbers("avg", 0, n)?;
+    if nums.is_empty() {
+        return Ok(Node::Null);
+    }
+    Ok(Node::from_f64(nums.iter().sum::<f64>() / nums.len() as f64))
+}
+
+pub fn fn_ceil(n: Node<'_>) -> R<'static> {
+    if let Node::Number(num) = &n {
+        if num.is_i64() || num.is_u64() {
+            return Ok(Node::Number(num.clone()));
+        }
+    }
+    Ok(Node::from_f64(number_arg("ceil", 0, &n)?.ceil()))
+}
+
+pub fn fn_floor(n: Node<'_>) -> R<'static> {
+    if let Node::Number(num) = &n {
+        if num.is_i64() || num.is_u64() {
+            return Ok(Node::Number(num.clone()));
+        }
+    }
+    Ok(Node::from_f64(number_arg("floor", 0, &n)?.floor()))
+}
+
+pub fn fn_contains<'a>(subject: Node<'a>, search: Node<'a>) -> R<'a> {
+    match subject {
+        Node::Array(a) => {
+            let mut found = false;
+            a.for_each(&mut |x| found = found || x.json_eq(&search));
+            Ok(Node::Bool(found))
+        }
+        Node::String(s) => Ok(Node::Bool(search.as_str().is_some_and(|n| s.contains(n)))),
+        other => Err(bad("contains", 0, "array|string", &other)),
+    }
+}
+
+pub fn fn_ends_with<'a>(subject: Node<'a>, suffix: Node<'a>) -> R<'a> {
+    let s = string_arg("ends_with", 0, &subject)?;
+    let x = string_arg("ends_with", 1, &suffix)?;
+    Ok(Node::Bool(s.ends_with(x)))
+}
+
+pub fn fn_starts_with<'a>(subject: Node<'a>, prefix: Node<'a>) -> R<'a> {
+    let s = string_arg("starts_with", 0, &subject)?;
+    let x = string_arg("starts_with", 1, &prefix)?;
+    Ok(Node::Bool(s.starts_with(x)))
+}
+
+pub fn fn_join<'a>(glue: Node<'a>, items: Node<'a>) -> R<'a> {
+    let g = string_arg("join", 0, &glue)?;
+    let items = array_arg("join", 1, "array[string]", items)?;
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        let s = item.as_str().ok_or(SearchError::InvalidType {
+            function: "join",
+            position: 1,
+            expected: "array[string]",
+            actual: "array",
+        })?;
+        if i > 0 {
+            out.push_str(g);
+        }
+        out.push_str(s);
+    }
+    Ok(Node::String(Cow::Owned(out)))
+}
+
+pub fn fn_keys(n: Node<'_>) -> R<'_> {
+    match n {
+        Node::Object(o) => Ok(owned_array(
+            o.into_entries()
+                .into_iter()
+                .map(|(k, _)| Node::String(k))
+                .collect(),
+        )),
+        other => Err(bad("keys", 0, "object", &other)),
+    }
+}
+
+pub fn fn_values(n: Node<'_>) -> R<'_> {
+    match n {
+        Node::Object(o) => Ok(owned_array(
+            o.into_entries().into_iter().map(|(_, v)| v).collect(),
+        )),
+        other => Err(bad("values", 0, "object", &other)),
+    }
+}
+
+pub fn fn_length(n: Node<'_>) -> R<'static> {
+    let len = match &n {
+        Node::String(s) => s.chars().count(),
+        Node::Array(a) => a.len(),
+        Node::Object(o) => o.len(),
+        other => return Err(bad("length", 0, "string|array|object", other)),
+    };
+    Ok(number_u64(len as u64))
+}
+
+pub fn fn_map<'a>(mut f: impl FnMut(Node<'a>) -> R<'a>, items: Node<'a>) -> R<'a> {
+    let items = array_arg("map", 1, "array", items)?;
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(f(item)?);
+    }
+    Ok(owned_array(out))
+}
+
+fn extreme<'a>(f: &'static str, n: Node<'a>, want: Ordering) -> R<'a> {
+    let items = array_arg(f, 0, "array[number]|array[string]", n)?;
+    sortable(f, 0, &items)?;
+    let mut best: Option<Node<'a>> = None;
+    for item in items {
+        best = match best {
+            Some(b) if item.json_cmp(&b) != Some(want) => Some(b),
+            _ => Some(item),
+        };
+    }
+    Ok(best.unwrap_or(Node::Null))
+}
+
+pub fn fn_max(n: Node<'_>) -> R<'_> {
+    extreme("max", n, Ordering::Greater)
+}
+
+pub fn fn_min(n: Node<'_>) -> R<'_> {
+    extreme("min", n, Ordering::Less)
+}
+
+/// Evaluates the key expression of `sort_by`/`max_by`/`min_by` on every element, checking that
+/// the keys are all numbers or all strings.
+fn keyed<'a>(
+    f: &'static str,
+    items: Node<'a>,
+    mut key: impl FnMut(Node<'a>) -> R<'a>,
+) -> Result<Vec<(Node<'a>, Node<'a>)>, SearchError> {
+    let items = array_arg(f, 0, "array", items)?;
+    let mut out = Vec::with_capacity(items.len());
+    let mut first: Option<&'static str> = None;
+    for item in items {
+        let k = key(item.clone())?;
+        let t = k.type_name();
+        let ok = match first {
+            None => matches!(t, "number" | "string"),
+            Some(f0) => f0 == t,
+        };
+        if !ok {
+            return Err(SearchError::InvalidType {
+                function: f,
+                position: 1,
+                expected: match first {
+                    Some("number") => "expression->number",
+                    Some(_) => "expression->string",
+                    None => "expression->number|expression->string",
+                },
+                actual: t,
+            });
+        }
+        first.get_or_insert(t);
+        out.push((item, k));
+    }
+    Ok(out)
+}
+
+pub fn fn_max_by<'a>(items: Node<'a>, key: impl FnMut(Node<'a>) -> R<'a>) -> R<'a> {
+    let keyed = keyed("max_by", items, key)?;
+    Ok(pick(keyed, Ordering::Greater))
+}
+
+pub fn fn_min_by<'a>(items: Node<'a>, key: impl FnMut(Node<'a>) -> R<'a>) -> R<'a> {
+    let keyed = keyed("min_by", items, key)?;
+    Ok(pick(keyed, Ordering::Less))
+}
+
+fn pick<'a>(keyed: Vec<(Node<'a>, Node<'a>)>, want: Ordering) -> Node<'a> {
+    let mut best: Option<(Node<'a>, Node<'a>)> = None;
+    for (item, k) in keyed {
+        best = match best {
+            Some(b) if k.json_cmp(&b.1) != Some(want) => Some(b),
+            _ => Some((item, k)),
+        };
+    }
+    best.map_or(Node::Null, |b| b.0)
+}
+
+pub fn fn_sort_by<'a>(items: Node<'a>, key: impl FnMut(Node<'a>) -> R<'a>) -> R<'a> {
+    let mut keyed = keyed("sort_by", items, key)?;
+    keyed.sort_by(|a, b| a.1.json_cmp(&b.1).unwrap_or(Ordering::Equal));
+    Ok(owned_array(
+        keyed.into_iter().map(|(item, _)| item).collect(),
+    ))
+}
+
+pub fn fn_sort(n: Node<'_>) -> R<'_> {
+    let mut items = array_arg("sort", 0, "array[number]|array[string]", n)?;
+    sortable("sort", 0, &items)?;
+    items.sort_by(|a, b| a.json_cmp(b).unwrap_or(Ordering::Equal));
+    Ok(owned_array(items))
+}
+
+pub fn fn_merge(objects: Vec<Node<'_>>) -> R<'_> {
+    let mut out: Vec<(Cow<'_, str>, Node<'_>)> = Vec::new();
+    for (i, o) in objects.into_iter().enumerate() {
+        match o {
+            Node::Object(o) => {
+                for (k, v) in o.into_entries() {
+                    match out.iter_mut().find(|(key, _)| *key == k) {
+                        Some(slot) => slot.1 = v,
+                        None => out.push((k, v)),
+                    }
+                }
+            }
+            other => return Err(bad("merge", i, "object", &other)),
+        }
+    }
+    Ok(Node::Object(Object::Owned(out)))
+}
+
+pub fn fn_not_null(args: Vec<Node<'_>>) -> R<'_> {
+    Ok(args
+        .into_iter()
+        .find(|n| !n.is_null())
+        .unwrap_or(Node::Null))
+}
+
+pub fn fn_reverse(n: Node<'_>) -> R<'_> {
+    match n {
+        Node::String(s) => Ok(Node::String(Cow::Owned(s.chars().rev().collect()))),
+        Node::Array(a) => {
+            let mut v = a.into_vec();
+            v.reverse();
+            Ok(owned_array(v))
+        }
+        other => Err(bad("reverse", 0, "array|string", &other)),
+    }
+}
+
+pub fn fn_sum(n: Node<'_>) -> R<'static> {
+    let nums = numbers("sum", 0, n)?;
+    Ok(Node::from_f64(nums.iter().sum()))
+}
+
+pub fn fn_to_array(n: Node<'_>) -> R<'_> {
+    match n {
+        Node::Array(_) => Ok(n),
+        other => Ok(owned_array(vec![other])),
+    }
+}
+
+pub fn fn_to_string(n: Node<'_>) -> R<'_> {
+    match n {
+        Node::String(_) => Ok(n),
+        other => Ok(Node::String(Cow::Owned(other.into_value().to_string()))),
+    }
+}
+
+pub fn fn_to_number(n: Node<'_>) -> R<'_> {
+    match n {
+        Node::Number(_) => Ok(n),
+        Node::String(s) => Ok(match s.parse::<Number>() {
+            Ok(num) => Node::Number(num),
+            Err(_) => Node::Null,
+        }),
+        _ => Ok(Node::Null),
+    }
+}
+
+pub fn fn_type(n: Node<'_>) -> R<'static> {
+    Ok(string(n.type_name()))
+}
+
+/// What `__jmespath_verdict!` yields.
+#[derive(Debug, Clone, Copy)]
+pub enum Verdict {
+    Compiled(Expression),
+    Rejected {
+        kind: &'static str,
+        message: &'static str,
+    },
+}
+
+/// `#[searchable(serde)]` fields: the JSON form of any `Serialize` value.
+pub fn serialized<T: serde::Serialize + ?Sized>(value: &T) -> Node<'static> {
+    Node::from_value(serde_json::to_value(value).unwrap_or(serde_json::Value::Null))
+}
+
+/// One-member object for union (data-carrying enum) variants.
+pub fn union<'a>(name: &'static str, value: Node<'a>) -> Node<'a> {
+    owned_object(vec![(name, value)])
+}
+
+/// The object under a `#[serde(flatten)]` field.
+pub fn flat<'a>(node: Node<'a>) -> Option<Object<'a>> {
+    match node {
+        Node::Object(o) => Some(o),
+        _ => None,
+    }
+}
+
+pub use super::data_model::{AsBlob, AsTimestamp};
+pub use super::searchable::SearchObject;
+pub use std::option::Option as __Option;

@@ -1,0 +1,418 @@
+//! [`Searchable`]: the borrowed view of data that compiled JMESPath expressions walk.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::hash::BuildHasher;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use serde_json::{Map, Number, Value};
+
+use super::node::{Array, Node, Object};
+
+/// Data that a compiled JMESPath expression can search, without converting it first.
+///
+/// `node` returns the JMESPath view of the value: scalars by value, strings borrowed, arrays and
+/// objects as views ([`SearchArray`], [`SearchObject`]) that yield their children on demand. A path
+/// that reads one field therefore costs the same whatever the size of the rest of the data.
+///
+/// The trait is dyn-compatible: `&dyn Searchable` is searchable too.
+///
+/// # Data model
+///
+/// The mapping follows the Smithy data model used by waiters:
+///
+/// | Rust | JMESPath |
+/// |---|---|
+/// | `bool` | boolean |
+/// | integers, `f32`, `f64` | number |
+/// | `str`, `String`, `Cow<str>` | string |
+/// | unit-only `enum` (derived) | string (the variant's wire name) |
+/// | `Option<T>` | `null` when `None`, else `T` |
+/// | `Vec<T>`, slices, arrays, `VecDeque`, sets | array |
+/// | `HashMap<String, T>`, `BTreeMap<String, T>` | object |
+/// | `struct` (derived) | object keyed by wire names (`#[serde(rename)]` honoured) |
+/// | `enum` with data (derived) | object with the one member that is set (a Smithy union) |
+/// | `SystemTime`, `#[searchable(timestamp)]` | number: seconds since the Unix epoch |
+/// | `#[searchable(blob)]` on bytes | string: base64 |
+/// | `serde_json::Value` | itself |
+/// | any `T: Serialize`, wrapped in [`Serialized`] | its JSON form (converted per search) |
+///
+/// ```
+/// use waiter_runtime::jmespath;
+/// use waiter_runtime::jmespath::Searchable;
+///
+/// #[derive(Searchable)]
+/// #[serde(rename_all = "PascalCase")]
+/// struct Table { table_status: Status, item_count: u64 }
+///
+/// #[derive(Searchable)]
+/// #[searchable(rename_all = "SCREAMING_SNAKE_CASE")]
+/// enum Status { Creating, Active }
+///
+/// let table = Table { table_status: Status::Active, item_count: 3 };
+/// let status = jmespath!("TableStatus").search(&table).unwrap();
+/// assert_eq!(status.as_str(), Some("ACTIVE"));
+/// assert_eq!(jmespath!("ItemCount > `2`").search(&table).unwrap(), serde_json::json!(true));
+/// ```
+pub trait Searchable {
+    /// The JMESPath view of `self`.
+    fn node(&self) -> Node<'_>;
+}
+
+/// An array in the searched data, read element by element.
+pub trait SearchArray {
+    /// Number of elements.
+    fn len(&self) -> usize;
+
+    /// Whether there is no element.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The element at `index`, or `None` past the end.
+    fn get(&self, index: usize) -> Option<Node<'_>>;
+
+    /// Calls `f` on every element in order (override when indexing is not O(1)).
+    fn for_each<'a>(&'a self, f: &mut dyn FnMut(Node<'a>)) {
+        for i in 0..self.len() {
+            if let Some(n) = self.get(i) {
+                f(n);
+            }
+        }
+    }
+}
+
+/// An object in the searched data, read member by member.
+pub trait SearchObject {
+    /// The member named `name` (its wire name), or `None` when there is no such member.
+    fn field(&self, name: &str) -> Option<Node<'_>>;
+
+    /// Number of members.
+    fn len(&self) -> usize;
+
+    /// Whether there is no member.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Calls `f` on every member, in the object's order.
+    fn for_each_entry<'a>(&'a self, f: &mut dyn FnMut(&'a str, Node<'a>));
+}
+
+// ---------------------------------------------------------------------------------------------
+// scalars
+
+impl Searchable for bool {
+    fn node(&self) -> Node<'_> {
+        Node::Bool(*self)
+    }
+}
+
+macro_rules! number {
+    ($($t:ty),*) => {$(
+        impl Searchable for $t {
+            fn node(&self) -> Node<'_> {
+                Node::Number(Number::from(*self))
+            }
+        }
+    )*};
+}
+number!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl Searchable for f64 {
+    fn node(&self) -> Node<'_> {
+        Number::from_f64(*self).map_or(Node::Null, Node::Number)
+    }
+}
+
+impl Searchable for f32 {
+    fn node(&self) -> Node<'_> {
+        f64::from(*self).node().into_owned()
+    }
+}
+
+impl Searchable for str {
+    fn node(&self) -> Node<'_> {
+        Node::str(self)
+    }
+}
+
+impl Searchable for String {
+    fn node(&self) -> Node<'_> {
+        Node::str(self)
+    }
+}
+
+impl Searchable for Cow<'_, str> {
+    fn node(&self) -> Node<'_> {
+        Node::str(self)
+    }
+}
+
+impl Searchable for () {
+    fn node(&self) -> Node<'_> {
+        Node::Null
+    }
+}
+
+/// Seconds since the Unix epoch (negative before it), with sub-second precision.
+impl Searchable for SystemTime {
+    fn node(&self) -> Node<'_> {
+        super::data_model::timestamp(self)
+    }
+}
+
+impl Searchable for Value {
+    fn node(&self) -> Node<'_> {
+        match self {
+            Value::Null => Node::Null,
+            Value::Bool(b) => Node::Bool(*b),
+            Value::Number(n) => Node::Number(n.clone()),
+            Value::String(s) => Node::str(s),
+            Value::Array(a) => Node::Array(Array::View(a)),
+            Value::Object(o) => Node::Object(Object::View(o)),
+        }
+    }
+}
+
+impl Searchable for Map<String, Value> {
+    fn node(&self) -> Node<'_> {
+        Node::Object(Object::View(self))
+    }
+}
+
+impl SearchObject for Map<String, Value> {
+    fn field(&self, name: &str) -> Option<Node<'_>> {
+        self.get(name).map(Searchable::node)
+    }
+    fn len(&self) -> usize {
+        Map::len(self)
+    }
+    fn for_each_entry<'a>(&'a self, f: &mut dyn FnMut(&'a str, Node<'a>)) {
+        for (k, v) in self {
+            f(k, v.node());
+        }
+    }
+}
+
+impl Searchable for Node<'_> {
+    fn node(&self) -> Node<'_> {
+        self.clone()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// wrappers
+
+impl<T: Searchable> Searchable for Option<T> {
+    fn node(&self) -> Node<'_> {
+        match self {
+            Some(v) => v.node(),
+            None => Node::Null,
+        }
+    }
+}
+
+impl<T: Searchable + ?Sized> Searchable for &T {
+    fn node(&self) -> Node<'_> {
+        (**self).node()
+    }
+}
+
+impl<T: Searchable + ?Sized> Searchable for &mut T {
+    fn node(&self) -> Node<'_> {
+        (**self).node()
+    }
+}
+
+impl<T: Searchable + ?Sized> Searchable for Box<T> {
+    fn node(&self) -> Node<'_> {
+        (**self).node()
+    }
+}
+
+impl<T: Searchable + ?Sized> Searchable for Rc<T> {
+    fn node(&self) -> Node<'_> {
+        (**self).node()
+    }
+}
+
+impl<T: Searchable + ?Sized> Searchable for Arc<T> {
+    fn node(&self) -> Node<'_> {
+        (**self).node()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// lists and sets
+
+impl<T: Searchable> SearchArray for [T] {
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+    fn get(&self, index: usize) -> Option<Node<'_>> {
+        <[T]>::get(self, index).map(Searchable::node)
+    }
+    fn for_each<'a>(&'a self, f: &mut dyn FnMut(Node<'a>)) {
+        for v in self {
+            f(v.node());
+        }
+    }
+}
+
+macro_rules! list {
+    ($($t:ty),*) => {$(
+        impl<T: Searchable> SearchArray for $t {
+            fn len(&self) -> usize {
+                self.as_slice().len()
+            }
+            fn get(&self, index: usize) -> Option<Node<'_>> {
+                self.as_slice().get(index).map(Searchable::node)
+            }
+            fn for_each<'a>(&'a self, f: &mut dyn FnMut(Node<'a>)) {
+                for v in self.as_slice() {
+                    f(v.node());
+                }
+            }
+        }
+        impl<T: Searchable> Searchable for $t {
+            fn node(&self) -> Node<'_> {
+                Node::Array(Array::View(self))
+            }
+        }
+    )*};
+}
+
+/// Slices are unsized, so their view is a list of element views (one allocation, no deep copy).
+impl<T: Searchable> Searchable for [T] {
+    fn node(&self) -> Node<'_> {
+        Node::Array(Array::Owned(self.iter().map(Searchable::node).collect()))
+    }
+}
+
+list!(Vec<T>);
+
+impl<T: Searchable, const N: usize> SearchArray for [T; N] {
+    fn len(&self) -> usize {
+        N
+    }
+    fn get(&self, index: usize) -> Option<Node<'_>> {
+        self.as_slice().get(index).map(Searchable::node)
+    }
+}
+
+impl<T: Searchable, const N: usize> Searchable for [T; N] {
+    fn node(&self) -> Node<'_> {
+        Node::Array(Array::View(self))
+    }
+}
+
+impl<T: Searchable> SearchArray for VecDeque<T> {
+    fn len(&self) -> usize {
+        VecDeque::len(self)
+    }
+    fn get(&self, index: usize) -> Option<Node<'_>> {
+        VecDeque::get(self, index).map(Searchable::node)
+    }
+}
+
+impl<T: Searchable> Searchable for VecDeque<T> {
+    fn node(&self) -> Node<'_> {
+        Node::Array(Array::View(self))
+    }
+}
+
+macro_rules! set {
+    ($t:ident $(, $bound:path)* $(; $s:ident)?) => {
+        impl<T: Searchable $(+ $bound)* $(, $s: BuildHasher)?> SearchArray for $t<T $(, $s)?> {
+            fn len(&self) -> usize {
+                $t::len(self)
+            }
+            fn get(&self, index: usize) -> Option<Node<'_>> {
+                self.iter().nth(index).map(Searchable::node)
+            }
+            fn for_each<'a>(&'a self, f: &mut dyn FnMut(Node<'a>)) {
+                for v in self {
+                    f(v.node());
+                }
+            }
+        }
+        impl<T: Searchable $(+ $bound)* $(, $s: BuildHasher)?> Searchable for $t<T $(, $s)?> {
+            fn node(&self) -> Node<'_> {
+                Node::Array(Array::View(self))
+            }
+        }
+    };
+}
+set!(BTreeSet);
+set!(HashSet; S);
+
+// ---------------------------------------------------------------------------------------------
+// maps
+
+macro_rules! map {
+    ($t:ident $(; $s:ident)?) => {
+        impl<K, T $(, $s)?> SearchObject for $t<K, T $(, $s)?>
+        where
+            K: std::borrow::Borrow<str> + Ord + std::hash::Hash,
+            T: Searchable,
+            $($s: BuildHasher,)?
+        {
+            fn field(&self, name: &str) -> Option<Node<'_>> {
+                self.get(name).map(Searchable::node)
+            }
+            fn len(&self) -> usize {
+                $t::len(self)
+            }
+            fn for_each_entry<'a>(&'a self, f: &mut dyn FnMut(&'a str, Node<'a>)) {
+                for (k, v) in self {
+                    f(k.borrow(), v.node());
+                }
+            }
+        }
+        impl<K, T $(, $s)?> Searchable for $t<K, T $(, $s)?>
+        where
+            K: std::borrow::Borrow<str> + Ord + std::hash::Hash,
+            T: Searchable,
+            $($s: BuildHasher,)?
+        {
+            fn node(&self) -> Node<'_> {
+                Node::Object(Object::View(self))
+            }
+        }
+    };
+}
+map!(BTreeMap);
+map!(HashMap; S);
+
+// ---------------------------------------------------------------------------------------------
+// the Serialize opt-in
+
+/// Makes any `T: serde::Serialize` searchable, for types that cannot derive [`Searchable`].
+///
+/// The value is converted to a `serde_json::Value` on every search (the one case where the whole
+/// data is converted); prefer `#[derive(Searchable)]` on your own types. A value that fails to
+/// serialize searches as `null`.
+///
+/// ```
+/// use waiter_runtime::jmespath;
+/// use waiter_runtime::jmespath::Serialized;
+///
+/// #[derive(serde::Serialize)]
+/// struct Foreign { state: &'static str }
+///
+/// let value = Foreign { state: "ready" };
+/// let view = Serialized(&value);
+/// let found = jmespath!("state").search(&view).unwrap();
+/// assert_eq!(found.as_str(), Some("ready"));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Serialized<T>(pub T);
+
+impl<T: serde::Serialize> Searchable for Serialized<T> {
+    fn node(&self) -> Node<'_> {
+        Node::from_value(serde_json::to_value(&self.0).unwrap_or(Value::Null))
+    }
+}

@@ -1,0 +1,98 @@
+//! The token bucket the adaptive rate limiter fills at the calculated rate.
+
+use std::time::Duration;
+
+use super::Tuning;
+
+/// A token bucket as a plain value, driven by explicit timestamps (seconds).
+///
+/// Its capacity never goes negative and never exceeds its maximum: a token is taken only when
+/// one is there, and [`try_take`](Self::try_take) otherwise says how long until one will be.
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::retry::adaptive::{TokenBucket, Tuning};
+///
+/// let mut bucket = TokenBucket::new(Tuning::AWS);
+/// bucket.set_rate(0.0, 10.0); // 10 tokens/s, up to 10 tokens
+/// assert_eq!(bucket.try_take(0.0), Err(Duration::from_millis(100)));
+/// assert_eq!(bucket.try_take(0.1), Ok(()));
+/// assert_eq!(bucket.capacity(), 0.0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TokenBucket {
+    min_fill_rate: f64,
+    min_capacity: f64,
+    fill_rate: f64,
+    max_capacity: f64,
+    capacity: f64,
+    last_refill: Option<f64>,
+}
+
+impl TokenBucket {
+    /// An empty bucket filling at the minimum rate, that has not been refilled yet.
+    pub fn new(tuning: Tuning) -> Self {
+        Self {
+            min_fill_rate: tuning.min_fill_rate,
+            min_capacity: tuning.min_capacity,
+            fill_rate: tuning.min_fill_rate,
+            max_capacity: tuning.min_capacity,
+            capacity: 0.0,
+            last_refill: None,
+        }
+    }
+
+    /// Adds the tokens accrued since the last refill at the current fill rate.
+    pub fn refill(&mut self, now: f64) {
+        if let Some(last) = self.last_refill {
+            // A timestamp older than the last refill (clocks read on several threads) adds
+            // nothing rather than removing tokens.
+            let elapsed = (now - last).max(0.0);
+            self.capacity = (self.capacity + elapsed * self.fill_rate).min(self.max_capacity);
+        }
+        self.last_refill = Some(self.last_refill.map_or(now, |last| last.max(now)));
+    }
+
+    /// Sets the rate to `rate` at `now`: the fill rate becomes `max(rate, min_fill_rate)` and
+    /// the capacity at most `max(rate, min_capacity)`. Tokens accrued until `now` are counted
+    /// at the old rate first.
+    pub fn set_rate(&mut self, now: f64, rate: f64) {
+        self.refill(now);
+        self.fill_rate = rate.max(self.min_fill_rate);
+        self.max_capacity = rate.max(self.min_capacity);
+        self.capacity = self.capacity.min(self.max_capacity);
+    }
+
+    /// Fills the bucket to its maximum capacity.
+    pub fn fill(&mut self) {
+        self.capacity = self.max_capacity;
+    }
+
+    /// Takes one token at `now`, or says how long until one is there at the current rate.
+    pub fn try_take(&mut self, now: f64) -> Result<(), Duration> {
+        self.refill(now);
+        if self.capacity >= 1.0 {
+            self.capacity -= 1.0;
+            Ok(())
+        } else {
+            let secs = (1.0 - self.capacity) / self.fill_rate;
+            // Round up to the next nanosecond so that waking at the deadline finds the token.
+            Err(Duration::from_nanos((secs * 1e9).ceil() as u64))
+        }
+    }
+
+    /// Tokens per second.
+    pub fn fill_rate(&self) -> f64 {
+        self.fill_rate
+    }
+
+    /// The most tokens the bucket holds.
+    pub fn max_capacity(&self) -> f64 {
+        self.max_capacity
+    }
+
+    /// Tokens in the bucket at the last refill.
+    pub fn capacity(&self) -> f64 {
+        self.capacity
+    }
+}

@@ -1,0 +1,83 @@
+//! CUBIC (RFC 8312's window function, applied to a request rate).
+
+use super::Tuning;
+
+/// The CUBIC rate calculator: a plain value driven by explicit timestamps (seconds).
+///
+/// After a throttle at `t0` with the rate `w_max` in effect, the rate becomes `w_max * beta`
+/// and then follows `C * (t - t0 - K)^3 + w_max`, where `K = cbrt(w_max * (1 - beta) / C)` is
+/// the time it takes to climb back to `w_max`: concave below it, convex (probing) above it.
+///
+/// ```
+/// use waiter_runtime::retry::adaptive::{Cubic, Tuning};
+///
+/// let mut cubic = Cubic::new(Tuning::AWS, 0.0);
+/// let rate = cubic.throttle(10.0, 5.0); // throttled while sending 10 req/s at t = 5
+/// assert!((rate - 7.0).abs() < 1e-12);
+/// assert!((cubic.success(5.0) - 7.0).abs() < 1e-12);
+/// assert!((cubic.success(5.0 + cubic.time_window()) - 10.0).abs() < 1e-12);
+/// assert!(cubic.success(11.0) > 30.0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cubic {
+    scale_constant: f64,
+    beta: f64,
+    w_max: f64,
+    last_throttle: f64,
+    k: f64,
+}
+
+impl Cubic {
+    /// A calculator that has never been throttled (`w_max = 0`), started at `now`.
+    pub fn new(tuning: Tuning, now: f64) -> Self {
+        Self::with_max_rate(tuning, 0.0, now)
+    }
+
+    /// A calculator whose last throttle happened at `last_throttle` with `w_max` in effect:
+    /// the state the SDKs' published tables start from.
+    pub fn with_max_rate(tuning: Tuning, w_max: f64, last_throttle: f64) -> Self {
+        let mut cubic = Self {
+            scale_constant: tuning.scale_constant,
+            beta: tuning.beta,
+            w_max,
+            last_throttle,
+            k: 0.0,
+        };
+        cubic.k = cubic.compute_k();
+        cubic
+    }
+
+    fn compute_k(&self) -> f64 {
+        (self.w_max * (1.0 - self.beta) / self.scale_constant).cbrt()
+    }
+
+    /// A throttling response at `now` while sending at `rate_in_effect`: remembers it as
+    /// `w_max` and returns the reduced rate `rate_in_effect * beta`.
+    pub fn throttle(&mut self, rate_in_effect: f64, now: f64) -> f64 {
+        self.w_max = rate_in_effect;
+        self.k = self.compute_k();
+        self.last_throttle = now;
+        rate_in_effect * self.beta
+    }
+
+    /// The rate CUBIC allows at `now`, after a successful response.
+    pub fn success(&self, now: f64) -> f64 {
+        let dt = now - self.last_throttle - self.k;
+        self.scale_constant * dt.powi(3) + self.w_max
+    }
+
+    /// `w_max`: the rate in effect at the last throttle.
+    pub fn max_rate(&self) -> f64 {
+        self.w_max
+    }
+
+    /// `K`: seconds after the last throttle at which the rate is back to `w_max`.
+    pub fn time_window(&self) -> f64 {
+        self.k
+    }
+
+    /// When the last throttle happened.
+    pub fn last_throttle(&self) -> f64 {
+        self.last_throttle
+    }
+}

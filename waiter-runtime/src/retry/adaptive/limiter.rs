@@ -1,0 +1,331 @@
+//! The rate limiter shared by all the calls of a client.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll, Waker};
+
+use tokio::time::{Instant, Sleep};
+
+use super::{InvalidTuning, RateLimiterState, Tuning};
+
+/// The adaptive rate limiter: one per client, cloned into every call (cloning shares it).
+///
+/// Before each attempt a call [`acquire`](Self::acquire)s a token; after each response it
+/// reports whether the response was a throttle with [`on_response`](Self::on_response). Until
+/// the first throttle, `acquire` returns at once after one atomic load.
+///
+/// Once on, callers are served in arrival order: the first in line sleeps on one timer (no
+/// polling) until its token is there, the others sleep without timers, and a rate change wakes
+/// the first in line to recompute its deadline. Taking a token wakes exactly the next caller.
+/// The state sits behind a `std` mutex held only for a few float and queue operations, never
+/// across an `.await`.
+///
+/// A call that retries keeps its place: take a [`Ticket`] when the call starts and acquire
+/// every attempt's token with [`acquire_with`](Self::acquire_with), so a retry waits behind the
+/// calls that started before it, not behind every call that started since.
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::retry::adaptive::ClientRateLimiter;
+///
+/// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+/// # async fn main() {
+/// let limiter = ClientRateLimiter::new();
+/// limiter.acquire().await; // no throttle yet: no wait
+/// limiter.on_response(true); // a throttle at a measured rate of 0: 0.5 tokens/s from now on
+/// let start = tokio::time::Instant::now();
+/// limiter.acquire().await;
+/// assert_eq!(start.elapsed(), Duration::from_secs(2));
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct ClientRateLimiter {
+    shared: Arc<Shared>,
+}
+
+/// A place in the limiter's line, taken once when a call starts and used for each of its
+/// attempts (see [`ClientRateLimiter::acquire_with`]). Older tickets are served first.
+///
+/// ```
+/// use waiter_runtime::retry::adaptive::ClientRateLimiter;
+///
+/// let limiter = ClientRateLimiter::new();
+/// let (first, second) = (limiter.ticket(), limiter.ticket());
+/// assert!(first < second);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ticket(u64);
+
+#[derive(Debug)]
+struct Shared {
+    /// Mirrors `state.is_enabled()`, so the path before the first throttle takes no lock.
+    enabled: AtomicBool,
+    next_ticket: AtomicU64,
+    inner: Mutex<Inner>,
+    /// Time zero of `state`'s timestamps.
+    origin: Instant,
+}
+
+/// A waiter's key in the line: its ticket, then a unique number for equal tickets.
+type Key = (u64, u64);
+
+#[derive(Debug)]
+struct Inner {
+    state: RateLimiterState,
+    /// Callers waiting for a token, first in line first, with how to wake them.
+    line: BTreeMap<Key, Waker>,
+    next_key: u64,
+}
+
+impl Inner {
+    /// The waker of the first in line, to wake after the lock is released.
+    fn head_waker(&self) -> Option<Waker> {
+        self.line.first_key_value().map(|(_, waker)| waker.clone())
+    }
+}
+
+impl Default for ClientRateLimiter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ClientRateLimiter {
+    /// A limiter with the AWS SDKs' constants, off until the first throttle.
+    pub fn new() -> Self {
+        Self::with_state(RateLimiterState::new(0.0))
+    }
+
+    /// A limiter with other constants (see [`Tuning`]).
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::{ClientRateLimiter, Tuning};
+    ///
+    /// assert!(ClientRateLimiter::with_tuning(Tuning { beta: 0.8, ..Tuning::AWS }).is_ok());
+    /// assert!(ClientRateLimiter::with_tuning(Tuning { beta: 0.0, ..Tuning::AWS }).is_err());
+    /// ```
+    pub fn with_tuning(tuning: Tuning) -> Result<Self, InvalidTuning> {
+        tuning.validate()?;
+        Ok(Self::with_state(RateLimiterState::with_tuning(tuning, 0.0)))
+    }
+
+    /// A limiter starting from `state`, whose time zero is now.
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
+    ///
+    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(50.0, 0.0));
+    /// assert_eq!(limiter.state().fill_rate(), 50.0);
+    /// ```
+    pub fn with_state(state: RateLimiterState) -> Self {
+        Self {
+            shared: Arc::new(Shared {
+                enabled: AtomicBool::new(state.is_enabled()),
+                next_ticket: AtomicU64::new(0),
+                inner: Mutex::new(Inner {
+                    state,
+                    line: BTreeMap::new(),
+                    next_key: 0,
+                }),
+                origin: Instant::now(),
+            }),
+        }
+    }
+
+    /// A place in line for a call that starts now.
+    pub fn ticket(&self) -> Ticket {
+        Ticket(self.shared.next_ticket.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Waits for a token, in arrival order with the other callers. Returns at once while the
+    /// limiter is off. Cancel-safe: dropping the future takes no token and lets the next
+    /// caller go.
+    pub fn acquire(&self) -> Acquire<'_> {
+        // The ticket is taken on the first poll that finds the limiter on: while it is off,
+        // acquiring costs one atomic load.
+        Acquire {
+            shared: &self.shared,
+            ticket: None,
+            key: None,
+            sleep: None,
+        }
+    }
+
+    /// Waits for a token with the place in line `ticket` gives: behind the callers with older
+    /// tickets, before those with newer ones.
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::ClientRateLimiter;
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let limiter = ClientRateLimiter::new();
+    /// let ticket = limiter.ticket(); // when the call starts
+    /// for _attempt in 0..3 {
+    ///     limiter.acquire_with(ticket).await;
+    ///     // send the request, then:
+    ///     limiter.on_response(false);
+    /// }
+    /// # }
+    /// ```
+    pub fn acquire_with(&self, ticket: Ticket) -> Acquire<'_> {
+        Acquire {
+            shared: &self.shared,
+            ticket: Some(ticket.0),
+            key: None,
+            sleep: None,
+        }
+    }
+
+    /// Reports a response: `throttled` is whether the retry classifiers called it a throttling
+    /// error. Transient errors and successes alike are `false`.
+    pub fn on_response(&self, throttled: bool) {
+        let shared = &*self.shared;
+        let (wake, first_throttle) = {
+            let mut inner = shared.lock();
+            let was_enabled = inner.state.is_enabled();
+            let before = inner.state.fill_rate();
+            let after = inner.state.on_response(shared.now(), throttled);
+            let first_throttle = !was_enabled && throttled;
+            if first_throttle {
+                shared.enabled.store(true, Ordering::Release);
+            }
+            let wake = if after != before {
+                inner.head_waker()
+            } else {
+                None
+            };
+            (wake, first_throttle)
+        };
+        if first_throttle {
+            tracing::debug!("adaptive retry: first throttling response, client rate limiting on");
+        }
+        if let Some(waker) = wake {
+            waker.wake();
+        }
+    }
+
+    /// A copy of the state now, for metrics and tests.
+    pub fn state(&self) -> RateLimiterState {
+        self.shared.lock().state
+    }
+
+    /// How many callers are waiting for a token.
+    pub fn waiting(&self) -> usize {
+        self.shared.lock().line.len()
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // The critical sections only do float arithmetic and map updates; a poisoned lock
+        // still holds a consistent state.
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn now(&self) -> f64 {
+        self.origin.elapsed().as_secs_f64()
+    }
+}
+
+/// The future [`ClientRateLimiter::acquire`] and [`acquire_with`](ClientRateLimiter::acquire_with)
+/// return: ready once the caller holds a token.
+#[derive(Debug)]
+#[must_use = "a token is only taken when the future is awaited"]
+pub struct Acquire<'a> {
+    shared: &'a Shared,
+    /// The place in line asked for, if any; otherwise a fresh ticket is taken.
+    ticket: Option<u64>,
+    /// Our place in `Inner::line` while we wait.
+    key: Option<Key>,
+    /// The timer of the first in line.
+    sleep: Option<Pin<Box<Sleep>>>,
+}
+
+impl Future for Acquire<'_> {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let this = self.get_mut();
+        let shared = this.shared;
+        if this.key.is_none() && !shared.enabled.load(Ordering::Acquire) {
+            return Poll::Ready(());
+        }
+        loop {
+            let mut inner = shared.lock();
+            let key = *this.key.get_or_insert_with(|| {
+                inner.next_key += 1;
+                let ticket = this
+                    .ticket
+                    .unwrap_or_else(|| shared.next_ticket.fetch_add(1, Ordering::Relaxed));
+                (ticket, inner.next_key)
+            });
+            let first = inner
+                .line
+                .first_key_value()
+                .is_none_or(|(head, _)| key <= *head);
+            if !first {
+                match inner.line.get_mut(&key) {
+                    Some(waker) => waker.clone_from(cx.waker()),
+                    None => drop(inner.line.insert(key, cx.waker().clone())),
+                }
+                this.sleep = None;
+                return Poll::Pending;
+            }
+            match inner.state.try_acquire(shared.now()) {
+                Ok(()) => {
+                    inner.line.remove(&key);
+                    this.key = None;
+                    this.sleep = None;
+                    let next = inner.head_waker();
+                    drop(inner);
+                    if let Some(next) = next {
+                        next.wake();
+                    }
+                    return Poll::Ready(());
+                }
+                Err(wait) => {
+                    match inner.line.get_mut(&key) {
+                        Some(waker) => waker.clone_from(cx.waker()),
+                        None => drop(inner.line.insert(key, cx.waker().clone())),
+                    }
+                    drop(inner);
+                    let deadline = Instant::now() + wait;
+                    let sleep = match &mut this.sleep {
+                        Some(sleep) => {
+                            sleep.as_mut().reset(deadline);
+                            sleep
+                        }
+                        None => this
+                            .sleep
+                            .insert(Box::pin(tokio::time::sleep_until(deadline))),
+                    };
+                    if sleep.as_mut().poll(cx).is_pending() {
+                        return Poll::Pending;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Acquire<'_> {
+    fn drop(&mut self) {
+        let Some(key) = self.key else { return };
+        let next = {
+            let mut inner = self.shared.lock();
+            let was_first = inner
+                .line
+                .first_key_value()
+                .is_some_and(|(head, _)| *head == key);
+            inner.line.remove(&key);
+            if was_first { inner.head_waker() } else { None }
+        };
+        if let Some(next) = next {
+            next.wake();
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! Adaptive retry: client-side rate limiting with CUBIC, as the AWS SDKs do it.
+//!
+//! Turned on with `RetryConfig::adaptive()`; standard mode stays the default. Every attempt
+//! first takes a token from a [`ClientRateLimiter`] shared by all the calls of a client. The
+//! limiter is off until the first throttling response; from then on its fill rate follows
+//! CUBIC: cut to `0.7 x` the rate in effect on each throttle, then climbing back along
+//! `0.4 (t - t0 - K)^3 + w_max`, never above twice the measured transmit rate.
+//!
+//! The pieces are plain values driven by explicit timestamps, so they can be tested against
+//! the SDKs' published tables and simulated at any speed:
+//!
+//! * [`TransmitRate`]: responses per second, counted in half-second buckets and smoothed;
+//! * [`Cubic`]: the rate after a throttle and its growth after successes;
+//! * [`TokenBucket`]: fill rate, capacity, never negative;
+//! * [`RateLimiterState`]: the three together, the whole algorithm;
+//! * [`Tuning`]: its constants, the AWS ones by default.
+//!
+//! [`ClientRateLimiter`] shares a [`RateLimiterState`] between tasks and threads, on tokio's
+//! clock (so tests run it on the paused clock).
+
+mod bucket;
+mod cubic;
+mod limiter;
+mod state;
+mod transmit;
+mod tuning;
+
+pub use bucket::TokenBucket;
+pub use cubic::Cubic;
+pub use limiter::{Acquire, ClientRateLimiter, Ticket};
+pub use state::RateLimiterState;
+pub use transmit::TransmitRate;
+pub use tuning::{InvalidTuning, Tuning};

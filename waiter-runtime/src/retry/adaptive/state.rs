@@ -1,0 +1,161 @@
+//! The adaptive rate limiter's state machine: transmit rate, CUBIC and the token bucket.
+
+use std::time::Duration;
+
+use super::{Cubic, TokenBucket, TransmitRate, Tuning};
+
+/// The whole adaptive algorithm as a plain value: no clock, no lock, no task. Every method takes
+/// the current time in seconds from an origin of the caller's choosing, so tests replay
+/// published tables exactly and simulations run at any speed.
+///
+/// [`ClientRateLimiter`](super::ClientRateLimiter) shares one of these between tasks.
+///
+/// ```
+/// use waiter_runtime::retry::adaptive::RateLimiterState;
+///
+/// let mut state = RateLimiterState::new(0.0);
+/// assert!(!state.is_enabled());
+/// assert!(state.try_acquire(0.0).is_ok()); // off until the first throttle
+///
+/// for i in 1..=20 {
+///     state.on_response(i as f64 * 0.1, false); // 10 responses per second
+/// }
+/// state.on_response(2.05, true); // throttled
+/// assert!(state.is_enabled());
+/// assert!((state.calculated_rate() - 0.7 * state.cubic().max_rate()).abs() < 1e-12);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RateLimiterState {
+    tuning: Tuning,
+    enabled: bool,
+    transmit: TransmitRate,
+    cubic: Cubic,
+    bucket: TokenBucket,
+    calculated_rate: f64,
+}
+
+impl RateLimiterState {
+    /// The state of a fresh client at `now`: not throttled yet, so the bucket is off.
+    pub fn new(now: f64) -> Self {
+        Self::with_tuning(Tuning::AWS, now)
+    }
+
+    /// Same as [`new`](Self::new) with other constants (see [`Tuning`]), used as given:
+    /// check them first with [`Tuning::validate`].
+    pub fn with_tuning(tuning: Tuning, now: f64) -> Self {
+        Self {
+            tuning,
+            enabled: false,
+            transmit: TransmitRate::new(tuning, now),
+            cubic: Cubic::new(tuning, now),
+            bucket: TokenBucket::new(tuning),
+            calculated_rate: 0.0,
+        }
+    }
+
+    /// A state already enabled and steady at `rate` requests/s at `now`, with a full bucket: as
+    /// if the client had been throttled `K` seconds ago at `rate` and was back at its plateau.
+    /// Useful to restore a known rate and in tests and benchmarks.
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::RateLimiterState;
+    ///
+    /// let mut state = RateLimiterState::steady_at(100.0, 0.0);
+    /// assert!(state.is_enabled());
+    /// assert_eq!(state.fill_rate(), 100.0);
+    /// assert!(state.try_acquire(0.0).is_ok());
+    /// ```
+    pub fn steady_at(rate: f64, now: f64) -> Self {
+        Self::steady_at_with_tuning(Tuning::AWS, rate, now)
+    }
+
+    /// Same as [`steady_at`](Self::steady_at) with other constants.
+    pub fn steady_at_with_tuning(tuning: Tuning, rate: f64, now: f64) -> Self {
+        let mut state = Self::with_tuning(tuning, now);
+        let probe = Cubic::with_max_rate(tuning, rate, now);
+        state.cubic = Cubic::with_max_rate(tuning, rate, now - probe.time_window());
+        state.transmit = state.transmit.with_measured(rate);
+        state.bucket.set_rate(now, rate);
+        state.bucket.fill();
+        state.calculated_rate = rate;
+        state.enabled = true;
+        state
+    }
+
+    /// Records a response at `now`: updates the measured rate, then CUBIC (a throttle cuts the
+    /// rate and turns the bucket on; a success grows it), then the bucket's rate and capacity.
+    /// Returns the new fill rate.
+    pub fn on_response(&mut self, now: f64, throttled: bool) -> f64 {
+        let measured = self.transmit.record(now);
+        self.calculated_rate = if throttled {
+            let in_effect = if self.enabled {
+                measured.min(self.bucket.fill_rate())
+            } else {
+                measured
+            };
+            self.enabled = true;
+            self.cubic.throttle(in_effect, now)
+        } else {
+            self.cubic.success(now)
+        };
+        let rate = self
+            .calculated_rate
+            .min(self.tuning.max_rate_multiplier * measured);
+        self.bucket.set_rate(now, rate);
+        self.bucket.fill_rate()
+    }
+
+    /// Takes a token at `now` if the bucket is on; `Err` says how long until one is there.
+    pub fn try_acquire(&mut self, now: f64) -> Result<(), Duration> {
+        if self.enabled {
+            self.bucket.try_take(now)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether a throttle has been seen, so requests go through the bucket.
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// The smoothed transmit rate, in responses per second.
+    pub fn measured_transmit_rate(&self) -> f64 {
+        self.transmit.measured()
+    }
+
+    /// The rate CUBIC computed at the last response (before the `2 * measured` cap).
+    pub fn calculated_rate(&self) -> f64 {
+        self.calculated_rate
+    }
+
+    /// The bucket's fill rate (its "max rate"), in tokens per second.
+    pub fn fill_rate(&self) -> f64 {
+        self.bucket.fill_rate()
+    }
+
+    /// The bucket's maximum capacity, in tokens.
+    pub fn max_capacity(&self) -> f64 {
+        self.bucket.max_capacity()
+    }
+
+    /// Tokens in the bucket as of the last refill.
+    pub fn capacity(&self) -> f64 {
+        self.bucket.capacity()
+    }
+
+    /// The CUBIC calculator.
+    pub fn cubic(&self) -> &Cubic {
+        &self.cubic
+    }
+
+    /// The token bucket.
+    pub fn bucket(&self) -> &TokenBucket {
+        &self.bucket
+    }
+
+    /// The constants in use.
+    pub fn tuning(&self) -> &Tuning {
+        &self.tuning
+    }
+}

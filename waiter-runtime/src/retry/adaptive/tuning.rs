@@ -1,0 +1,148 @@
+//! The constants of the adaptive algorithm, in one value.
+
+/// The constants of the adaptive rate limiter.
+///
+/// [`Tuning::default()`] is the algorithm every AWS SDK ships (CUBIC with `C = 0.4` and
+/// `BETA = 0.7`, a transmit rate smoothed over half-second buckets, a fill rate of at least
+/// 0.5 tokens/s). Change it only with figures in hand: the defaults are what the tests replay
+/// against the SDKs' published tables, and BENCHMARKS.md shows what each opt-in knob buys.
+///
+/// ```
+/// use waiter_runtime::retry::adaptive::Tuning;
+///
+/// let aws = Tuning::default();
+/// assert_eq!((aws.scale_constant, aws.beta), (0.4, 0.7));
+///
+/// // Back off less on each throttle, for services whose limit is steady.
+/// let gentle = Tuning { beta: 0.8, ..Tuning::default() };
+/// assert!(gentle.validate().is_ok());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// CUBIC's scale constant `C`: how fast the rate climbs back after a throttle.
+    pub scale_constant: f64,
+    /// CUBIC's multiplicative decrease: the rate becomes `rate * beta` on a throttle.
+    pub beta: f64,
+    /// Weight of the newest half-second bucket in the measured transmit rate.
+    pub smoothing: f64,
+    /// Width of the buckets the transmit rate is measured over, in seconds.
+    pub rate_bucket_width: f64,
+    /// The bucket's max rate never exceeds this multiple of the measured transmit rate.
+    pub max_rate_multiplier: f64,
+    /// Lowest fill rate of the bucket, in tokens per second.
+    pub min_fill_rate: f64,
+    /// Lowest capacity of the bucket, in tokens. At least one token, so a request can always go.
+    pub min_capacity: f64,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Self::AWS
+    }
+}
+
+/// A [`Tuning`] value that cannot drive the algorithm, with the field at fault.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InvalidTuning {
+    field: &'static str,
+    requirement: &'static str,
+    value: f64,
+}
+
+impl InvalidTuning {
+    /// The name of the offending field.
+    pub fn field(&self) -> &'static str {
+        self.field
+    }
+}
+
+impl std::fmt::Display for InvalidTuning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "invalid adaptive retry tuning: `{}` is {} but must be {}",
+            self.field, self.value, self.requirement
+        )
+    }
+}
+
+impl std::error::Error for InvalidTuning {}
+
+impl Tuning {
+    /// The constants all AWS SDKs use (botocore, the Go, Java and Rust SDKs).
+    pub const AWS: Tuning = Tuning {
+        scale_constant: 0.4,
+        beta: 0.7,
+        smoothing: 0.8,
+        rate_bucket_width: 0.5,
+        max_rate_multiplier: 2.0,
+        min_fill_rate: 0.5,
+        min_capacity: 1.0,
+    };
+
+    /// Checks every field is in the range the algorithm needs.
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::Tuning;
+    ///
+    /// let err = Tuning { beta: 1.5, ..Tuning::AWS }.validate().unwrap_err();
+    /// assert_eq!(err.field(), "beta");
+    /// ```
+    pub fn validate(&self) -> Result<(), InvalidTuning> {
+        let checks: [(&'static str, f64, bool, &'static str); 7] = [
+            (
+                "scale_constant",
+                self.scale_constant,
+                self.scale_constant > 0.0,
+                "> 0",
+            ),
+            (
+                "beta",
+                self.beta,
+                self.beta > 0.0 && self.beta < 1.0,
+                "in (0, 1)",
+            ),
+            (
+                "smoothing",
+                self.smoothing,
+                self.smoothing > 0.0 && self.smoothing <= 1.0,
+                "in (0, 1]",
+            ),
+            (
+                "rate_bucket_width",
+                self.rate_bucket_width,
+                self.rate_bucket_width > 0.0,
+                "> 0",
+            ),
+            (
+                "max_rate_multiplier",
+                self.max_rate_multiplier,
+                self.max_rate_multiplier >= 1.0,
+                ">= 1",
+            ),
+            (
+                "min_fill_rate",
+                self.min_fill_rate,
+                self.min_fill_rate > 0.0,
+                "> 0",
+            ),
+            (
+                "min_capacity",
+                self.min_capacity,
+                self.min_capacity >= 1.0,
+                ">= 1",
+            ),
+        ];
+        for (field, value, ok, requirement) in checks {
+            // `ok` is false for NaN too, since every comparison with NaN is false.
+            if !ok || !value.is_finite() {
+                return Err(InvalidTuning {
+                    field,
+                    requirement,
+                    value,
+                });
+            }
+        }
+        Ok(())
+    }
+}

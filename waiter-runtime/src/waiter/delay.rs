@@ -1,0 +1,194 @@
+//! The delay between two polls: exponential backoff with jitter, exactly as the Smithy spec.
+//!
+//! ```text
+//! attemptCeiling = (log(maxDelay / minDelay) / log(2)) + 1
+//! if attempt > attemptCeiling: delay = maxDelay
+//! else:                        delay = minDelay * 2 ** (attempt - 1)
+//! delay = random(minDelay, delay)
+//! if remainingTime - delay <= minDelay: delay = remainingTime
+//! ```
+//!
+//! `attemptCeiling` only exists in the spec to avoid overflow; [`compute_delay`] reaches the
+//! same result with checked arithmetic (`min(maxDelay, minDelay * 2^(attempt-1))`), so no
+//! attempt number and no [`Duration`] overflows.
+
+use std::time::Duration;
+
+use rand::Rng;
+
+/// Computes the delay before retry number `attempt` (1 for the first retry).
+///
+/// `remaining` is the time left before the waiter's maximum wait is exceeded, and `random`
+/// returns a value between its two arguments, both inclusive (the spec's `random`).
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::waiter::delay::compute_delay;
+///
+/// let secs = Duration::from_secs;
+/// // Retry 5 with the defaults (2 s, 120 s): the ceiling is 2 * 2^4 = 32 s.
+/// let delay = compute_delay(5, secs(2), secs(120), secs(283), |low, high| {
+///     assert_eq!((low, high), (secs(2), secs(32)));
+///     secs(22)
+/// });
+/// assert_eq!(delay, secs(22));
+/// // Close to the deadline the waiter sleeps exactly until it, for one last poll.
+/// assert_eq!(compute_delay(13, secs(2), secs(120), secs(4), |low, _| low), secs(4));
+/// ```
+pub fn compute_delay(
+    attempt: u32,
+    min_delay: Duration,
+    max_delay: Duration,
+    remaining: Duration,
+    random: impl FnOnce(Duration, Duration) -> Duration,
+) -> Duration {
+    let ceiling = backoff_ceiling(attempt, min_delay, max_delay);
+    let delay = random(min_delay, ceiling).clamp(min_delay.min(ceiling), ceiling);
+    if remaining.saturating_sub(delay) <= min_delay {
+        remaining
+    } else {
+        delay
+    }
+}
+
+/// `min(maxDelay, minDelay * 2^(attempt - 1))`, without overflow for any input.
+pub(crate) fn backoff_ceiling(attempt: u32, min_delay: Duration, max_delay: Duration) -> Duration {
+    let exponent = attempt.saturating_sub(1);
+    2u32.checked_pow(exponent)
+        .and_then(|factor| min_delay.checked_mul(factor))
+        .map_or(max_delay, |delay| delay.min(max_delay))
+}
+
+/// The spec's `random(low, high)`, both bounds inclusive.
+///
+/// When both bounds are whole seconds (always the case for delays from a Smithy model) the
+/// result is a whole number of seconds, as in the spec; otherwise (sub-second overrides) it is
+/// uniform over the nanoseconds between them.
+pub(crate) fn random_between<R: Rng + ?Sized>(
+    rng: &mut R,
+    low: Duration,
+    high: Duration,
+) -> Duration {
+    if high <= low {
+        return low;
+    }
+    if low.subsec_nanos() == 0 && high.subsec_nanos() == 0 {
+        Duration::from_secs(rng.gen_range(low.as_secs()..=high.as_secs()))
+    } else {
+        let span = u64::try_from((high - low).as_nanos()).unwrap_or(u64::MAX);
+        low.saturating_add(Duration::from_nanos(rng.gen_range(0..=span)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+
+    const fn secs(s: u64) -> Duration {
+        Duration::from_secs(s)
+    }
+
+    #[test]
+    fn ceiling_doubles_from_min_and_stops_at_max() {
+        let c = |a| backoff_ceiling(a, secs(2), secs(120));
+        assert_eq!(
+            [1, 2, 3, 4, 5, 6, 7, 8].map(c),
+            [2, 4, 8, 16, 32, 64, 120, 120].map(secs)
+        );
+    }
+
+    #[test]
+    fn ceiling_never_overflows() {
+        for attempt in [0, 1, 31, 32, 33, 63, 64, 65, 1_000, u32::MAX] {
+            let c = backoff_ceiling(attempt, Duration::MAX, Duration::MAX);
+            assert_eq!(c, Duration::MAX);
+            let c = backoff_ceiling(attempt, secs(1), Duration::MAX);
+            assert!(c >= secs(1));
+            assert!(backoff_ceiling(attempt, secs(2), secs(120)) <= secs(120));
+        }
+        let d = compute_delay(
+            u32::MAX,
+            Duration::MAX,
+            Duration::MAX,
+            Duration::MAX,
+            |l, _| l,
+        );
+        assert_eq!(d, Duration::MAX);
+    }
+
+    #[test]
+    fn equal_min_and_max_is_linear_backoff() {
+        for attempt in 1..50 {
+            assert_eq!(
+                compute_delay(attempt, secs(5), secs(5), secs(3600), |l, h| h.max(l)),
+                secs(5)
+            );
+        }
+    }
+
+    #[test]
+    fn last_delay_lands_exactly_on_the_deadline() {
+        // remaining - delay == minDelay: the spec's `<=` takes the whole remaining time.
+        assert_eq!(
+            compute_delay(1, secs(2), secs(120), secs(4), |l, _| l),
+            secs(4)
+        );
+        // remaining - delay > minDelay: the computed delay stands.
+        assert_eq!(
+            compute_delay(1, secs(2), secs(120), secs(5), |l, _| l),
+            secs(2)
+        );
+        // remaining shorter than the delay.
+        assert_eq!(
+            compute_delay(7, secs(2), secs(120), secs(1), |_, h| h),
+            secs(1)
+        );
+    }
+
+    /// The spec's example table: defaults, maxWaitTime 300, requests taking 0 s.
+    #[test]
+    fn reproduces_the_spec_table() {
+        let picks = [2, 3, 6, 6, 22, 62, 43, 24, 71, 42, 9, 6, 4];
+        let ceilings = [2, 4, 8, 16, 32, 64, 120, 120, 120, 120, 120, 120, 120];
+        let expected_cumulative = [2, 5, 11, 17, 39, 101, 144, 168, 239, 281, 290, 296, 300];
+        let mut elapsed = secs(0);
+        for (i, attempt) in (1..=13u32).enumerate() {
+            let remaining = secs(300) - elapsed;
+            let delay = compute_delay(attempt, secs(2), secs(120), remaining, |low, high| {
+                assert_eq!(
+                    (low, high),
+                    (secs(2), secs(ceilings[i])),
+                    "attempt {attempt}"
+                );
+                secs(picks[i])
+            });
+            elapsed += delay;
+            assert_eq!(elapsed, secs(expected_cumulative[i]), "attempt {attempt}");
+        }
+    }
+
+    #[test]
+    fn random_is_inclusive_and_whole_seconds_for_whole_bounds() {
+        let mut rng = SmallRng::seed_from_u64(7);
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..1_000 {
+            let d = random_between(&mut rng, secs(2), secs(4));
+            assert_eq!(d.subsec_nanos(), 0);
+            seen.insert(d.as_secs());
+        }
+        assert_eq!(seen.into_iter().collect::<Vec<_>>(), [2, 3, 4]);
+    }
+
+    #[test]
+    fn random_supports_sub_second_bounds() {
+        let mut rng = SmallRng::seed_from_u64(7);
+        let (low, high) = (Duration::from_millis(10), Duration::from_millis(20));
+        for _ in 0..1_000 {
+            let d = random_between(&mut rng, low, high);
+            assert!(low <= d && d <= high);
+        }
+        assert_eq!(random_between(&mut rng, high, low), high);
+    }
+}

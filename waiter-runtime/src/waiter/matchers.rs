@@ -1,0 +1,59 @@
+//! Matchers that need no JMESPath: `success` and `errorType`. The code `#[waitable]` emits
+//! calls these, so each waiter's expansion stays small.
+
+use crate::ProvideErrorMetadata;
+
+/// The `success` matcher: `true` matches a successful response, `false` matches any error.
+///
+/// ```
+/// use waiter_runtime::waiter::matchers::success;
+/// assert!(success::<u8, ()>(&Ok(1), true));
+/// assert!(success::<u8, ()>(&Err(()), false));
+/// assert!(!success::<u8, ()>(&Err(()), true));
+/// ```
+#[inline]
+pub fn success<O, E>(result: &Result<O, E>, expected: bool) -> bool {
+    result.is_ok() == expected
+}
+
+/// The `errorType` matcher: the error's [`code`](ProvideErrorMetadata::code) equals
+/// `expected`.
+///
+/// An absolute shape ID (`com.amazonaws.s3#NotFound`) matches on its name part; a code with
+/// dots (`InvalidInstanceID.NotFound`) is a plain string.
+///
+/// ```
+/// use waiter_runtime::ProvideErrorMetadata;
+/// use waiter_runtime::waiter::matchers::error_type;
+///
+/// struct NotFound;
+/// impl ProvideErrorMetadata for NotFound {
+///     fn code(&self) -> Option<&str> { Some("NotFound") }
+/// }
+/// assert!(error_type::<(), _>(&Err(NotFound), "NotFound"));
+/// assert!(error_type::<(), _>(&Err(NotFound), "com.amazonaws.s3#NotFound"));
+/// assert!(!error_type::<(), _>(&Err(NotFound), "Throttling"));
+/// assert!(!error_type::<(), NotFound>(&Ok(()), "NotFound"));
+/// ```
+#[inline]
+pub fn error_type<O, E: ProvideErrorMetadata>(result: &Result<O, E>, expected: &str) -> bool {
+    match result {
+        Ok(_) => false,
+        Err(error) => error.code() == Some(shape_name(expected)),
+    }
+}
+
+/// The name part of a shape ID: `com.amazonaws.s3#NotFound` -> `NotFound`; anything without
+/// `#` is returned unchanged.
+///
+/// ```
+/// use waiter_runtime::waiter::matchers::shape_name;
+/// assert_eq!(shape_name("com.amazonaws.s3#NotFound"), "NotFound");
+/// assert_eq!(shape_name("InvalidInstanceID.NotFound"), "InvalidInstanceID.NotFound");
+/// ```
+pub fn shape_name(shape_id: &str) -> &str {
+    match shape_id.rsplit_once('#') {
+        Some((_, name)) => name,
+        None => shape_id,
+    }
+}

@@ -1,0 +1,194 @@
+//! How a wait ends: [`FinalPoll`] on success, [`WaiterError`] otherwise.
+
+use std::error::Error;
+use std::fmt;
+use std::time::Duration;
+
+/// The poll that ended a wait, with how long the wait took.
+///
+/// The result may be an error: a waiter such as `ObjectNotExists` succeeds on `NotFound`.
+#[derive(Debug)]
+pub struct FinalPoll<O, E> {
+    /// The final poll's result.
+    pub result: Result<O, E>,
+    /// How many polls were made, the final one included.
+    pub polls: u32,
+    /// Time from the start of the wait to the end of the final poll.
+    pub elapsed: Duration,
+}
+
+impl<O, E> FinalPoll<O, E> {
+    /// The output, if the final poll succeeded.
+    pub fn output(&self) -> Option<&O> {
+        self.result.as_ref().ok()
+    }
+
+    /// The error, if the final poll returned one.
+    pub fn error(&self) -> Option<&E> {
+        self.result.as_ref().err()
+    }
+
+    /// The final poll's result.
+    pub fn into_result(self) -> Result<O, E> {
+        self.result
+    }
+}
+
+/// Why a wait did not succeed.
+///
+/// Every variant names the waiter and says how many polls were made and how long it took;
+/// `Display` gives a sentence a person understands without the docs.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WaiterError<O, E> {
+    /// The maximum wait passed before an acceptor reached `success` or `failure`.
+    ExceededMaxWait {
+        /// The waiter's name.
+        waiter: &'static str,
+        /// The maximum wait the caller gave.
+        max_wait: Duration,
+        /// Time from the start of the wait to when it gave up.
+        elapsed: Duration,
+        /// Polls that completed.
+        polls: u32,
+        /// Whether a poll was still in flight at the deadline (it was cancelled: its future
+        /// was dropped).
+        cancelled_in_flight: bool,
+        /// The last completed poll's result, if any poll completed.
+        last: Option<Result<O, E>>,
+    },
+    /// An acceptor moved the waiter to `failure`: the resource can never reach the desired state.
+    FailureState {
+        /// The waiter's name.
+        waiter: &'static str,
+        /// Index of the failure acceptor that matched.
+        acceptor: usize,
+        /// The acceptor's evaluated `message`, if it has one.
+        message: Option<String>,
+        /// The poll that matched it.
+        final_poll: FinalPoll<O, E>,
+    },
+    /// The operation returned an error that no acceptor matched (spec step 4).
+    OperationFailed {
+        /// The waiter's name.
+        waiter: &'static str,
+        /// The error.
+        error: E,
+        /// Polls made, the failing one included.
+        polls: u32,
+        /// Time from the start of the wait to the end of the failing poll.
+        elapsed: Duration,
+    },
+    /// The delays given to the builder are unusable (zero, or min greater than max); no poll
+    /// was made.
+    InvalidDelays {
+        /// The waiter's name.
+        waiter: &'static str,
+        /// The minimum delay.
+        min_delay: Duration,
+        /// The maximum delay.
+        max_delay: Duration,
+    },
+}
+
+impl<O, E> WaiterError<O, E> {
+    /// The name of the waiter that failed.
+    pub fn waiter(&self) -> &'static str {
+        match self {
+            WaiterError::ExceededMaxWait { waiter, .. }
+            | WaiterError::FailureState { waiter, .. }
+            | WaiterError::OperationFailed { waiter, .. }
+            | WaiterError::InvalidDelays { waiter, .. } => waiter,
+        }
+    }
+
+    /// The last result the operation returned, if any poll completed.
+    pub fn last_result(&self) -> Option<Result<&O, &E>> {
+        match self {
+            WaiterError::ExceededMaxWait { last, .. } => last.as_ref().map(Result::as_ref),
+            WaiterError::FailureState { final_poll, .. } => Some(final_poll.result.as_ref()),
+            WaiterError::OperationFailed { error, .. } => Some(Err(error)),
+            WaiterError::InvalidDelays { .. } => None,
+        }
+    }
+}
+
+fn polls(n: u32) -> String {
+    if n == 1 {
+        "1 poll".to_owned()
+    } else {
+        format!("{n} polls")
+    }
+}
+
+impl<O, E: fmt::Display> fmt::Display for WaiterError<O, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WaiterError::ExceededMaxWait {
+                waiter,
+                max_wait,
+                polls: n,
+                cancelled_in_flight,
+                last,
+                ..
+            } => {
+                write!(
+                    f,
+                    "waiter `{waiter}` gave up: the resource did not reach the desired state within the maximum wait of {max_wait:?} ({})",
+                    polls(*n)
+                )?;
+                if *cancelled_in_flight {
+                    f.write_str("; the poll in flight at the deadline was cancelled")?;
+                }
+                if let Some(Err(error)) = last {
+                    write!(f, "; the last poll failed with: {error}")?;
+                }
+                Ok(())
+            }
+            WaiterError::FailureState {
+                waiter,
+                acceptor,
+                message,
+                final_poll,
+            } => {
+                write!(
+                    f,
+                    "waiter `{waiter}` failed: the resource reached a state from which it can never succeed (failure acceptor #{acceptor} matched after {}, {:?})",
+                    polls(final_poll.polls),
+                    final_poll.elapsed
+                )?;
+                if let Some(message) = message {
+                    write!(f, ": {message}")?;
+                }
+                Ok(())
+            }
+            WaiterError::OperationFailed {
+                waiter,
+                error,
+                polls: n,
+                elapsed,
+            } => write!(
+                f,
+                "waiter `{waiter}` stopped: the operation returned an error that no acceptor expects ({} in {elapsed:?}): {error}",
+                polls(*n)
+            ),
+            WaiterError::InvalidDelays {
+                waiter,
+                min_delay,
+                max_delay,
+            } => write!(
+                f,
+                "waiter `{waiter}` was not started: its delays must satisfy 0 < min_delay <= max_delay, got min_delay {min_delay:?} and max_delay {max_delay:?}"
+            ),
+        }
+    }
+}
+
+impl<O: fmt::Debug, E: Error + 'static> Error for WaiterError<O, E> {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self.last_result() {
+            Some(Err(error)) => Some(error),
+            _ => None,
+        }
+    }
+}

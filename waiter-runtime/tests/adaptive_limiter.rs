@@ -1,0 +1,302 @@
+//! The shared rate limiter on tokio's paused clock: off until a throttle, sleeps instead of
+//! polling, wakes on rate changes, serves callers in arrival order.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use tokio::time::Instant;
+use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
+
+#[tokio::test(start_paused = true)]
+async fn off_until_the_first_throttle() {
+    let limiter = ClientRateLimiter::new();
+    let start = Instant::now();
+    for _ in 0..10_000 {
+        limiter.acquire().await;
+        limiter.on_response(false);
+    }
+    assert_eq!(start.elapsed(), Duration::ZERO);
+    assert!(!limiter.state().is_enabled());
+
+    limiter.on_response(true);
+    assert!(limiter.state().is_enabled());
+}
+
+#[tokio::test(start_paused = true)]
+async fn paces_requests_at_the_fill_rate() {
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0));
+    let start = Instant::now();
+    for _ in 0..10 {
+        limiter.acquire().await; // the 10 tokens of a full bucket
+    }
+    assert_eq!(start.elapsed(), Duration::ZERO);
+    for i in 1..=20u32 {
+        limiter.acquire().await;
+        let elapsed = start.elapsed();
+        let expected = Duration::from_millis(100) * i;
+        // tokio's timer has millisecond resolution and deadlines round up.
+        assert!(
+            elapsed >= expected && elapsed <= expected + Duration::from_millis(1) * i,
+            "token {i} at {elapsed:?}, expected {expected:?}"
+        );
+    }
+    assert!(limiter.state().capacity() >= 0.0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_throttle_slows_the_next_requests() {
+    let limiter = ClientRateLimiter::new();
+    // 20 responses/s for 3 s.
+    for _ in 0..60 {
+        tokio::time::advance(Duration::from_millis(50)).await;
+        limiter.acquire().await;
+        limiter.on_response(false);
+    }
+    limiter.on_response(true);
+    let state = limiter.state();
+    let rate = state.fill_rate();
+    assert!((13.0..=15.0).contains(&rate), "0.7 x ~20/s, got {rate}");
+
+    // Drain the bucket, then tokens come at about the new rate.
+    let start = Instant::now();
+    let n = 30;
+    for _ in 0..n {
+        limiter.acquire().await;
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let achieved = n as f64 / elapsed;
+    assert!(
+        achieved <= rate * 1.6,
+        "sent {achieved}/s with a fill rate of {rate}/s"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn transient_errors_do_not_cut_the_rate() {
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(20.0, 0.0));
+    let before = limiter.state().fill_rate();
+    // Responses at 20/s, none of them a throttle (successes or transient errors alike).
+    for _ in 0..20 {
+        tokio::time::advance(Duration::from_millis(50)).await;
+        limiter.on_response(false);
+    }
+    assert!(limiter.state().fill_rate() >= before * 0.99);
+    limiter.on_response(true);
+    assert!(limiter.state().fill_rate() <= before * 0.7 + 1e-9);
+}
+
+#[tokio::test(start_paused = true)]
+async fn callers_are_served_in_arrival_order() {
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(5.0, 0.0));
+    for _ in 0..5 {
+        limiter.acquire().await; // empty the bucket
+    }
+    let order = Arc::new(Mutex::new(Vec::new()));
+    let mut tasks = Vec::new();
+    for i in 0..50 {
+        let (limiter, order) = (limiter.clone(), order.clone());
+        tasks.push(tokio::spawn(async move {
+            limiter.acquire().await;
+            order.lock().unwrap().push((i, Instant::now()));
+        }));
+        tokio::task::yield_now().await; // let task i queue before task i + 1 arrives
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let order = order.lock().unwrap();
+    let ids: Vec<_> = order.iter().map(|(i, _)| *i).collect();
+    assert_eq!(ids, (0..50).collect::<Vec<_>>());
+    // One token every 200 ms: no caller got two while another starved.
+    for pair in order.windows(2) {
+        let gap = pair[1].1 - pair[0].1;
+        assert!(gap >= Duration::from_millis(199), "gap {gap:?}");
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_rate_increase_wakes_the_sleeper_before_its_deadline() {
+    let limiter = ClientRateLimiter::new();
+    let responses = |n: usize, every: Duration| {
+        let limiter = limiter.clone();
+        async move {
+            for _ in 0..n {
+                tokio::time::advance(every).await;
+                limiter.on_response(false);
+            }
+        }
+    };
+    responses(60, Duration::from_millis(50)).await; // 20/s
+    limiter.on_response(true);
+    // Traffic then drops to one response every 2 s: CUBIC allows plenty, but the bucket is
+    // capped at twice the measured rate, about 1/s.
+    responses(10, Duration::from_secs(2)).await;
+    let slow = limiter.state().fill_rate();
+    assert!((0.9..=1.2).contains(&slow), "{slow}");
+    limiter.acquire().await; // empties the one-token bucket
+
+    let waiter = {
+        let limiter = limiter.clone();
+        tokio::spawn(async move {
+            let start = Instant::now();
+            limiter.acquire().await;
+            start.elapsed()
+        })
+    };
+    tokio::task::yield_now().await;
+    // Other calls' responses come back at 40/s: the measured rate, and with it the cap, jump
+    // at the next half-second bucket, and the sleeper must not wait out its 1 s deadline.
+    // The clock moves a millisecond at a time, so the wake-up time is exact.
+    for ms in 1..=750 {
+        tokio::time::advance(Duration::from_millis(1)).await;
+        if ms % 25 == 0 {
+            limiter.on_response(false);
+        }
+    }
+    let waited = waiter.await.unwrap();
+    let rate = limiter.state().fill_rate();
+    assert!(rate > 20.0, "{rate}");
+    // At 500 ms the rate jumps from 1/s to ~64/s with half a token in the bucket: the token is
+    // there 8 ms later.
+    assert!(
+        waited <= Duration::from_millis(510),
+        "woke after {waited:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cancelled_waiter_takes_no_token_and_lets_the_next_one_go() {
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(1.0, 0.0));
+    limiter.acquire().await; // empty
+    let first = {
+        let limiter = limiter.clone();
+        tokio::spawn(async move { limiter.acquire().await })
+    };
+    tokio::task::yield_now().await;
+    let second = {
+        let limiter = limiter.clone();
+        tokio::spawn(async move {
+            limiter.acquire().await;
+            Instant::now()
+        })
+    };
+    tokio::task::yield_now().await;
+    let start = Instant::now();
+    first.abort();
+    let got = second.await.unwrap();
+    assert_eq!(
+        got - start,
+        Duration::from_secs(1),
+        "the second gets the first's token"
+    );
+    assert!(limiter.state().capacity() >= 0.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_tasks_on_two_threads_never_overdraw() {
+    // Plenty of tokens: nobody sleeps; what is checked is the accounting under contention.
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(1e6, 0.0));
+    let mut tasks = Vec::new();
+    for _ in 0..100 {
+        let limiter = limiter.clone();
+        tasks.push(tokio::spawn(async move {
+            for _ in 0..100 {
+                limiter.acquire().await;
+                limiter.on_response(false);
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let state = limiter.state();
+    assert!(state.capacity() >= 0.0 && state.capacity() <= state.max_capacity());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_retry_keeps_its_place_in_line() {
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(5.0, 0.0));
+    for _ in 0..5 {
+        limiter.acquire().await; // empty the bucket
+    }
+    let retrying_call = limiter.ticket(); // this call started first...
+    let order = Arc::new(Mutex::new(Vec::new()));
+    let mut tasks = Vec::new();
+    for i in 0..5 {
+        let (limiter, order) = (limiter.clone(), order.clone());
+        tasks.push(tokio::spawn(async move {
+            limiter.acquire().await;
+            order.lock().unwrap().push(i);
+        }));
+        tokio::task::yield_now().await;
+    }
+    // ...and comes back for its retry after five newer calls queued: it goes first.
+    limiter.acquire_with(retrying_call).await;
+    order.lock().unwrap().push(99);
+    for task in tasks {
+        task.await.unwrap();
+    }
+    assert_eq!(*order.lock().unwrap(), [99, 0, 1, 2, 3, 4]);
+    assert_eq!(limiter.waiting(), 0);
+}
+
+/// Counts how often the future inside is polled.
+struct CountPolls<F> {
+    inner: Pin<Box<F>>,
+    polls: Arc<AtomicUsize>,
+}
+
+impl<F: Future> Future for CountPolls<F> {
+    type Output = F::Output;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        self.polls.fetch_add(1, Ordering::Relaxed);
+        self.inner.as_mut().poll(cx)
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn waiters_are_not_polled_in_a_loop() {
+    // 100 callers behind an empty bucket filling at 10/s: each waits up to 10 s. A waiter is
+    // woken when it becomes first in line and when its timer fires: a handful of polls each,
+    // not one per token handed out or per millisecond.
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0));
+    for _ in 0..10 {
+        limiter.acquire().await;
+    }
+    let polls = Arc::new(AtomicUsize::new(0));
+    let tasks: Vec<_> = (0..100)
+        .map(|_| {
+            let limiter = limiter.clone();
+            let polls = polls.clone();
+            tokio::spawn(async move {
+                let acquire = async move { limiter.acquire().await };
+                CountPolls {
+                    inner: Box::pin(acquire),
+                    polls,
+                }
+                .await
+            })
+        })
+        .collect();
+    let start = Instant::now();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let elapsed = start.elapsed();
+    assert!(elapsed >= Duration::from_secs(10) && elapsed <= Duration::from_millis(10_200));
+    let polls = polls.load(Ordering::Relaxed);
+    // Three polls per waiter, plus one now and then when float rounding leaves a token
+    // 0.99999 full at the deadline and the first in line sleeps one more timer tick.
+    assert!(polls <= 100 * 4, "{polls} polls for 100 waiters");
+}
+
+#[test]
+fn the_acquire_future_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    let limiter = ClientRateLimiter::new();
+    assert_send(&limiter.acquire());
+}

@@ -1,0 +1,198 @@
+//! `#[derive(Searchable)]`: the Smithy data model over Rust types, wire names from serde.
+
+use std::collections::HashMap;
+use std::time::{Duration, SystemTime};
+
+use serde_json::json;
+use waiter_runtime::jmespath;
+use waiter_runtime::jmespath::{Node, Searchable};
+
+#[derive(Searchable, serde::Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Output {
+    table: Table,
+    tags: HashMap<String, String>,
+    #[serde(rename = "nextToken")]
+    next_token: Option<String>,
+    #[serde(skip)]
+    #[allow(dead_code)]
+    secret: String,
+}
+
+#[derive(Searchable, serde::Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Table {
+    table_status: Status,
+    item_count: u64,
+    #[searchable(rename = "ARN")]
+    #[serde(rename = "ARN")]
+    arn: String,
+    replicas: Vec<Replica>,
+}
+
+#[derive(Searchable, serde::Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum Status {
+    Creating,
+    Active,
+    #[serde(rename = "gone")]
+    Deleted,
+}
+
+#[derive(Searchable, serde::Serialize)]
+struct Replica {
+    region: String,
+    status: Status,
+}
+
+#[test]
+fn structs_enums_options_and_maps_use_wire_names() {
+    let out = Output {
+        table: Table {
+            table_status: Status::Active,
+            item_count: 7,
+            arn: "arn:x".into(),
+            replicas: vec![
+                Replica {
+                    region: "eu".into(),
+                    status: Status::Creating,
+                },
+                Replica {
+                    region: "us".into(),
+                    status: Status::Deleted,
+                },
+            ],
+        },
+        tags: [("env".to_string(), "prod".to_string())].into(),
+        next_token: None,
+        secret: "hidden".into(),
+    };
+    assert_eq!(
+        jmespath!("Table.TableStatus").search(&out).unwrap(),
+        json!("ACTIVE")
+    );
+    assert_eq!(jmespath!("Table.ARN").search(&out).unwrap(), json!("arn:x"));
+    assert_eq!(
+        jmespath!("Table.Replicas[].status").search(&out).unwrap(),
+        json!(["CREATING", "gone"])
+    );
+    assert_eq!(jmespath!("Tags.env").search(&out).unwrap(), json!("prod"));
+    assert_eq!(jmespath!("nextToken").search(&out).unwrap(), json!(null));
+    assert_eq!(jmespath!("secret").search(&out).unwrap(), json!(null));
+    assert_eq!(jmespath!("length(keys(@))").search(&out).unwrap(), json!(3));
+    // The whole view equals serde's JSON form.
+    assert_eq!(
+        jmespath!("@").search(&out).unwrap(),
+        serde_json::to_value(&out).unwrap()
+    );
+}
+
+#[derive(Searchable)]
+enum Target {
+    Lambda(String),
+    Queue {
+        url: String,
+        fifo: bool,
+    },
+    #[searchable(rename = "none")]
+    Nothing,
+    Pair(u8, u8),
+}
+
+#[test]
+fn data_enums_are_unions_with_one_member() {
+    let t = Target::Queue {
+        url: "q".into(),
+        fifo: true,
+    };
+    assert_eq!(
+        jmespath!("@").search(&t).unwrap(),
+        json!({"Queue": {"url": "q", "fifo": true}})
+    );
+    assert_eq!(jmespath!("Queue.fifo").search(&t).unwrap(), json!(true));
+    assert_eq!(
+        jmespath!("Lambda")
+            .search(&Target::Lambda("f".into()))
+            .unwrap(),
+        json!("f")
+    );
+    assert_eq!(
+        jmespath!("@").search(&Target::Nothing).unwrap(),
+        json!("none")
+    );
+    assert_eq!(
+        jmespath!("Pair[1]").search(&Target::Pair(1, 2)).unwrap(),
+        json!(2)
+    );
+}
+
+#[derive(Searchable)]
+#[searchable(rename_all = "camelCase")]
+struct Object<T> {
+    #[searchable(blob)]
+    body: Vec<u8>,
+    #[searchable(timestamp)]
+    last_modified: SystemTime,
+    #[searchable(timestamp)]
+    expires: Option<SystemTime>,
+    #[searchable(serde)]
+    foreign: Foreign,
+    #[searchable(with = upper)]
+    owner: String,
+    extra: T,
+    #[serde(flatten)]
+    meta: Meta,
+}
+
+#[derive(serde::Serialize)]
+struct Foreign {
+    inner: u32,
+}
+
+#[derive(Searchable)]
+struct Meta {
+    etag: &'static str,
+}
+
+#[derive(Searchable)]
+struct Id(String);
+
+fn upper(s: &str) -> Node<'static> {
+    Node::from_value(json!(s.to_uppercase()))
+}
+
+#[test]
+fn blobs_timestamps_generics_and_escape_hatches() {
+    let o = Object {
+        body: b"hello".to_vec(),
+        last_modified: SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000),
+        expires: None,
+        foreign: Foreign { inner: 4 },
+        owner: "me".into(),
+        extra: Id("x".into()),
+        meta: Meta { etag: "e1" },
+    };
+    assert_eq!(jmespath!("body").search(&o).unwrap(), json!("aGVsbG8="));
+    assert_eq!(
+        jmespath!("lastModified").search(&o).unwrap(),
+        json!(1_700_000_000)
+    );
+    assert_eq!(jmespath!("expires").search(&o).unwrap(), json!(null));
+    assert_eq!(jmespath!("foreign.inner").search(&o).unwrap(), json!(4));
+    assert_eq!(jmespath!("owner").search(&o).unwrap(), json!("ME"));
+    assert_eq!(jmespath!("extra").search(&o).unwrap(), json!("x"));
+    assert_eq!(jmespath!("etag").search(&o).unwrap(), json!("e1"));
+    assert_eq!(jmespath!("length(@)").search(&o).unwrap(), json!(7));
+    assert_eq!(
+        jmespath!("contains(keys(@), 'etag')").search(&o).unwrap(),
+        json!(true)
+    );
+}
+
+#[test]
+fn dyn_searchable_works() {
+    let boxed: Box<dyn Searchable> = Box::new(Id("y".into()));
+    assert_eq!(jmespath!("@").search(&boxed).unwrap(), json!("y"));
+    let r: &dyn Searchable = &Status::Creating;
+    assert_eq!(jmespath!("@").search(r).unwrap(), json!("CREATING"));
+}

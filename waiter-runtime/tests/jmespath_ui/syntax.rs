@@ -1,0 +1,3 @@
+fn main() {
+    let _ = waiter_runtime::jmespath!("Reservations[].Instances[.State");
+}
