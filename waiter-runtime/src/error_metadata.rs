@@ -76,6 +76,17 @@
 use std::time::Duration;
 
 pub mod field;
+#[cfg(feature = "http")]
+mod http;
+#[cfg(feature = "io")]
+mod io;
+#[cfg(feature = "reqwest")]
+mod reqwest;
+
+#[cfg(feature = "http")]
+pub use self::http::retry_after_from_header_map;
+#[cfg(feature = "io")]
+pub use self::io::is_transient_io_kind;
 
 /// Metadata an operation's error exposes about itself.
 ///

@@ -38,6 +38,7 @@ mod backoff;
 mod classifier;
 pub mod classifiers;
 mod config;
+pub mod hint;
 mod quota;
 mod rate_limit;
 mod retrier;

@@ -1,0 +1,87 @@
+//! `ProvideErrorMetadata` for `http` types (feature `http`).
+
+use std::time::{Duration, SystemTime};
+
+use super::{ProvideErrorMetadata, field};
+use crate::retry::hint;
+
+/// The retry-after hint in `headers` (`x-amz-retry-after`, else `Retry-After`), read at the
+/// current wall-clock time.
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::error_metadata::retry_after_from_header_map;
+///
+/// let mut headers = http::HeaderMap::new();
+/// headers.insert(http::header::RETRY_AFTER, "7".parse().unwrap());
+/// assert_eq!(retry_after_from_header_map(&headers), Some(Duration::from_secs(7)));
+/// ```
+pub fn retry_after_from_header_map(headers: &http::HeaderMap) -> Option<Duration> {
+    hint::retry_after_from_headers(
+        headers
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_bytes())),
+        SystemTime::now(),
+    )
+}
+
+/// The error code an AWS-style response names in `x-amzn-errortype` (stripped of any
+/// `namespace#` prefix and `:uri` suffix).
+pub(crate) fn error_type(headers: &http::HeaderMap) -> Option<&str> {
+    let value = headers.get("x-amzn-errortype")?.to_str().ok()?;
+    let value = value.split(':').next().unwrap_or(value);
+    let value = value.rsplit('#').next().unwrap_or(value).trim();
+    (!value.is_empty()).then_some(value)
+}
+
+impl field::Status for http::StatusCode {
+    fn status(&self) -> Option<u16> {
+        Some(self.as_u16())
+    }
+}
+
+/// A marked `#[error_metadata(retry_after)]` field may be the response's headers.
+impl field::RetryAfter for http::HeaderMap {
+    fn retry_after(&self) -> Option<Duration> {
+        retry_after_from_header_map(self)
+    }
+}
+
+/// A bare status code as an error: no code, its status.
+impl ProvideErrorMetadata for http::StatusCode {
+    fn code(&self) -> Option<&str> {
+        None
+    }
+    fn http_status(&self) -> Option<u16> {
+        Some(self.as_u16())
+    }
+}
+
+/// A whole response as an error: its status, its retry-after headers, and the code named in
+/// `x-amzn-errortype` if any.
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::ProvideErrorMetadata;
+///
+/// let response = http::Response::builder()
+///     .status(503)
+///     .header("x-amzn-errortype", "ThrottlingException:http://internal.amazon.com/")
+///     .header("retry-after", "2")
+///     .body(())
+///     .unwrap();
+/// assert_eq!(response.http_status(), Some(503));
+/// assert_eq!(response.code(), Some("ThrottlingException"));
+/// assert_eq!(response.retry_after(), Some(Duration::from_secs(2)));
+/// ```
+impl<B> ProvideErrorMetadata for http::Response<B> {
+    fn code(&self) -> Option<&str> {
+        error_type(self.headers())
+    }
+    fn http_status(&self) -> Option<u16> {
+        Some(self.status().as_u16())
+    }
+    fn retry_after(&self) -> Option<Duration> {
+        retry_after_from_header_map(self.headers())
+    }
+}
