@@ -329,3 +329,21 @@ impl Drop for Acquire<'_> {
         }
     }
 }
+
+/// The retrier's hook: [`RetryMode::Adaptive`](crate::retry::RetryMode::Adaptive) paces every
+/// attempt through it.
+impl crate::retry::RateLimiter for ClientRateLimiter {
+    fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        if self.shared.enabled.load(Ordering::Acquire) {
+            Box::pin(ClientRateLimiter::acquire(self))
+        } else {
+            // Zero-sized, so boxing it does not allocate: while off, an attempt costs one
+            // atomic load here.
+            Box::pin(std::future::ready(()))
+        }
+    }
+
+    fn on_response(&self, throttled: bool) {
+        ClientRateLimiter::on_response(self, throttled);
+    }
+}
