@@ -84,6 +84,13 @@ struct Inner {
 }
 
 impl Inner {
+    /// Remembers a clock reading (readings taken on several threads may arrive out of order);
+    /// returns the latest one.
+    fn remember(&mut self, reading: f64) -> f64 {
+        self.last_now = self.last_now.max(reading);
+        self.last_now
+    }
+
     /// The waker of the first in line, to wake after the lock is released.
     fn head_waker(&self) -> Option<Waker> {
         self.line.first_key_value().map(|(_, waker)| waker.clone())
@@ -210,11 +217,13 @@ impl ClientRateLimiter {
     /// error. Transient errors and successes alike are `false`.
     pub fn on_response(&self, throttled: bool) {
         let shared = &*self.shared;
+        // The clock is read before taking the lock, to keep the critical section short.
+        let reading = shared.elapsed();
         let (wake, first_throttle) = {
             let mut inner = shared.lock();
             let was_enabled = inner.state.is_enabled();
             let before = inner.state.fill_rate();
-            let now = shared.read_clock(&mut inner);
+            let now = inner.remember(reading);
             let after = inner.state.on_response(now, throttled);
             let first_throttle = !was_enabled && throttled;
             if first_throttle {
@@ -255,9 +264,12 @@ impl Shared {
 
     /// Reads the clock, in `state`'s seconds, and remembers the reading.
     fn read_clock(&self, inner: &mut Inner) -> f64 {
-        let now = self.origin.elapsed().as_secs_f64();
-        inner.last_now = inner.last_now.max(now);
-        inner.last_now
+        inner.remember(self.elapsed())
+    }
+
+    /// Seconds since `origin`.
+    fn elapsed(&self) -> f64 {
+        self.origin.elapsed().as_secs_f64()
     }
 
     /// Takes a token if one is there, first at the last clock reading, then at a fresh one.
