@@ -219,14 +219,13 @@ impl ClientRateLimiter {
         let shared = &*self.shared;
         // The clock is read before taking the lock, to keep the critical section short.
         let reading = shared.elapsed();
-        let (wake, first_throttle) = {
+        let (wake, throttle) = {
             let mut inner = shared.lock();
             let was_enabled = inner.state.is_enabled();
             let before = inner.state.fill_rate();
             let now = inner.remember(reading);
             let after = inner.state.on_response(now, throttled);
-            let first_throttle = !was_enabled && throttled;
-            if first_throttle {
+            if !was_enabled && throttled {
                 shared.enabled.store(true, Ordering::Release);
             }
             let wake = if after != before {
@@ -234,10 +233,26 @@ impl ClientRateLimiter {
             } else {
                 None
             };
-            (wake, first_throttle)
+            // What to log, after the lock is released: throttles are rare, successes are not.
+            let throttle = throttled.then(|| {
+                let state = &inner.state;
+                (
+                    !was_enabled,
+                    state.cubic().max_rate(),
+                    after,
+                    inner.line.len(),
+                )
+            });
+            (wake, throttle)
         };
-        if first_throttle {
-            tracing::debug!("adaptive retry: first throttling response, client rate limiting on");
+        if let Some((first, w_max, fill_rate, waiting)) = throttle {
+            tracing::debug!(
+                first,
+                w_max,
+                fill_rate,
+                waiting,
+                "adaptive retry: throttling response, client send rate cut"
+            );
         }
         if let Some(waker) = wake {
             waker.wake();
