@@ -3,10 +3,12 @@
 //! * [`service`]: a small resource API with eventual consistency and fault injection, served
 //!   over real TCP on `127.0.0.1`, in-process.
 //! * [`client`]: a reqwest client for it, written the way a user would.
+//! * [`demo`]: the scenario of `cargo run --example demo`.
 //! * [`report`]: the demo's plain-text output (poll lines, the summary table).
 
 #![forbid(unsafe_code)]
 
 pub mod client;
+pub mod demo;
 pub mod report;
 pub mod service;

@@ -136,6 +136,8 @@ impl ResourceClient {
     ///
     /// Waiters, pasted from the service's Smithy model (IDL form):
     /// [`wait_until_resource_exists`](Self::wait_until_resource_exists),
+    /// [`wait_until_resource_active`](Self::wait_until_resource_active),
+    /// [`wait_until_members_active`](Self::wait_until_members_active),
     /// [`wait_until_resource_deleted`](Self::wait_until_resource_deleted).
     #[waitable(
         ResourceExists: {
@@ -148,6 +150,56 @@ impl ResourceClient {
             ]
             minDelay: 1
             maxDelay: 20
+        }
+        ResourceActive: {
+            documentation: "Waits until the resource is `ACTIVE`; fails fast once it is `FAILED`."
+            acceptors: [
+                {
+                    state: "success"
+                    matcher: { output: { path: "status", expected: "ACTIVE", comparator: "stringEquals" } }
+                }
+                {
+                    state: "failure"
+                    matcher: { output: { path: "status", expected: "FAILED", comparator: "stringEquals" } }
+                    message: "statusReason"
+                }
+                {
+                    state: "failure"
+                    matcher: { output: { path: "status", expected: "DELETING", comparator: "stringEquals" } }
+                    message: "join('', ['resource ', name, ' is being deleted'])"
+                }
+                { state: "retry", matcher: { errorType: "ThrottlingException" } }
+                { state: "retry", matcher: { errorType: "SlowDown" } }
+            ]
+            minDelay: 2
+            maxDelay: 60
+            tags: ["provisioning"]
+        }
+        MembersActive: {
+            documentation: "Waits until every member of the resource is `ACTIVE`."
+            acceptors: [
+                {
+                    state: "success"
+                    matcher: { output: { path: "members[].status", expected: "ACTIVE", comparator: "allStringEquals" } }
+                }
+                {
+                    state: "success"
+                    matcher: {
+                        output: {
+                            path: "length(members) == `0` && status == 'ACTIVE'"
+                            expected: "true"
+                            comparator: "booleanEquals"
+                        }
+                    }
+                }
+                {
+                    state: "failure"
+                    matcher: { output: { path: "members[].status", expected: "FAILED", comparator: "anyStringEquals" } }
+                    message: "members[?status=='FAILED'].name"
+                }
+                { state: "retry", matcher: { errorType: "ThrottlingException" } }
+                { state: "retry", matcher: { errorType: "SlowDown" } }
+            ]
         }
         ResourceDeleted: {
             documentation: "Waits until the resource is gone: describing it answers `NotFound`."
@@ -173,12 +225,61 @@ impl ResourceClient {
     }
 
     /// `ListResources`: the resources whose name starts with `prefix`, sorted by name.
+    ///
+    /// Waiter, pasted from the service's JSON AST model:
+    /// [`wait_until_all_resources_active`](Self::wait_until_all_resources_active).
+    #[waitable({
+        "AllResourcesActive": {
+            "documentation": "Waits until every listed resource is ACTIVE; fails fast when one is FAILED.",
+            "acceptors": [
+                {
+                    "state": "success",
+                    "matcher": {
+                        "output": { "path": "resources[].status", "expected": "ACTIVE", "comparator": "allStringEquals" }
+                    }
+                },
+                {
+                    "state": "failure",
+                    "matcher": {
+                        "output": { "path": "resources[].status", "expected": "FAILED", "comparator": "anyStringEquals" }
+                    },
+                    "message": "resources[?status=='FAILED'].statusReason"
+                },
+                { "state": "retry", "matcher": { "errorType": "ThrottlingException" } },
+                { "state": "retry", "matcher": { "errorType": "SlowDown" } }
+            ],
+            "minDelay": 2,
+            "maxDelay": 60
+        }
+    })]
     pub async fn list_resources(&self, prefix: &str) -> Result<ListResourcesOutput, ResourceError> {
         self.send(Method::GET, &format!("/resources?prefix={prefix}"), None)
             .await
     }
 
     /// `DescribeResources`: those of the named resources that exist, sorted by name.
+    ///
+    /// Waiter with an `inputOutput` matcher, in the manner of the Smithy spec's `GroupExists`:
+    /// [`wait_until_resources_exist`](Self::wait_until_resources_exist).
+    #[waitable(
+        ResourcesExist: {
+            documentation: "Waits until every named resource exists."
+            acceptors: [
+                {
+                    state: "success"
+                    matcher: {
+                        inputOutput: {
+                            path: "length(input) == length(output.resources)"
+                            expected: "true"
+                            comparator: "booleanEquals"
+                        }
+                    }
+                }
+                { state: "retry", matcher: { errorType: "ThrottlingException" } }
+                { state: "retry", matcher: { errorType: "SlowDown" } }
+            ]
+        }
+    )]
     pub async fn describe_resources(
         &self,
         names: &[String],

@@ -1,0 +1,78 @@
+//! The demo's scenario (`cargo run --example demo`), with short delays, checked row by row.
+
+use std::time::Duration;
+
+use waiter_tests::demo::{self, DemoOptions, RESOURCES, WaitOutcome};
+use waiter_tests::service::{FaultConfig, Settle};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_survives_throttling_and_reports_every_wait() {
+    let options = DemoOptions {
+        seed: 7,
+        settle: Settle::After {
+            min: Duration::from_millis(50),
+            max: Duration::from_millis(300),
+        },
+        faults: FaultConfig {
+            throttle: 0.10,
+            slow_down: 0.05,
+            retry_after: Some(Duration::from_millis(20)),
+            ..FaultConfig::none()
+        },
+        max_attempts: 8,
+        min_delay: Duration::from_millis(10),
+        max_delay: Duration::from_millis(50),
+        max_wait: Duration::from_secs(30),
+    };
+    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = std::sync::Arc::clone(&lines);
+    let report = demo::run(options, move |line| {
+        sink.lock().unwrap().push(line.to_owned())
+    })
+    .await
+    .unwrap();
+
+    let n = RESOURCES.len();
+    assert_eq!(report.rows.len(), 2 * n + 2, "{report}");
+    for row in &report.rows[..n] {
+        assert_eq!(row.waiter, "ResourceActive");
+        if row.resource.starts_with("fail-") {
+            let WaitOutcome::Failure(Some(message)) = &row.outcome else {
+                panic!("{report}")
+            };
+            assert!(message.starts_with("provisioning failed"), "{message}");
+        } else {
+            assert_eq!(row.outcome, WaitOutcome::Success, "{report}");
+        }
+        assert!(row.polls >= 1);
+    }
+    assert_eq!(
+        (report.rows[n].resource.as_str(), &report.rows[n].outcome),
+        ("web-*", &WaitOutcome::Success)
+    );
+    assert!(
+        matches!(report.rows[n + 1].outcome, WaitOutcome::Failure(Some(_))),
+        "{report}"
+    );
+    for row in &report.rows[n + 2..] {
+        assert_eq!(
+            (row.waiter, &row.outcome),
+            ("ResourceDeleted", &WaitOutcome::Success),
+            "{report}"
+        );
+    }
+
+    // One line per poll, and the table accounts for every throttling answer the service sent.
+    let polls: u32 = report.rows.iter().map(|r| r.polls).sum();
+    let poll_lines = lines
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l.contains(" poll "))
+        .count();
+    assert_eq!(poll_lines as u32, polls);
+    let throttles: u32 = report.rows.iter().map(|r| r.throttles).sum();
+    assert_eq!(u64::from(throttles), report.service.throttled, "{report}");
+    let text = report.to_string();
+    assert!(text.contains("resource") && text.contains("throttles") && text.contains("done in"));
+}
