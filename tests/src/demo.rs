@@ -213,7 +213,7 @@ tokio::task_local! {
 
 /// Counts throttling answers for the current row, then lets the adaptive limiter react.
 #[derive(Debug)]
-struct CountThrottles(Arc<ClientRateLimiter>);
+struct CountThrottles(ClientRateLimiter);
 
 impl RateLimiter for CountThrottles {
     fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
@@ -429,7 +429,8 @@ pub async fn run(
         "  client: adaptive retries; once throttled, it slows down (a request may wait for the rate limiter)\n",
     );
 
-    let limiter = Arc::new(ClientRateLimiter::new());
+    // Clones of a `ClientRateLimiter` share its state: the demo keeps one to report it.
+    let limiter = ClientRateLimiter::new();
     let retrier = Retrier::new(
         RetryConfig::adaptive()
             .max_attempts(options.max_attempts)
@@ -437,7 +438,7 @@ pub async fn run(
             .max_backoff(Duration::from_secs(1))
             .build(),
     )
-    .with_rate_limiter(Arc::new(CountThrottles(Arc::clone(&limiter))))
+    .with_rate_limiter(Arc::new(CountThrottles(limiter.clone())))
     .on_retry(|_: &_| {
         let _ = ROW.try_with(|row| row.retries.fetch_add(1, Ordering::Relaxed));
     });

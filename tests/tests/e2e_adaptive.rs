@@ -1,28 +1,13 @@
 //! Adaptive retries over loopback TCP: once the service throttles, the client's rate limiter
 //! turns on and cuts the request rate, which the service observes.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, Tuning};
-use waiter_runtime::retry::{RateLimiter, Retrier, RetryConfig};
+use waiter_runtime::retry::{Retrier, RetryConfig};
 use waiter_tests::client::ResourceClient;
 use waiter_tests::service::{ExampleService, FaultConfig, RequestRecord, Settle};
-
-/// Passes the retrier's calls to the shared limiter.
-#[derive(Debug)]
-struct Shared(Arc<ClientRateLimiter>);
-
-impl RateLimiter for Shared {
-    fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        Box::pin(self.0.acquire())
-    }
-    fn on_response(&self, throttled: bool) {
-        self.0.on_response(throttled);
-    }
-}
 
 /// Requests per second the service saw in `[from, to)`.
 fn rate(log: &[RequestRecord], from: Instant, to: Instant) -> f64 {
@@ -64,7 +49,7 @@ async fn adaptive_mode_cuts_the_request_rate_under_throttling() {
         rate_bucket_width: 0.1,
         ..Tuning::AWS
     };
-    let limiter = Arc::new(ClientRateLimiter::with_tuning(tuning).unwrap());
+    let limiter = ClientRateLimiter::with_tuning(tuning).unwrap();
     let retrier = Retrier::new(
         RetryConfig::adaptive()
             .max_attempts(3)
@@ -72,7 +57,7 @@ async fn adaptive_mode_cuts_the_request_rate_under_throttling() {
             .max_backoff(Duration::from_millis(5))
             .build(),
     )
-    .with_rate_limiter(Arc::new(Shared(Arc::clone(&limiter))));
+    .with_rate_limiter(Arc::new(limiter.clone()));
     let client = ResourceClient::builder(service.url())
         .retrier(retrier)
         .build();
