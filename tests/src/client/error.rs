@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use reqwest::header::HeaderMap;
 use waiter_runtime::ProvideErrorMetadata;
+use waiter_runtime::error_metadata::retry_after_from_header_map;
 
 use super::model::ErrorBody;
 
@@ -76,8 +77,9 @@ pub enum ResourceError {
         #[error_metadata(message)]
         message: Option<String>,
     },
-    /// No (complete) answer: connection refused or reset, timeout.
-    #[error_metadata(no_code, transient)]
+    /// No (complete) answer: connection refused or reset, timeout. Its metadata is
+    /// `reqwest::Error`'s (waiter-runtime's `reqwest` feature): transient when it is one.
+    #[error_metadata(transparent)]
     Transport(reqwest::Error),
     /// An answer that is not what the service documents (a body that does not parse).
     #[error_metadata(no_code)]
@@ -98,7 +100,7 @@ impl ResourceError {
             message: None,
         });
         let message = parsed.message.clone().unwrap_or_default();
-        let retry_after = retry_after(headers);
+        let retry_after = retry_after_from_header_map(headers);
         match parsed.code.as_deref() {
             Some("NotFound") => Self::NotFound { message },
             Some("ResourceInUseException") => Self::ResourceInUse { message },
@@ -124,19 +126,6 @@ impl ResourceError {
     pub fn is_throttling_error(&self) -> bool {
         matches!(self, Self::Throttling { .. } | Self::SlowDown { .. })
     }
-}
-
-/// The server's hint: `x-amz-retry-after` (milliseconds), else `Retry-After` (seconds).
-fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let header = |name| {
-        headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-    };
-    header("x-amz-retry-after")
-        .map(Duration::from_millis)
-        .or_else(|| header("retry-after").map(Duration::from_secs))
 }
 
 impl fmt::Display for ResourceError {
