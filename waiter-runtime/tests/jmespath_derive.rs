@@ -267,3 +267,34 @@ fn statically_followed_chains_match_the_dynamic_view() {
     assert_eq!(jmespath!("items[].inner.x").search(d).unwrap(), json!([1]));
     assert_eq!(jmespath!("meta.x").search(d).unwrap(), json!(9));
 }
+
+#[derive(Searchable)]
+struct Borrowed<'a, T: Clone> {
+    name: &'a str,
+    items: &'a [T],
+    choice: Choice<T>,
+}
+
+#[derive(Searchable)]
+enum Choice<T> {
+    One(T),
+    Many { all: Vec<T> },
+}
+
+#[test]
+fn lifetimes_and_generics_are_forwarded() {
+    let items = [1u8, 2];
+    let b = Borrowed {
+        name: "n",
+        items: &items,
+        choice: Choice::Many { all: vec![3u8] },
+    };
+    assert_eq!(
+        jmespath!("[name, items[-1], choice.Many.all[0]]")
+            .search(&b)
+            .unwrap(),
+        json!(["n", 2, 3])
+    );
+    let one: Choice<&str> = Choice::One("x");
+    assert_eq!(jmespath!("One").search(&one).unwrap(), json!("x"));
+}
