@@ -115,6 +115,7 @@ impl RetryQuota {
     }
 
     /// The token for a call, to take before its first try. Free.
+    #[inline]
     pub fn acquire(&self) -> RetryToken<'_> {
         RetryToken {
             bucket: &self.inner,
@@ -125,6 +126,7 @@ impl RetryQuota {
 
 impl Bucket {
     /// Takes `cost` tokens if that many are available.
+    #[inline]
     fn take(&self, cost: u32) -> Result<(), QuotaExhausted> {
         self.available
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(cost))
@@ -136,6 +138,7 @@ impl Bucket {
     }
 
     /// Gives back up to `amount` tokens, never above capacity; returns how many went back.
+    #[inline]
     fn give_back(&self, amount: u32) -> u32 {
         if amount == 0 {
             return 0;
@@ -223,6 +226,7 @@ impl<'q> RetryToken<'q> {
 
     /// The call succeeded and is done. Gives back the success reward (first try) or what the
     /// last retry took, never above capacity; returns how many tokens went back.
+    #[inline]
     pub fn success(self) -> u32 {
         let amount = self.held.unwrap_or(self.bucket.costs.success_reward);
         self.bucket.give_back(amount)
