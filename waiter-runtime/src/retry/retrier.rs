@@ -73,6 +73,15 @@ struct Inner {
     rate_limiter: Option<Arc<dyn RateLimiter>>,
 }
 
+impl Inner {
+    /// Whether a successful first try can skip classification: no classifier would retry a
+    /// success and no rate limiter needs to hear of it.
+    #[inline]
+    fn fast_first_try(&self) -> bool {
+        self.rate_limiter.is_none() && !self.classifiers.inspects_success()
+    }
+}
+
 impl fmt::Debug for Retrier {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Retrier")
@@ -176,7 +185,7 @@ impl Retrier {
         E: ProvideErrorMetadata + 'static,
     {
         let inner = &*self.inner;
-        if inner.rate_limiter.is_some() || inner.classifiers.inspects_success() {
+        if !inner.fast_first_try() {
             let token = inner.quota.acquire();
             return self
                 .execute(&CallSettings::default(), op, token, None)
@@ -364,11 +373,13 @@ impl Retrier {
                 tracing::debug!(attempt, %reason, ?stop, "not retrying");
                 return done(stop, result, 0);
             }
-            let random = match (config.jitter(), reason.retry_after()) {
-                (super::Jitter::Full, None) => backoff::random(),
-                _ => 0.0,
+            // Random numbers only where jitter applies to a non-zero bound.
+            let delay = match (config.jitter(), reason.retry_after()) {
+                (super::Jitter::Full, None) if !config.backoff_bound(attempt).is_zero() => {
+                    config.delay(attempt, backoff::random(), None)
+                }
+                (_, hint) => config.delay(attempt, 0.0, hint),
             };
-            let delay = config.delay(attempt, random, reason.retry_after());
             if let Some(deadline) = deadline {
                 if tokio::time::Instant::now() + delay > deadline {
                     token.failure();
