@@ -1,11 +1,12 @@
 //! Waiters over loopback TCP against the example service: `success` and `errorType`
-//! acceptors, unexpected errors, and the deadline cancelling a hung request.
+//! acceptors (`success: true` and `false`), unexpected errors, and the deadline cancelling a
+//! hung request.
 
 use std::time::Duration;
 
 use waiter_runtime::waiter::AcceptorState;
-use waiter_runtime::{ProvideErrorMetadata, WaiterError};
-use waiter_tests::client::{ResourceClient, ResourceError};
+use waiter_runtime::{ProvideErrorMetadata, WaiterError, waitable};
+use waiter_tests::client::{ListResourcesOutput, ResourceClient, ResourceError};
 use waiter_tests::service::{ExampleService, Fault, Outcome, RunningService, Settle};
 
 const FAST: Duration = Duration::from_millis(10);
@@ -159,4 +160,49 @@ async fn the_deadline_cancels_a_hung_request_and_the_server_sees_it_closed() {
         .await
         .expect("the server sees the connection closed and drops the hung handler");
     assert_eq!((stats.hung, stats.requests), (1, 1));
+}
+
+/// A health probe over the example client, with a waiter that succeeds as soon as a call fails,
+/// whatever the error (`success: false`), and keeps polling while calls succeed.
+struct Probe(ResourceClient);
+
+impl Probe {
+    #[waitable(
+        ServiceFailing: {
+            acceptors: [
+                { state: "success", matcher: { success: false } }
+                { state: "retry", matcher: { success: true } }
+            ]
+        }
+    )]
+    async fn probe(&self) -> Result<ListResourcesOutput, ResourceError> {
+        self.0.list_resources("").await
+    }
+}
+
+#[tokio::test]
+async fn success_false_matches_any_error_even_without_a_code() {
+    let (service, client) = setup(Settle::Manual).await;
+    service.faults().script_ok(2);
+    service.faults().script([Fault::Reset]);
+    let done = Probe(client)
+        .wait_until_service_failing()
+        .min_delay(FAST)
+        .max_delay(FAST_MAX)
+        .wait(MAX_WAIT)
+        .await
+        .unwrap();
+    assert_eq!(done.polls, 3);
+    let err = done
+        .error()
+        .expect("the waiter succeeded on the failed call");
+    assert!(
+        matches!(err, ResourceError::Transport(_)) && err.code().is_none(),
+        "{err:?}"
+    );
+    assert_eq!(
+        service.stats().requests,
+        3,
+        "one attempt per poll, even for a connection reset"
+    );
 }

@@ -273,6 +273,14 @@ mod parse {
         let mut errors = Errors::default();
         let a = attrs(&input.attrs, &mut errors);
         let rule = a.rename_all.or(a.serde_rename_all);
+        if a.untagged {
+            errors.push(syn::Error::new(
+                input.ident.span(),
+                "`#[derive(Searchable)]` does not support untagged enums: a Smithy union is an \
+                 object with one member; mark single variants `#[searchable(untagged)]` instead, \
+                 or search through `jmespath::Serialized`",
+            ));
+        }
         if a.how.is_some() || a.flatten || a.skip {
             errors.push(syn::Error::new(
                 input.ident.span(),

@@ -1,9 +1,16 @@
-//! Cost of the adaptive rate limiter per call when tokens are plentiful, against the same call
-//! without it, with 1000 tasks on 1 and 2 threads.
+//! Per-call cost of adaptive mode when tokens are plentiful, against standard mode, through the
+//! retrier, with 1000 tasks on 1 and 2 threads.
 //!
 //! ```text
 //! cargo bench -p waiter-runtime --bench adaptive_acquire -- --warm-up-time 1 --measurement-time 3
 //! ```
+//!
+//! * `standard`: `Retrier::new(RetryConfig::standard())`, the baseline;
+//! * `adaptive_off`: adaptive mode before any throttle (the limiter only measures the rate);
+//! * `adaptive_on`: adaptive mode after a throttle, with far more tokens than the calls take;
+//! * `acquire_only_on`: taking a token alone (the limiter's `acquire`, on, plenty of tokens),
+//!   without the retrier or the response update;
+//! * `clock_read`: `tokio::time::Instant::now()` alone, which every response update needs once.
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
@@ -12,64 +19,87 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use waiter_runtime::ProvideErrorMetadata;
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
+use waiter_runtime::retry::{Retrier, RetryConfig};
 
 const TASKS: u64 = 1000;
+
+#[derive(Debug, ProvideErrorMetadata)]
+#[error_metadata(code = "ThrottlingException", status = 400)]
+struct Throttled;
 
 fn runtime(threads: usize) -> tokio::runtime::Runtime {
     if threads == 1 {
         tokio::runtime::Builder::new_current_thread()
+            .enable_time()
             .build()
             .unwrap()
     } else {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(threads)
+            .enable_time()
             .build()
             .unwrap()
     }
 }
 
-/// The operation every call makes: trivially cheap, so the figures are the overhead.
-async fn operation(i: u64) -> Result<u64, ()> {
-    Ok(black_box(i))
-}
-
 #[derive(Clone, Copy)]
 enum Setup {
-    /// No limiter at all: the standard mode's call.
     Standard,
-    /// Adaptive mode before any throttle: one atomic load per attempt.
     AdaptiveOff,
-    /// Adaptive mode, enabled, with far more tokens than the calls take.
     AdaptiveOn,
+    AcquireOnlyOn,
+    ClockRead,
 }
 
-/// Runs `iters` calls spread over 1000 tasks; returns the time per `iters` calls.
+enum Client {
+    Retrier(Retrier),
+    Limiter(ClientRateLimiter),
+    Clock,
+}
+
+impl Client {
+    fn new(setup: Setup) -> Self {
+        let plenty = || ClientRateLimiter::with_state(RateLimiterState::steady_at(1e12, 0.0));
+        match setup {
+            Setup::Standard => Client::Retrier(Retrier::new(RetryConfig::standard().build())),
+            Setup::AdaptiveOff => Client::Retrier(Retrier::new(RetryConfig::adaptive().build())),
+            Setup::AdaptiveOn => Client::Retrier(
+                Retrier::new(RetryConfig::adaptive().build()).with_rate_limiter(Arc::new(plenty())),
+            ),
+            Setup::AcquireOnlyOn => Client::Limiter(plenty()),
+            Setup::ClockRead => Client::Clock,
+        }
+    }
+
+    async fn call(&self, i: u64) -> Result<u64, Throttled> {
+        match self {
+            Client::Retrier(retrier) => retrier.run(|| async { Ok(black_box(i)) }).await,
+            Client::Limiter(limiter) => {
+                limiter.acquire().await;
+                Ok(black_box(i))
+            }
+            Client::Clock => {
+                black_box(tokio::time::Instant::now());
+                Ok(black_box(i))
+            }
+        }
+    }
+}
+
+/// Runs `iters` calls spread over 1000 tasks; returns the time they took.
 fn measure(rt: &tokio::runtime::Runtime, setup: Setup, iters: u64) -> Duration {
     let per_task = iters.div_ceil(TASKS);
-    let limiter = match setup {
-        Setup::Standard => None,
-        Setup::AdaptiveOff => Some(ClientRateLimiter::new()),
-        Setup::AdaptiveOn => Some(ClientRateLimiter::with_state(RateLimiterState::steady_at(
-            1e12, 0.0,
-        ))),
-    };
-    let limiter = Arc::new(limiter);
+    let client = Arc::new(Client::new(setup));
     let elapsed = rt.block_on(async move {
         let start = Instant::now();
         let tasks: Vec<_> = (0..TASKS)
             .map(|_| {
-                let limiter = limiter.clone();
+                let client = client.clone();
                 tokio::spawn(async move {
                     for i in 0..per_task {
-                        if let Some(limiter) = &*limiter {
-                            limiter.acquire().await;
-                        }
-                        let result = operation(i).await;
-                        if let Some(limiter) = &*limiter {
-                            limiter.on_response(false);
-                        }
-                        black_box(result).ok();
+                        black_box(client.call(i).await).ok();
                     }
                 })
             })
@@ -90,6 +120,8 @@ fn bench(c: &mut Criterion) {
             ("standard", Setup::Standard),
             ("adaptive_off", Setup::AdaptiveOff),
             ("adaptive_on", Setup::AdaptiveOn),
+            ("acquire_only_on", Setup::AcquireOnlyOn),
+            ("clock_read", Setup::ClockRead),
         ] {
             group.bench_function(BenchmarkId::from_parameter(name), |b| {
                 b.iter_custom(|iters| measure(&rt, setup, iters))
@@ -101,7 +133,7 @@ fn bench(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default();
+    config = Criterion::default().sample_size(30);
     targets = bench
 }
 criterion_main!(benches);

@@ -20,10 +20,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use plotters::prelude::*;
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use tokio::time::{Instant, sleep};
+use waiter_runtime::ProvideErrorMetadata;
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState, Tuning};
+use waiter_runtime::retry::{Retrier, RetryConfig};
 
 /// Requests per second the service admits.
 const C: f64 = 50.0;
@@ -74,8 +74,8 @@ impl Service {
         }
     }
 
-    /// Sends one request: `true` if it was throttled.
-    async fn send(&self) -> bool {
+    /// Sends one request.
+    async fn send(&self) -> Result<(), Throttled> {
         let throttled = {
             let mut s = self.state.lock().unwrap();
             let now = Instant::now();
@@ -94,7 +94,7 @@ impl Service {
             !admitted
         };
         sleep(LATENCY).await;
-        throttled
+        if throttled { Err(Throttled) } else { Ok(()) }
     }
 }
 
@@ -119,51 +119,30 @@ impl Mode {
     }
 }
 
-/// The AWS standard retry strategy's defaults: 3 attempts, full-jitter exponential backoff
-/// from 1 s capped at 20 s, a retry quota of 500 costing 5 per retry, refunded on success.
-struct Retrier {
-    limiter: Option<ClientRateLimiter>,
-    quota: Mutex<u32>,
-}
+/// The service's answer when it has no token for a request.
+#[derive(Debug, ProvideErrorMetadata)]
+#[error_metadata(code = "ThrottlingException", status = 400)]
+struct Throttled;
 
-const MAX_ATTEMPTS: u32 = 3;
-const QUOTA: u32 = 500;
-const RETRY_COST: u32 = 5;
-
-impl Retrier {
-    /// One call: `Ok` with the number of attempts, or `Err` when it gave up throttled.
-    async fn call(&self, service: &Service, rng: &mut SmallRng) -> Result<u32, u32> {
-        let mut attempt = 1;
-        // The call's place in the limiter's line, kept by its retries.
-        let ticket = self.limiter.as_ref().map(ClientRateLimiter::ticket);
-        loop {
-            if let (Some(limiter), Some(ticket)) = (&self.limiter, ticket) {
-                limiter.acquire_with(ticket).await;
-            }
-            let throttled = service.send().await;
-            if let Some(limiter) = &self.limiter {
-                limiter.on_response(throttled);
-            }
-            {
-                let mut quota = self.quota.lock().unwrap();
-                if !throttled {
-                    *quota = if attempt == 1 {
-                        (*quota + 1).min(QUOTA)
-                    } else {
-                        *quota + RETRY_COST
-                    };
-                    return Ok(attempt);
-                }
-                if attempt >= MAX_ATTEMPTS || *quota < RETRY_COST {
-                    return Err(attempt);
-                }
-                *quota -= RETRY_COST;
-            }
-            let cap = Duration::from_secs(1) * 2u32.pow(attempt - 1);
-            sleep(cap.min(Duration::from_secs(20)).mul_f64(rng.r#gen::<f64>())).await;
-            attempt += 1;
+/// The client's retrier: the AWS standard defaults (3 attempts, full-jitter backoff from 1 s
+/// capped at 20 s, a retry quota of 500 costing 5 per retry), plus, in adaptive mode, the
+/// client rate limiter (kept here to sample its fill rate).
+fn retrier(mode: Mode) -> (Retrier, Option<ClientRateLimiter>) {
+    match mode {
+        Mode::Standard => (Retrier::new(RetryConfig::standard().build()), None),
+        Mode::Adaptive(_, tuning) => {
+            let limiter = ClientRateLimiter::with_tuning(tuning).expect("valid tuning");
+            (adaptive(&limiter), Some(limiter))
+        }
+        Mode::WarmStart(_, rate) => {
+            let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(rate, 0.0));
+            (adaptive(&limiter), Some(limiter))
         }
     }
+}
+
+fn adaptive(limiter: &ClientRateLimiter) -> Retrier {
+    Retrier::new(RetryConfig::adaptive().build()).with_rate_limiter(Arc::new(limiter.clone()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -186,27 +165,16 @@ struct Report {
 
 async fn simulate(mode: Mode, callers: usize) -> Report {
     let service = Arc::new(Service::new());
-    let limiter = match mode {
-        Mode::Standard => None,
-        Mode::Adaptive(_, tuning) => Some(ClientRateLimiter::with_tuning(tuning).expect("valid")),
-        Mode::WarmStart(_, rate) => Some(ClientRateLimiter::with_state(
-            RateLimiterState::steady_at(rate, 0.0),
-        )),
-    };
-    let retrier = Arc::new(Retrier {
-        limiter: limiter.clone(),
-        quota: Mutex::new(QUOTA),
-    });
+    let (retrier, limiter) = retrier(mode);
     let start = Instant::now();
     let mut tasks = Vec::new();
-    for caller in 0..callers {
+    for _ in 0..callers {
         let (service, retrier) = (service.clone(), retrier.clone());
         tasks.push(tokio::spawn(async move {
-            let mut rng = SmallRng::seed_from_u64(caller as u64);
             let mut calls = Vec::new();
             while start.elapsed() < RUN {
                 let began = Instant::now();
-                let outcome = retrier.call(&service, &mut rng).await;
+                let outcome = retrier.run(|| service.send()).await;
                 let started = (began - start).as_secs_f64();
                 calls.push((began.elapsed().as_secs_f64(), outcome.is_ok(), started));
             }

@@ -15,9 +15,42 @@ pub mod retry;
 pub mod waiter;
 
 pub use error_metadata::ProvideErrorMetadata;
+pub use jmespath::Searchable;
 pub use waiter::{FinalPoll, Waiter, WaiterError};
 /// Derives [`ProvideErrorMetadata`](trait@ProvideErrorMetadata) for an error enum or struct;
 /// the attributes are documented in [`error_metadata`](mod@error_metadata).
 pub use waiter_macros::ProvideErrorMetadata;
-pub use jmespath::Searchable;
-pub use waiter_macros::{jmespath, waitable};
+/// Compiles a JMESPath expression into Rust while your code compiles.
+///
+/// `jmespath!("expr")` is an [`Expression`](jmespath::Expression) (a `const`-compatible value):
+/// `.search(&data)` evaluates it against anything [`Searchable`] (`serde_json::Value`, your
+/// `#[derive(Searchable)]` types, standard collections...) and returns a borrowed
+/// [`Node`](jmespath::Node), convertible to `serde_json::Value`, or a
+/// [`SearchError`](jmespath::SearchError) (`invalid-type`, `invalid-value`).
+///
+/// The expression is parsed and checked at compile time: a syntax error, an unknown function,
+/// a wrong number of arguments, an argument whose type is known to be wrong (a literal), or a
+/// field read from a literal that is not an object is a compile error on the string literal,
+/// with the column inside the expression. The whole JMESPath language and every built-in
+/// function are supported; the official compliance suite passes.
+///
+/// ```
+/// use serde_json::json;
+/// use waiter_runtime::jmespath;
+///
+/// let output = json!({"Table": {"TableStatus": "ACTIVE", "ItemCount": 3}});
+/// assert_eq!(jmespath!("Table.TableStatus").search(&output).unwrap(), json!("ACTIVE"));
+///
+/// let busy = jmespath!("length(Items[?Status != 'done']) > `0`");
+/// assert_eq!(busy.search(&json!({"Items": [{"Status": "done"}]})).unwrap(), json!(false));
+/// ```
+///
+/// ```compile_fail
+/// // error: unknown function `lenght()`; did you mean `length`? (at column 1 of the expression)
+/// let e = waiter_runtime::jmespath!("lenght(Items)");
+/// ```
+///
+/// See the [`jmespath`](mod@jmespath) module for the data model and the derive.
+pub use waiter_macros::jmespath;
+#[doc = include_str!("waiter/waitable.md")]
+pub use waiter_macros::waitable;

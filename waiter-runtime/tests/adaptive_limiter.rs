@@ -2,10 +2,10 @@
 //! polling, wakes on rate changes, serves callers in arrival order.
 
 use std::future::Future;
-use std::pin::Pin;
+use std::pin::{Pin, pin};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -292,6 +292,24 @@ async fn waiters_are_not_polled_in_a_loop() {
     // Three polls per waiter, plus one now and then when float rounding leaves a token
     // 0.99999 full at the deadline and the first in line sleeps one more timer tick.
     assert!(polls <= 100 * 4, "{polls} polls for 100 waiters");
+}
+
+#[tokio::test(start_paused = true)]
+async fn try_acquire_never_jumps_the_line() {
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0));
+    while limiter.try_acquire() {}
+    let mut cx = Context::from_waker(Waker::noop());
+    let mut waiter = pin!(limiter.acquire());
+    assert!(waiter.as_mut().poll(&mut cx).is_pending());
+    assert_eq!(limiter.waiting(), 1);
+    // 150 ms later a token is there, but it is the waiter's (not polled since).
+    tokio::time::advance(Duration::from_millis(150)).await;
+    assert!(!limiter.try_acquire());
+    assert!(waiter.as_mut().poll(&mut cx).is_ready());
+    assert_eq!(limiter.waiting(), 0);
+    assert!(!limiter.try_acquire(), "half a token left");
+    tokio::time::advance(Duration::from_millis(50)).await;
+    assert!(limiter.try_acquire());
 }
 
 #[test]

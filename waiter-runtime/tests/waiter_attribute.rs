@@ -319,3 +319,50 @@ async fn observer_sees_states_from_the_acceptors() {
         ]
     );
 }
+
+struct Configured;
+
+impl Configured {
+    /// `#[cfg]` after `#[waitable]` reaches the macro, which puts it on the waiter too: this
+    /// compiles only if `wait_until_gone` and `GONE_WAITER` vanish with `gone`.
+    #[waitable(Gone: { acceptors: [ { state: "success", matcher: { success: true } } ] })]
+    #[cfg(any())]
+    async fn gone(&self) -> Result<(), Busy> {
+        Ok(())
+    }
+
+    #[waitable(Gone: { acceptors: [ { state: "success", matcher: { success: true } } ] })]
+    #[cfg(not(any()))]
+    async fn present(&self) -> Result<(), Busy> {
+        Ok(())
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn cfg_attributes_follow_the_operation() {
+    assert_eq!(
+        Configured
+            .wait_until_gone()
+            .wait(secs(1))
+            .await
+            .unwrap()
+            .polls,
+        1
+    );
+    assert_eq!(Configured::GONE_WAITER.operation, "present");
+}
+
+/// `impl Trait` parameters are forwarded as they are (no turbofish is possible then).
+#[waitable(Named: { acceptors: [ { state: "success", matcher: { success: true } } ] })]
+async fn named(name: impl AsRef<str> + Clone, times: u8) -> Result<String, Busy> {
+    Ok(name.as_ref().repeat(times.into()))
+}
+
+#[tokio::test(start_paused = true)]
+async fn impl_trait_parameters() {
+    let done = wait_until_named("ab", 2).wait(secs(1)).await.unwrap();
+    assert_eq!(done.output().map(String::as_str), Some("abab"));
+    let owned = String::from("x");
+    let done = wait_until_named(&owned, 3).wait(secs(1)).await.unwrap();
+    assert_eq!(done.into_result().unwrap(), "xxx");
+}

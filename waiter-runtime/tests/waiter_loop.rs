@@ -430,3 +430,13 @@ async fn max_delay_caps_long_waits_without_overflow() {
     assert!(polls > 150, "{polls}");
     assert!(max_seen <= secs(5), "{max_seen:?}"); // 4 s, or up to 4 + 1 s for the last one
 }
+
+#[test]
+fn a_waiter_debug_prints_its_settings() {
+    let (waiter, _) = scripted("Running", vec![Ok("running")], ready_when_running);
+    let printed = format!("{:?}", waiter.min_delay(secs(1)).seed(9));
+    assert_eq!(
+        printed,
+        "Waiter { waiter: \"Running\", operation: \"get\", min_delay: 1s, max_delay: 120s, seed: Some(9), .. }"
+    );
+}

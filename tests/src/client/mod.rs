@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use reqwest::Method;
 use serde::de::DeserializeOwned;
+use waiter_runtime::retry::{Retrier, RetryConfig};
 use waiter_runtime::waitable;
 
 pub use error::ResourceError;
@@ -29,30 +30,95 @@ pub use model::{ListResourcesOutput, Member, NewMember, Resource};
 use model::CreateResourceInput;
 
 /// A client for the example service.
+///
+/// Every operation runs through the client's [`Retrier`]: outside a waiter it retries
+/// throttling, `5xx` answers and connection failures as the AWS SDKs do; inside a waiter's poll
+/// it makes exactly one attempt (the waiter is the retry loop). Clones share the retrier, so
+/// they share its retry quota and, in adaptive mode, its rate limiter.
 #[derive(Debug, Clone)]
 pub struct ResourceClient {
     http: reqwest::Client,
     base: String,
+    retrier: Retrier,
 }
 
-impl ResourceClient {
-    /// A client for the service at `base_url` (`http://127.0.0.1:PORT`), with a 10 s timeout
-    /// per request.
-    pub fn new(base_url: impl Into<String>) -> Self {
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(10))
-            .build()
-            .expect("a plain-HTTP reqwest client always builds");
-        Self::with_http_client(http, base_url)
+/// Configures a [`ResourceClient`].
+#[derive(Debug)]
+pub struct ResourceClientBuilder {
+    base: String,
+    http: Option<reqwest::Client>,
+    timeout: Duration,
+    retrier: Option<Retrier>,
+}
+
+impl ResourceClientBuilder {
+    /// Runs operations through this retrier (built from a [`RetryConfig`], with hooks or
+    /// classifiers of your own). Default: `Retrier::new(RetryConfig::standard().build())`.
+    pub fn retrier(mut self, retrier: Retrier) -> Self {
+        self.retrier = Some(retrier);
+        self
     }
 
-    /// A client using the given reqwest client (timeouts, pool settings...).
-    pub fn with_http_client(http: reqwest::Client, base_url: impl Into<String>) -> Self {
-        let mut base = base_url.into();
+    /// Runs operations through a new retrier with this configuration.
+    pub fn retry_config(self, config: RetryConfig) -> Self {
+        self.retrier(Retrier::new(config))
+    }
+
+    /// Timeout of each HTTP request (default 10 s). Ignored with [`http_client`](Self::http_client).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Uses this reqwest client (its own timeouts, pool settings...).
+    pub fn http_client(mut self, http: reqwest::Client) -> Self {
+        self.http = Some(http);
+        self
+    }
+
+    /// The client.
+    pub fn build(self) -> ResourceClient {
+        let http = self.http.unwrap_or_else(|| {
+            reqwest::Client::builder()
+                .timeout(self.timeout)
+                .build()
+                .expect("a plain-HTTP reqwest client always builds")
+        });
+        let mut base = self.base;
         while base.ends_with('/') {
             base.pop();
         }
-        Self { http, base }
+        let retrier = self
+            .retrier
+            .unwrap_or_else(|| Retrier::new(RetryConfig::standard().build()));
+        ResourceClient {
+            http,
+            base,
+            retrier,
+        }
+    }
+}
+
+impl ResourceClient {
+    /// A client for the service at `base_url` (`http://127.0.0.1:PORT`): standard retries,
+    /// a 10 s timeout per request.
+    pub fn new(base_url: impl Into<String>) -> Self {
+        Self::builder(base_url).build()
+    }
+
+    /// A builder for a client of the service at `base_url`.
+    pub fn builder(base_url: impl Into<String>) -> ResourceClientBuilder {
+        ResourceClientBuilder {
+            base: base_url.into(),
+            http: None,
+            timeout: Duration::from_secs(10),
+            retrier: None,
+        }
+    }
+
+    /// The retrier every operation runs through.
+    pub fn retrier(&self) -> &Retrier {
+        &self.retrier
     }
 
     /// `CreateResource`: starts creating a resource; it is `CREATING` at first.
@@ -125,8 +191,20 @@ impl ResourceClient {
         .await
     }
 
-    /// One HTTP exchange: the output on 2xx, the modeled error otherwise.
+    /// One call: HTTP exchanges through the retrier.
     async fn send<O: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<Vec<u8>>,
+    ) -> Result<O, ResourceError> {
+        self.retrier
+            .run(|| self.exchange(method.clone(), path, body.clone()))
+            .await
+    }
+
+    /// One HTTP exchange: the output on 2xx, the modeled error otherwise.
+    async fn exchange<O: DeserializeOwned>(
         &self,
         method: Method,
         path: &str,
@@ -216,7 +294,9 @@ mod tests {
     #[tokio::test]
     async fn faults_become_errors_with_metadata() {
         let service = ExampleService::builder().start().await.unwrap();
-        let client = ResourceClient::new(service.url());
+        let client = ResourceClient::builder(service.url())
+            .retry_config(RetryConfig::disabled())
+            .build();
         service
             .faults()
             .script([Fault::Throttle, Fault::Unavailable, Fault::Reset]);

@@ -1,9 +1,10 @@
 //! The client's typed outputs and inputs: what a user would write from the service's docs.
 
 use serde::{Deserialize, Serialize};
+use waiter_runtime::Searchable;
 
 /// A resource, as `CreateResource`, `DescribeResource` and `DeleteResource` return it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Searchable)]
 #[serde(rename_all = "camelCase")]
 pub struct Resource {
     /// The resource's name.
@@ -19,7 +20,7 @@ pub struct Resource {
 }
 
 /// A member of a resource.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Searchable)]
 pub struct Member {
     /// The member's name.
     pub name: String,
@@ -30,7 +31,7 @@ pub struct Member {
 }
 
 /// The output of `ListResources`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Searchable)]
 pub struct ListResourcesOutput {
     /// The resources, sorted by name.
     pub resources: Vec<Resource>,

@@ -182,7 +182,7 @@ impl Store {
                 let failed = !self.fail_prefix.is_empty() && name.starts_with(&self.fail_prefix);
                 let (status, member_status) = if failed {
                     entry.resource.status_reason = Some(format!(
-                        "resource '{name}' failed to provision: names starting with '{}' are rejected",
+                        "provisioning failed: names starting with '{}' are rejected",
                         self.fail_prefix
                     ));
                     (ResourceStatus::Failed, "FAILED")
@@ -317,7 +317,7 @@ mod tests {
         assert!(store.settle("fail-x", None));
         let r = store.describe("fail-x").unwrap();
         assert_eq!(r.status, ResourceStatus::Failed);
-        assert!(r.status_reason.unwrap().contains("failed to provision"));
+        assert!(r.status_reason.unwrap().starts_with("provisioning failed"));
         assert_eq!(r.members[0].status, "FAILED");
         assert!(!store.settle("fail-x", None), "FAILED is terminal");
     }

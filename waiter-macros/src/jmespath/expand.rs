@@ -23,8 +23,13 @@ pub(crate) fn eval_fn(ast: &Ast) -> TokenStream {
     let body = g.expr(ast, quote!(#root));
     quote! {
         #[allow(unused_variables, unused_mut, clippy::all, clippy::pedantic)]
-        fn __jmespath_eval<'a>(#root: #p::Node<'a>) -> #p::R<'a> {
-            ::core::result::Result::Ok(#body)
+        fn __jmespath_eval<'a>(
+            #root: #p::Node<'a>,
+        ) -> ::core::result::Result<#p::Node<'a>, #p::SearchError> {
+            fn __body<'a>(#root: #p::Node<'a>) -> #p::R<'a> {
+                ::core::result::Result::Ok(#body)
+            }
+            #p::finish(__body(#root))
         }
     }
 }
@@ -76,22 +81,10 @@ impl Gen {
                 let lit = literal(value);
                 quote!({ let _ = #input; #lit })
             }
-            Ast::Flatten { node, .. } => {
-                let n = self.expr(node, input);
-                quote!(#p::flatten(#n))
-            }
+            Ast::Flatten { .. } | Ast::Projection { .. } => self.collect(ast, input),
             Ast::ObjectValues { node, .. } => {
                 let n = self.expr(node, input);
                 quote!(#p::object_values(#n))
-            }
-            Ast::Projection { lhs, rhs, .. } => {
-                let l = self.expr(lhs, input);
-                if let Ast::Identity { .. } = **rhs {
-                    // `a[*]` / `a[]` with nothing after: only nulls are dropped.
-                    return quote!(#p::project(#l, |x| ::core::result::Result::Ok(x))?);
-                }
-                let f = self.closure(rhs);
-                quote!(#p::project(#l, #f)?)
             }
             Ast::Not { node, .. } => {
                 let n = self.expr(node, input);
@@ -174,6 +167,63 @@ impl Gen {
                 quote!({ let _ = #input; #p::Node::Null })
             }
             Ast::Function { name, args, .. } => self.call(name, args, input),
+        }
+    }
+
+    /// Projections and flattens, fused: nested `a[].b[].c` streams each final element into one
+    /// output vector, with no intermediate array per level.
+    fn collect(&mut self, ast: &Ast, input: TokenStream) -> TokenStream {
+        let p = rt();
+        let out = self.ident();
+        let sink = self.ident();
+        let is_array = self.ident();
+        let stream = self.stream(ast, input, &sink);
+        quote!({
+            let mut #out = ::std::vec::Vec::new();
+            let #is_array = {
+                let mut #sink = |v: #p::Node<'a>| {
+                    #out.push(v);
+                    ::core::result::Result::Ok::<(), #p::E>(())
+                };
+                #stream?
+            };
+            if #is_array { #p::owned_array(#out) } else { #p::Node::Null }
+        })
+    }
+
+    /// Tokens of type `Result<bool, SearchError>`: calls the closure `sink` on every element of
+    /// the array `ast` evaluates to, and says whether it is an array at all (else it is null).
+    fn stream(&mut self, ast: &Ast, input: TokenStream, sink: &proc_macro2::Ident) -> TokenStream {
+        let p = rt();
+        match ast {
+            Ast::Projection { lhs, rhs, .. } => {
+                let s = self.ident();
+                let x = self.ident();
+                let body = self.expr(rhs, quote!(#x));
+                let inner = self.stream(lhs, input, &s);
+                quote!({
+                    let mut #s = |#x: #p::Node<'a>| {
+                        let v = #body;
+                        if !v.is_null() {
+                            #sink(v)?;
+                        }
+                        ::core::result::Result::Ok::<(), #p::E>(())
+                    };
+                    #inner
+                })
+            }
+            Ast::Flatten { node, .. } => {
+                let s = self.ident();
+                let inner = self.stream(node, input, &s);
+                quote!({
+                    let mut #s = |el: #p::Node<'a>| #p::flat_step(el, &mut #sink);
+                    #inner
+                })
+            }
+            other => {
+                let e = self.expr(other, input);
+                quote!(#p::each(#e, &mut #sink))
+            }
         }
     }
 

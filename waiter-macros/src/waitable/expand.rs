@@ -86,7 +86,13 @@ fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDe
     let meta = metadata(op, waiter);
     // Two waiters whose names are equal ignoring case, in different `#[waitable]`s of one impl
     // block or module, collide here, at the second name.
+    let cfgs_for_unique: Vec<_> = item
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg"))
+        .collect();
     let unique = quote_spanned! {waiter.name_span=>
+        #(#cfgs_for_unique)*
         #[doc(hidden)]
         #[allow(dead_code, non_upper_case_globals)]
         const #unique_ident: () = ();
@@ -173,7 +179,19 @@ fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDe
         .collect();
     let turbofish =
         (!turbofish_args.is_empty() && !has_impl_trait).then(|| quote!(::<#(#turbofish_args),*>));
-    let args: Vec<_> = op.params.iter().map(|p| &p.ident).collect();
+    // A waiter that reads its input after the call hands the call clones.
+    let args: Vec<TokenStream> = op
+        .params
+        .iter()
+        .map(|p| {
+            let ident = &p.ident;
+            if paths::reads_input(&waiter.acceptors) {
+                quote_spanned!(p.span=> ::waiter_runtime::waiter::PollParam::for_poll(&#ident))
+            } else {
+                quote!(#ident)
+            }
+        })
+        .collect();
     let call = match op.receiver {
         Some(span) => {
             let this = Ident::new("self", span);
@@ -199,10 +217,17 @@ fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDe
     } else {
         const_doc.replace("Self::", "")
     };
+    // `#[cfg]`s of the operation apply to its waiters too.
+    let cfgs: Vec<_> = item
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg"))
+        .collect();
     quote! {
+        #(#cfgs)*
         #(#doc)*
         #deprecated
-        #[allow(clippy::needless_lifetimes, clippy::extra_unused_lifetimes)]
+        #[allow(clippy::needless_lifetimes, clippy::extra_unused_lifetimes, clippy::type_complexity)]
         #vis #sig {
             ::waiter_runtime::waiter::Waiter::new(#meta, move || {
                 #(#clones)*
@@ -217,6 +242,7 @@ fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDe
             })
         }
 
+        #(#cfgs)*
         #[doc = #const_doc]
         #vis const #const_ident: ::waiter_runtime::waiter::WaiterMetadata = #meta;
 

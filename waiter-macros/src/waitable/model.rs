@@ -49,12 +49,10 @@ pub(crate) enum Matcher {
     InputOutput(PathMatcher),
 }
 
-#[allow(dead_code)] // read once the JMESPath compiler is wired in
 pub(crate) struct PathMatcher {
     pub path: LitStr,
     pub expected: LitStr,
     pub comparator: Comparator,
-    pub comparator_span: Span,
     /// Span of the `output`/`inputOutput` key.
     pub key_span: Span,
 }
@@ -68,7 +66,6 @@ pub(crate) enum Comparator {
     AnyStringEquals,
 }
 
-#[allow(dead_code)]
 impl Comparator {
     pub fn name(self) -> &'static str {
         match self {
@@ -320,6 +317,7 @@ fn read_acceptor(cx: &mut Ctxt, node: &Node) -> Option<Acceptor> {
     let mut message = None;
     let mut message_key_span = node.span;
     let (mut has_state, mut has_matcher) = (false, false);
+    let mut misplaced_matcher = false;
     const KNOWN: &[&str] = &["state", "matcher", "message"];
     for member in members {
         if duplicate(cx, members, member) {
@@ -351,6 +349,16 @@ fn read_acceptor(cx: &mut Ctxt, node: &Node) -> Option<Acceptor> {
                 message_key_span = member.key_span;
                 message = string(cx, member);
             }
+            "output" | "inputOutput" | "success" | "errorType" => {
+                misplaced_matcher = true;
+                cx.error(
+                    member.key_span,
+                    format!(
+                        "`{key}` is a matcher: put it inside the acceptor's `matcher`, as in `matcher: {{ {key}: ... }}`",
+                        key = member.key
+                    ),
+                );
+            }
             _ => unknown(cx, member, "an acceptor", KNOWN),
         }
     }
@@ -360,7 +368,7 @@ fn read_acceptor(cx: &mut Ctxt, node: &Node) -> Option<Acceptor> {
             "acceptor is missing the required member `state`: add `state: \"success\"` (or \"failure\", \"retry\")",
         );
     }
-    if !has_matcher {
+    if !has_matcher && !misplaced_matcher {
         cx.error(
             node.span,
             "acceptor is missing the required member `matcher`: add one of `matcher: { success: true }`, \
@@ -429,7 +437,6 @@ fn read_path_matcher(cx: &mut Ctxt, member: &Member) -> Option<PathMatcher> {
     let members = object(cx, &member.value, &format!("the `{}` matcher", member.key))?;
     let (mut path, mut expected, mut comparator) = (None, None, None);
     let (mut has_path, mut has_expected, mut has_comparator) = (false, false, false);
-    let mut comparator_span = member.value.span;
     const KNOWN: &[&str] = &["path", "expected", "comparator"];
     for m in members {
         if duplicate(cx, members, m) {
@@ -447,7 +454,6 @@ fn read_path_matcher(cx: &mut Ctxt, member: &Member) -> Option<PathMatcher> {
             "comparator" => {
                 has_comparator = true;
                 if let Some(s) = string(cx, m) {
-                    comparator_span = s.span();
                     comparator = match s.value().as_str() {
                         "stringEquals" => Some(Comparator::StringEquals),
                         "booleanEquals" => Some(Comparator::BooleanEquals),
@@ -498,7 +504,6 @@ fn read_path_matcher(cx: &mut Ctxt, member: &Member) -> Option<PathMatcher> {
         path: path?,
         expected: expected?,
         comparator: comparator?,
-        comparator_span,
         key_span: member.key_span,
     })
 }

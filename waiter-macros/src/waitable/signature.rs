@@ -18,7 +18,6 @@ pub(crate) struct Operation {
     pub unit_output: bool,
 }
 
-#[allow(dead_code)] // `name` keys the `input` object of inputOutput matchers
 pub(crate) struct Param {
     /// The name the waiter function gives the parameter (the original one when it is a plain
     /// identifier).

@@ -59,6 +59,53 @@
 //! let names = jmespath!("Reservations[].Instances[].State.Name").search(&output).unwrap();
 //! assert_eq!(names, serde_json::json!(["running", "shutting-down"]));
 //! ```
+//!
+//! # Deriving `Searchable`
+//!
+//! `#[derive(Searchable)]` reads serde's attributes so that paths use the names on the wire:
+//!
+//! | attribute | on | effect |
+//! |---|---|---|
+//! | `#[serde(rename = "X")]`, `#[searchable(rename = "X")]` | field, variant | member name `X` (ours wins) |
+//! | `#[serde(rename_all = "..")]`, `#[searchable(rename_all = "..")]` | struct, enum, struct variant | serde's rules: `PascalCase`, `camelCase`, `kebab-case`... |
+//! | `#[serde(skip)]`, `#[serde(skip_serializing)]`, `#[searchable(skip)]` | field | not a member |
+//! | `#[serde(flatten)]`, `#[searchable(flatten)]` | field | the field's members are members of the parent |
+//! | `#[serde(untagged)]`, `#[searchable(untagged)]` | variant | the variant's value itself, not `{"Variant": value}` (an SDK's `Unknown(String)`) |
+//! | `#[searchable(blob)]` | field of bytes | base64 string |
+//! | `#[searchable(timestamp)]` | `SystemTime` field (or `Option`) | epoch seconds |
+//! | `#[searchable(serde)]` | field of a foreign `Serialize` type | its JSON form |
+//! | `#[searchable(with = path)]` | field | `path(&field) -> Node` |
+//!
+//! Enums whose variants are all units search as strings; other enums as Smithy unions (an object
+//! with the one member that is set). Internally or adjacently tagged and untagged enums
+//! (`#[serde(tag = ..)]`, `#[serde(untagged)]` on the enum) are rejected with a message: their
+//! wire shape is not a Smithy shape. Type parameters get a `T: Searchable` bound.
+//!
+//! ```
+//! use waiter_runtime::jmespath;
+//! use waiter_runtime::jmespath::Searchable;
+//!
+//! #[derive(Searchable)]
+//! enum Status {
+//!     #[searchable(rename = "ACTIVE")]
+//!     Active,
+//!     #[serde(untagged)]
+//!     Unknown(String),
+//! }
+//!
+//! #[derive(Searchable)]
+//! #[serde(rename_all = "camelCase")]
+//! struct Output {
+//!     table_status: Status,
+//!     #[serde(skip)]
+//!     _raw: Vec<u8>,
+//! }
+//!
+//! let out = Output { table_status: Status::Unknown("ARCHIVED".into()), _raw: vec![] };
+//! assert_eq!(jmespath!("tableStatus").search(&out).unwrap(), serde_json::json!("ARCHIVED"));
+//! let out = Output { table_status: Status::Active, _raw: vec![] };
+//! assert_eq!(jmespath!("keys(@)").search(&out).unwrap(), serde_json::json!(["tableStatus"]));
+//! ```
 
 pub mod data_model;
 mod error;

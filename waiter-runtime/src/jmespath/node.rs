@@ -63,6 +63,7 @@ pub enum Object<'a> {
 
 impl<'a> Array<'a> {
     /// Number of elements.
+    #[inline]
     pub fn len(&self) -> usize {
         match self {
             Array::View(v) => v.len(),
@@ -71,11 +72,13 @@ impl<'a> Array<'a> {
     }
 
     /// Whether the array has no element.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The element at `index`, if any.
+    #[inline]
     pub fn get(&self, index: usize) -> Option<Node<'a>> {
         match self {
             Array::View(v) => v.get(index),
@@ -96,6 +99,7 @@ impl<'a> Array<'a> {
     }
 
     /// Calls `f` on each element, in order.
+    #[inline]
     pub fn for_each(self, f: &mut dyn FnMut(Node<'a>)) {
         match self {
             Array::View(v) => v.for_each(f),
@@ -104,6 +108,7 @@ impl<'a> Array<'a> {
     }
 
     /// Calls `f` on each element until it returns an error.
+    #[inline]
     pub fn try_for_each<E>(self, mut f: impl FnMut(Node<'a>) -> Result<(), E>) -> Result<(), E> {
         match self {
             Array::View(v) => {
@@ -122,6 +127,7 @@ impl<'a> Array<'a> {
 
 impl<'a> Object<'a> {
     /// Number of members.
+    #[inline]
     pub fn len(&self) -> usize {
         match self {
             Object::View(v) => v.len(),
@@ -130,11 +136,13 @@ impl<'a> Object<'a> {
     }
 
     /// Whether the object has no member.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The member named `name`, if any.
+    #[inline]
     pub fn get(&self, name: &str) -> Option<Node<'a>> {
         match self {
             Object::View(v) => v.field(name),
@@ -143,6 +151,7 @@ impl<'a> Object<'a> {
     }
 
     /// The member named `name`, moved out of the object.
+    #[inline(always)]
     pub fn take(self, name: &str) -> Option<Node<'a>> {
         match self {
             Object::View(v) => v.field(name),
@@ -165,6 +174,7 @@ impl<'a> Object<'a> {
 
 impl<'a> Node<'a> {
     /// A string node borrowing `s`.
+    #[inline]
     pub fn str(s: &'a str) -> Self {
         Node::String(Cow::Borrowed(s))
     }
@@ -199,6 +209,7 @@ impl<'a> Node<'a> {
     }
 
     /// Whether the node is `null`.
+    #[inline]
     pub fn is_null(&self) -> bool {
         matches!(self, Node::Null)
     }
@@ -217,6 +228,7 @@ impl<'a> Node<'a> {
 
     /// JMESPath truthiness: false, null, empty strings, arrays and objects are false; the rest
     /// (every number included) is true.
+    #[inline]
     pub fn is_truthy(&self) -> bool {
         match self {
             Node::Null => false,
@@ -229,6 +241,7 @@ impl<'a> Node<'a> {
     }
 
     /// The string, if the node is one.
+    #[inline]
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Node::String(s) => Some(s),

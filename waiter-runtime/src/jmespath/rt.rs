@@ -14,11 +14,19 @@ pub use std::borrow::Cow as __Cow;
 pub use std::result::Result as __Result;
 pub use std::vec::Vec as __Vec;
 
-pub type R<'a> = Result<Node<'a>, SearchError>;
+/// Errors inside generated code are boxed: results stay the size of a `Node`.
+pub type E = Box<SearchError>;
+pub type R<'a> = Result<Node<'a>, E>;
+
+/// Unboxes the error at the edge of generated code.
+#[inline]
+pub fn finish(r: R<'_>) -> Result<Node<'_>, SearchError> {
+    r.map_err(|e| *e)
+}
 
 // -------------------------------------------------------------------------------- navigation
 
-#[inline]
+#[inline(always)]
 pub fn field<'a>(node: Node<'a>, name: &str) -> Node<'a> {
     match node {
         Node::Object(o) => o.take(name).unwrap_or(Node::Null),
@@ -47,9 +55,9 @@ pub fn index<'a>(node: Node<'a>, index: i64) -> Node<'a> {
 
 pub fn slice<'a>(node: Node<'a>, start: Option<i64>, stop: Option<i64>, step: i64) -> R<'a> {
     if step == 0 {
-        return Err(SearchError::InvalidValue {
+        return Err(Box::new(SearchError::InvalidValue {
             reason: "slice step cannot be 0",
-        });
+        }));
     }
     let a = match node {
         Node::Array(a) => a,
@@ -108,22 +116,24 @@ pub fn object_values(node: Node<'_>) -> Node<'_> {
     }
 }
 
-/// Projects `rhs` over the elements of `lhs` (when it is an array), dropping `null` results.
+/// Calls `sink` on each element when `node` is an array; says whether it was one.
 #[inline]
-pub fn project<'a>(lhs: Node<'a>, mut rhs: impl FnMut(Node<'a>) -> R<'a>) -> R<'a> {
-    match lhs {
-        Node::Array(a) => {
-            let mut out = Vec::with_capacity(a.len());
-            a.try_for_each(|el| {
-                let v = rhs(el)?;
-                if !v.is_null() {
-                    out.push(v);
-                }
-                Ok(())
-            })?;
-            Ok(Node::Array(Array::Owned(out)))
-        }
-        _ => Ok(Node::Null),
+pub fn each<'a>(node: Node<'a>, sink: impl FnMut(Node<'a>) -> Result<(), E>) -> Result<bool, E> {
+    match node {
+        Node::Array(a) => a.try_for_each(sink).map(|()| true),
+        _ => Ok(false),
+    }
+}
+
+/// One element of a flatten: arrays give their elements, anything else itself.
+#[inline]
+pub fn flat_step<'a>(
+    el: Node<'a>,
+    sink: &mut impl FnMut(Node<'a>) -> Result<(), E>,
+) -> Result<(), E> {
+    match el {
+        Node::Array(a) => a.try_for_each(sink),
+        other => sink(other),
     }
 }
 
@@ -203,29 +213,20 @@ pub fn ge<'a>(l: &Node<'_>, r: &Node<'_>) -> Node<'a> {
 
 // -------------------------------------------------------------------------------- functions
 
-fn bad(
-    function: &'static str,
-    position: usize,
-    expected: &'static str,
-    got: &Node<'_>,
-) -> SearchError {
-    SearchError::InvalidType {
+fn bad(function: &'static str, position: usize, expected: &'static str, got: &Node<'_>) -> E {
+    Box::new(SearchError::InvalidType {
         function,
         position,
         expected,
         actual: got.type_name(),
-    }
+    })
 }
 
-fn number_arg(f: &'static str, pos: usize, n: &Node<'_>) -> Result<f64, SearchError> {
+fn number_arg(f: &'static str, pos: usize, n: &Node<'_>) -> Result<f64, E> {
     n.as_f64().ok_or_else(|| bad(f, pos, "number", n))
 }
 
-fn string_arg<'n, 'a>(
-    f: &'static str,
-    pos: usize,
-    n: &'n Node<'a>,
-) -> Result<&'n str, SearchError> {
+fn string_arg<'n, 'a>(f: &'static str, pos: usize, n: &'n Node<'a>) -> Result<&'n str, E> {
     n.as_str().ok_or_else(|| bad(f, pos, "string", n))
 }
 
@@ -234,38 +235,40 @@ fn array_arg<'a>(
     pos: usize,
     expected: &'static str,
     n: Node<'a>,
-) -> Result<Vec<Node<'a>>, SearchError> {
+) -> Result<Vec<Node<'a>>, E> {
     match n {
         Node::Array(a) => Ok(a.into_vec()),
         other => Err(bad(f, pos, expected, &other)),
     }
 }
 
-fn numbers(f: &'static str, pos: usize, n: Node<'_>) -> Result<Vec<f64>, SearchError> {
+fn numbers(f: &'static str, pos: usize, n: Node<'_>) -> Result<Vec<f64>, E> {
     const EXPECTED: &str = "array[number]";
     let items = array_arg(f, pos, EXPECTED, n)?;
     items
         .iter()
         .map(|x| {
-            x.as_f64().ok_or(SearchError::InvalidType {
-                function: f,
-                position: pos,
-                expected: EXPECTED,
-                actual: "array",
+            x.as_f64().ok_or_else(|| {
+                Box::new(SearchError::InvalidType {
+                    function: f,
+                    position: pos,
+                    expected: EXPECTED,
+                    actual: "array",
+                })
             })
         })
         .collect()
 }
 
 /// Checks that every element is a number, or every element is a string.
-fn sortable(f: &'static str, pos: usize, items: &[Node<'_>]) -> Result<(), SearchError> {
+fn sortable(f: &'static str, pos: usize, items: &[Node<'_>]) -> Result<(), E> {
     const EXPECTED: &str = "array[number]|array[string]";
-    let err = SearchError::InvalidType {
+    let err = Box::new(SearchError::InvalidType {
         function: f,
         position: pos,
         expected: EXPECTED,
         actual: "array",
-    };
+    });
     match items.first() {
         None => Ok(()),
         Some(Node::Number(_)) if items.iter().all(|x| matches!(x, Node::Number(_))) => Ok(()),
@@ -343,11 +346,13 @@ pub fn fn_join<'a>(glue: Node<'a>, items: Node<'a>) -> R<'a> {
     let items = array_arg("join", 1, "array[string]", items)?;
     let mut out = String::new();
     for (i, item) in items.iter().enumerate() {
-        let s = item.as_str().ok_or(SearchError::InvalidType {
-            function: "join",
-            position: 1,
-            expected: "array[string]",
-            actual: "array",
+        let s = item.as_str().ok_or_else(|| {
+            Box::new(SearchError::InvalidType {
+                function: "join",
+                position: 1,
+                expected: "array[string]",
+                actual: "array",
+            })
         })?;
         if i > 0 {
             out.push_str(g);
@@ -424,7 +429,7 @@ fn keyed<'a>(
     f: &'static str,
     items: Node<'a>,
     mut key: impl FnMut(Node<'a>) -> R<'a>,
-) -> Result<Vec<(Node<'a>, Node<'a>)>, SearchError> {
+) -> Result<Vec<(Node<'a>, Node<'a>)>, E> {
     let items = array_arg(f, 0, "array", items)?;
     let mut out = Vec::with_capacity(items.len());
     let mut first: Option<&'static str> = None;
@@ -436,7 +441,7 @@ fn keyed<'a>(
             Some(f0) => f0 == t,
         };
         if !ok {
-            return Err(SearchError::InvalidType {
+            return Err(Box::new(SearchError::InvalidType {
                 function: f,
                 position: 1,
                 expected: match first {
@@ -445,7 +450,7 @@ fn keyed<'a>(
                     None => "expression->number|expression->string",
                 },
                 actual: t,
-            });
+            }));
         }
         first.get_or_insert(t);
         out.push((item, k));

@@ -106,16 +106,19 @@ impl Default for Retrier {
 impl Retrier {
     /// A retrier with the built-in classifiers and a standard quota of its own.
     ///
-    /// In [`RetryMode::Adaptive`](super::RetryMode::Adaptive), attempts are paced by the
-    /// rate limiter given with [`with_rate_limiter`](Self::with_rate_limiter).
+    /// In [`RetryMode::Adaptive`](super::RetryMode::Adaptive), attempts are paced by a
+    /// [`ClientRateLimiter`](super::adaptive::ClientRateLimiter) of its own (shared by clones),
+    /// or by the rate limiter given with [`with_rate_limiter`](Self::with_rate_limiter).
     pub fn new(config: RetryConfig) -> Self {
+        let rate_limiter = (config.mode() == super::RetryMode::Adaptive)
+            .then(|| Arc::new(super::adaptive::ClientRateLimiter::new()) as Arc<dyn RateLimiter>);
         Retrier {
             inner: Arc::new(Inner {
                 config,
                 quota: RetryQuota::default(),
                 classifiers: RetryClassifiers::defaults(),
                 on_retry: None,
-                rate_limiter: None,
+                rate_limiter,
             }),
         }
     }

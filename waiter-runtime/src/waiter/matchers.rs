@@ -36,10 +36,29 @@ pub fn success<O, E>(result: &Result<O, E>, expected: bool) -> bool {
 /// assert!(!error_type::<(), NotFound>(&Ok(()), "NotFound"));
 /// ```
 #[inline]
-pub fn error_type<O, E: ProvideErrorMetadata>(result: &Result<O, E>, expected: &str) -> bool {
+pub fn error_type<O, E: ErrorCode>(result: &Result<O, E>, expected: &str) -> bool {
     match result {
         Ok(_) => false,
-        Err(error) => error.code() == Some(shape_name(expected)),
+        Err(error) => error.error_code() == Some(shape_name(expected)),
+    }
+}
+
+/// The error code an `errorType` matcher compares: [`ProvideErrorMetadata::code`]. Implemented
+/// for every [`ProvideErrorMetadata`]; it exists to say so when an error type lacks it.
+#[diagnostic::on_unimplemented(
+    message = "an `errorType` matcher reads the error's code, but `{Self}` does not implement `ProvideErrorMetadata`",
+    label = "this matcher compares the code of a `{Self}`",
+    note = "add `#[derive(waiter_runtime::ProvideErrorMetadata)]` to `{Self}`, or implement `waiter_runtime::ProvideErrorMetadata` for it"
+)]
+pub trait ErrorCode {
+    /// The error's code.
+    fn error_code(&self) -> Option<&str>;
+}
+
+impl<E: ProvideErrorMetadata + ?Sized> ErrorCode for E {
+    #[inline]
+    fn error_code(&self) -> Option<&str> {
+        self.code()
     }
 }
 

@@ -5,6 +5,35 @@ use std::time::Duration;
 use super::AcceptorState;
 
 /// One completed poll, as given to [`Waiter::on_poll`](super::Waiter::on_poll).
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::waiter::{AcceptorState, Matched, PollEvent, Polled, Waiter, WaiterMetadata};
+///
+/// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+/// # async fn main() {
+/// let mut n = 0;
+/// let waiter = Waiter::new(WaiterMetadata::new("Ready", "get"), move || {
+///     n += 1;
+///     let ready = n == 2;
+///     async move {
+///         Polled::new(Ok::<_, std::io::Error>(()), ready.then(|| Matched::new(0, AcceptorState::Success)))
+///     }
+/// });
+/// let mut log = Vec::new();
+/// waiter
+///     .min_delay(Duration::from_secs(3))
+///     .max_delay(Duration::from_secs(3))
+///     .on_poll(|e: &PollEvent| log.push((e.poll, e.state, e.next_delay)))
+///     .wait(Duration::from_secs(60))
+///     .await
+///     .unwrap();
+/// assert_eq!(log, [
+///     (1, AcceptorState::Retry, Some(Duration::from_secs(3))),
+///     (2, AcceptorState::Success, None),
+/// ]);
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PollEvent {
     /// The waiter's name.
@@ -22,6 +51,17 @@ pub struct PollEvent {
 }
 
 /// Called after each poll. Implemented for every `FnMut(&PollEvent)`; `()` observes nothing.
+///
+/// ```
+/// use waiter_runtime::waiter::{PollEvent, PollObserver};
+///
+/// struct Progress(u32);
+/// impl PollObserver for Progress {
+///     fn on_poll(&mut self, event: &PollEvent) {
+///         self.0 = event.poll;
+///     }
+/// }
+/// ```
 pub trait PollObserver {
     /// Receives one poll's event.
     fn on_poll(&mut self, event: &PollEvent);

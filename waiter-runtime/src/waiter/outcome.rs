@@ -7,6 +7,21 @@ use std::time::Duration;
 /// The poll that ended a wait, with how long the wait took.
 ///
 /// The result may be an error: a waiter such as `ObjectNotExists` succeeds on `NotFound`.
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::waiter::{AcceptorState, Matched, Polled, Waiter, WaiterMetadata};
+///
+/// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+/// # async fn main() {
+/// let gone = Waiter::new(WaiterMetadata::new("ObjectNotExists", "head_object"), || async {
+///     let result: Result<(), &str> = Err("NotFound");
+///     Polled::new(result, Some(Matched::new(0, AcceptorState::Success)))
+/// });
+/// let done = gone.wait(Duration::from_secs(60)).await.unwrap();
+/// assert_eq!((done.error(), done.polls, done.elapsed), (Some(&"NotFound"), 1, Duration::ZERO));
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct FinalPoll<O, E> {
     /// The final poll's result.
@@ -38,6 +53,25 @@ impl<O, E> FinalPoll<O, E> {
 ///
 /// Every variant names the waiter and says how many polls were made and how long it took;
 /// `Display` gives a sentence a person understands without the docs.
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::WaiterError;
+/// use waiter_runtime::waiter::{Polled, Waiter, WaiterMetadata};
+///
+/// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+/// # async fn main() {
+/// let pending = Waiter::new(WaiterMetadata::new("InstanceRunning", "describe"), || async {
+///     Polled::new(Ok::<_, std::io::Error>("pending"), None)
+/// });
+/// let err = pending.wait(Duration::from_secs(10)).await.unwrap_err();
+/// assert!(matches!(err, WaiterError::ExceededMaxWait { .. }));
+/// assert_eq!(err.last_result().unwrap().ok(), Some(&"pending"));
+/// assert!(err.to_string().starts_with(
+///     "waiter `InstanceRunning` gave up: the resource did not reach the desired state within the maximum wait of 10s"
+/// ));
+/// # }
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum WaiterError<O, E> {
@@ -153,7 +187,8 @@ impl<O, E: fmt::Display> fmt::Display for WaiterError<O, E> {
             } => {
                 write!(
                     f,
-                    "waiter `{waiter}` failed: the resource reached a state from which it can never succeed (failure acceptor #{acceptor} matched after {}, {:?})",
+                    "waiter `{waiter}` failed: the resource reached a state from which it can never succeed (acceptor {} of the waiter, a failure acceptor, matched after {}, {:?})",
+                    acceptor + 1,
                     polls(final_poll.polls),
                     final_poll.elapsed
                 )?;

@@ -54,6 +54,11 @@ where
 }
 
 /// The `O` and `E` of a `Result<O, E>`, whatever alias spells it (`io::Result<T>`).
+///
+/// ```
+/// use waiter_runtime::waiter::ResultParts;
+/// let _: <std::io::Result<u8> as ResultParts>::Ok = 1u8;
+/// ```
 pub trait ResultParts {
     /// The success type.
     type Ok;
@@ -67,6 +72,12 @@ impl<O, E> ResultParts for Result<O, E> {
 }
 
 /// A parameter of a waitable operation: it is cloned for each poll.
+///
+/// ```
+/// use waiter_runtime::waiter::PollParam;
+/// let name = String::from("bucket");
+/// assert_eq!(name.for_poll(), "bucket");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "a parameter of a `#[waitable]` operation must be `Clone`: each poll gets its own copy",
     label = "`{Self}` is not `Clone`",
@@ -87,6 +98,14 @@ impl<T: Clone> PollParam for T {
 /// Names lifetimes an `impl Trait` return type captures, for callers on edition 2021 (where a
 /// return-position `impl Trait` does not capture lifetimes implicitly). Implemented for all
 /// types; it adds no bound.
+///
+/// ```
+/// use waiter_runtime::waiter::Captures;
+/// fn chars<'a>(s: &'a str) -> impl Iterator<Item = char> + Captures<&'a ()> {
+///     s.chars()
+/// }
+/// assert_eq!(chars("ab").count(), 2);
+/// ```
 pub trait Captures<T: ?Sized> {}
 
 impl<T: ?Sized, U: ?Sized> Captures<T> for U {}

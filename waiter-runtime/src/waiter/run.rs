@@ -52,6 +52,18 @@ pub struct Waiter<P, Obs = ()> {
     seed: Option<u64>,
 }
 
+impl<P, Obs> std::fmt::Debug for Waiter<P, Obs> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Waiter")
+            .field("waiter", &self.metadata.name)
+            .field("operation", &self.metadata.operation)
+            .field("min_delay", &self.min_delay)
+            .field("max_delay", &self.max_delay)
+            .field("seed", &self.seed)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<P: Poller> Waiter<P> {
     /// A waiter that polls with `poller`, with the delays in `metadata`.
     pub fn new(metadata: WaiterMetadata, poller: P) -> Self {

@@ -20,3 +20,9 @@ enum Tagged {
 }
 
 fn main() {}
+
+#[derive(Searchable)]
+#[serde(untagged)]
+enum Untagged {
+    A(u8),
+}

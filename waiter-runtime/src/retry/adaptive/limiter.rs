@@ -78,9 +78,19 @@ struct Inner {
     /// Callers waiting for a token, first in line first, with how to wake them.
     line: BTreeMap<Key, Waker>,
     next_key: u64,
+    /// The latest clock reading, in `state`'s seconds. Acquiring first tries with it (no clock
+    /// read): refilling up to a past instant can only under-count tokens, never over-count.
+    last_now: f64,
 }
 
 impl Inner {
+    /// Remembers a clock reading (readings taken on several threads may arrive out of order);
+    /// returns the latest one.
+    fn remember(&mut self, reading: f64) -> f64 {
+        self.last_now = self.last_now.max(reading);
+        self.last_now
+    }
+
     /// The waker of the first in line, to wake after the lock is released.
     fn head_waker(&self) -> Option<Waker> {
         self.line.first_key_value().map(|(_, waker)| waker.clone())
@@ -129,6 +139,7 @@ impl ClientRateLimiter {
                     state,
                     line: BTreeMap::new(),
                     next_key: 0,
+                    last_now: 0.0,
                 }),
                 origin: Instant::now(),
             }),
@@ -180,17 +191,41 @@ impl ClientRateLimiter {
         }
     }
 
+    /// Takes a token if one is there now and nobody is waiting for one; never waits.
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(2.0, 0.0));
+    /// assert!(limiter.try_acquire());
+    /// assert!(limiter.try_acquire());
+    /// assert!(!limiter.try_acquire()); // empty: the next token is 500 ms away
+    /// # }
+    /// ```
+    pub fn try_acquire(&self) -> bool {
+        let shared = &*self.shared;
+        if !shared.enabled.load(Ordering::Acquire) {
+            return true;
+        }
+        let mut inner = shared.lock();
+        inner.line.is_empty() && shared.take_token(&mut inner).is_ok()
+    }
+
     /// Reports a response: `throttled` is whether the retry classifiers called it a throttling
     /// error. Transient errors and successes alike are `false`.
     pub fn on_response(&self, throttled: bool) {
         let shared = &*self.shared;
-        let (wake, first_throttle) = {
+        // The clock is read before taking the lock, to keep the critical section short.
+        let reading = shared.elapsed();
+        let (wake, throttle) = {
             let mut inner = shared.lock();
             let was_enabled = inner.state.is_enabled();
             let before = inner.state.fill_rate();
-            let after = inner.state.on_response(shared.now(), throttled);
-            let first_throttle = !was_enabled && throttled;
-            if first_throttle {
+            let now = inner.remember(reading);
+            let after = inner.state.on_response(now, throttled);
+            if !was_enabled && throttled {
                 shared.enabled.store(true, Ordering::Release);
             }
             let wake = if after != before {
@@ -198,10 +233,26 @@ impl ClientRateLimiter {
             } else {
                 None
             };
-            (wake, first_throttle)
+            // What to log, after the lock is released: throttles are rare, successes are not.
+            let throttle = throttled.then(|| {
+                let state = &inner.state;
+                (
+                    !was_enabled,
+                    state.cubic().max_rate(),
+                    after,
+                    inner.line.len(),
+                )
+            });
+            (wake, throttle)
         };
-        if first_throttle {
-            tracing::debug!("adaptive retry: first throttling response, client rate limiting on");
+        if let Some((first, w_max, fill_rate, waiting)) = throttle {
+            tracing::debug!(
+                first,
+                w_max,
+                fill_rate,
+                waiting,
+                "adaptive retry: throttling response, client send rate cut"
+            );
         }
         if let Some(waker) = wake {
             waker.wake();
@@ -226,8 +277,24 @@ impl Shared {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn now(&self) -> f64 {
+    /// Reads the clock, in `state`'s seconds, and remembers the reading.
+    fn read_clock(&self, inner: &mut Inner) -> f64 {
+        inner.remember(self.elapsed())
+    }
+
+    /// Seconds since `origin`.
+    fn elapsed(&self) -> f64 {
         self.origin.elapsed().as_secs_f64()
+    }
+
+    /// Takes a token if one is there, first at the last clock reading, then at a fresh one.
+    fn take_token(&self, inner: &mut Inner) -> Result<(), std::time::Duration> {
+        let last_now = inner.last_now;
+        if inner.state.try_acquire(last_now).is_ok() {
+            return Ok(());
+        }
+        let now = self.read_clock(inner);
+        inner.state.try_acquire(now)
     }
 }
 
@@ -256,6 +323,33 @@ impl Future for Acquire<'_> {
         }
         loop {
             let mut inner = shared.lock();
+            let head = inner.line.first_key_value().map(|(head, _)| *head);
+            let first = match (this.key, this.ticket) {
+                (Some(key), _) => head.is_none_or(|head| key <= head),
+                // A new key sorts after every key with the same ticket.
+                (None, Some(ticket)) => head.is_none_or(|head| ticket < head.0),
+                (None, None) => head.is_none(),
+            };
+            // `None`: not first in line; `Some(wait)`: first, the token is `wait` away.
+            let wait = if first {
+                match shared.take_token(&mut inner) {
+                    Ok(()) => {
+                        if let Some(key) = this.key.take() {
+                            inner.line.remove(&key);
+                        }
+                        this.sleep = None;
+                        let next = inner.head_waker();
+                        drop(inner);
+                        if let Some(next) = next {
+                            next.wake();
+                        }
+                        return Poll::Ready(());
+                    }
+                    Err(wait) => Some(wait),
+                }
+            } else {
+                None
+            };
             let key = *this.key.get_or_insert_with(|| {
                 inner.next_key += 1;
                 let ticket = this
@@ -263,50 +357,27 @@ impl Future for Acquire<'_> {
                     .unwrap_or_else(|| shared.next_ticket.fetch_add(1, Ordering::Relaxed));
                 (ticket, inner.next_key)
             });
-            let first = inner
-                .line
-                .first_key_value()
-                .is_none_or(|(head, _)| key <= *head);
-            if !first {
-                match inner.line.get_mut(&key) {
-                    Some(waker) => waker.clone_from(cx.waker()),
-                    None => drop(inner.line.insert(key, cx.waker().clone())),
-                }
+            match inner.line.get_mut(&key) {
+                Some(waker) => waker.clone_from(cx.waker()),
+                None => drop(inner.line.insert(key, cx.waker().clone())),
+            }
+            drop(inner);
+            let Some(wait) = wait else {
                 this.sleep = None;
                 return Poll::Pending;
-            }
-            match inner.state.try_acquire(shared.now()) {
-                Ok(()) => {
-                    inner.line.remove(&key);
-                    this.key = None;
-                    this.sleep = None;
-                    let next = inner.head_waker();
-                    drop(inner);
-                    if let Some(next) = next {
-                        next.wake();
-                    }
-                    return Poll::Ready(());
+            };
+            let deadline = Instant::now() + wait;
+            let sleep = match &mut this.sleep {
+                Some(sleep) => {
+                    sleep.as_mut().reset(deadline);
+                    sleep
                 }
-                Err(wait) => {
-                    match inner.line.get_mut(&key) {
-                        Some(waker) => waker.clone_from(cx.waker()),
-                        None => drop(inner.line.insert(key, cx.waker().clone())),
-                    }
-                    drop(inner);
-                    let deadline = Instant::now() + wait;
-                    let sleep = match &mut this.sleep {
-                        Some(sleep) => {
-                            sleep.as_mut().reset(deadline);
-                            sleep
-                        }
-                        None => this
-                            .sleep
-                            .insert(Box::pin(tokio::time::sleep_until(deadline))),
-                    };
-                    if sleep.as_mut().poll(cx).is_pending() {
-                        return Poll::Pending;
-                    }
-                }
+                None => this
+                    .sleep
+                    .insert(Box::pin(tokio::time::sleep_until(deadline))),
+            };
+            if sleep.as_mut().poll(cx).is_pending() {
+                return Poll::Pending;
             }
         }
     }
@@ -327,5 +398,23 @@ impl Drop for Acquire<'_> {
         if let Some(next) = next {
             next.wake();
         }
+    }
+}
+
+/// The retrier's hook: [`RetryMode::Adaptive`](crate::retry::RetryMode::Adaptive) paces every
+/// attempt through it.
+impl crate::retry::RateLimiter for ClientRateLimiter {
+    fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        if ClientRateLimiter::try_acquire(self) {
+            // Zero-sized, so boxing it does not allocate: only a caller that has to wait
+            // pays for a boxed future.
+            Box::pin(std::future::ready(()))
+        } else {
+            Box::pin(ClientRateLimiter::acquire(self))
+        }
+    }
+
+    fn on_response(&self, throttled: bool) {
+        ClientRateLimiter::on_response(self, throttled);
     }
 }

@@ -17,6 +17,37 @@
 //!
 //! [`ClientRateLimiter`] shares a [`RateLimiterState`] between tasks and threads, on tokio's
 //! clock (so tests run it on the paused clock).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use waiter_runtime::ProvideErrorMetadata;
+//! use waiter_runtime::retry::adaptive::{ClientRateLimiter, Tuning};
+//! use waiter_runtime::retry::{Retrier, RetryConfig};
+//!
+//! #[derive(Debug, ProvideErrorMetadata)]
+//! enum PutItemError {
+//!     #[error_metadata(code = "ProvisionedThroughputExceededException", status = 400)]
+//!     Throttled,
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread", start_paused = true)]
+//! # async fn main() {
+//! // Adaptive mode: the retrier builds its own limiter, shared by its clones.
+//! let retrier = Retrier::new(RetryConfig::adaptive().build());
+//! let out = retrier.run(|| async { Ok::<_, PutItemError>("stored") }).await;
+//! assert_eq!(out.unwrap(), "stored");
+//!
+//! // Or one limiter for several retriers, here with an opt-in floor under the rate for a
+//! // table provisioned at 100 writes/s (see `Tuning`).
+//! let limiter = ClientRateLimiter::with_tuning(Tuning { min_fill_rate: 80.0, ..Tuning::AWS })
+//!     .expect("a valid tuning");
+//! let writes = Retrier::new(RetryConfig::adaptive().build())
+//!     .with_rate_limiter(Arc::new(limiter.clone()));
+//! let _ = writes.run(|| async { Err::<(), _>(PutItemError::Throttled) }).await;
+//! assert!(limiter.state().is_enabled());
+//! assert_eq!(limiter.state().fill_rate(), 80.0);
+//! # }
+//! ```
 
 mod bucket;
 mod cubic;

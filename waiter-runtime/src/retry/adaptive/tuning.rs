@@ -29,7 +29,15 @@ pub struct Tuning {
     pub rate_bucket_width: f64,
     /// The bucket's max rate never exceeds this multiple of the measured transmit rate.
     pub max_rate_multiplier: f64,
-    /// Lowest fill rate of the bucket, in tokens per second.
+    /// Lowest fill rate of the bucket, in tokens per second (0.5 by default).
+    ///
+    /// The opt-in that matters most in practice: a client that knows its service's limit (a
+    /// provisioned throughput, a usage plan) can set it to a safe fraction of that limit,
+    /// such as 0.8x. The rate then never collapses below it, which removes the slow climb
+    /// after a burst of throttles (at start-up above all, when the first throttle arrives
+    /// before any rate has been measured and CUBIC restarts from zero). In the simulation of
+    /// BENCHMARKS.md, 100 callers against 50 requests/s: call latency p99 / mean goes from
+    /// 2.49 to below 1.5, goodput from 0.91 to 0.95 of the limit.
     pub min_fill_rate: f64,
     /// Lowest capacity of the bucket, in tokens. At least one token, so a request can always go.
     pub min_capacity: f64,

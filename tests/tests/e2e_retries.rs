@@ -1,0 +1,193 @@
+//! Retries over loopback TCP: injected 503/429/connection resets, `Retry-After`, max attempts,
+//! and one attempt per poll inside a waiter.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use waiter_runtime::retry::{ErrorKind, Retrier, RetryConfig};
+use waiter_runtime::{ProvideErrorMetadata, WaiterError};
+use waiter_tests::client::{ResourceClient, ResourceError};
+use waiter_tests::service::{ExampleService, Fault, FaultConfig, Outcome, RunningService, Settle};
+
+/// What the retrier's `on_retry` hook saw: (attempt, kind, delay).
+type Seen = Arc<Mutex<Vec<(u32, ErrorKind, Duration)>>>;
+
+fn fast(max_attempts: u32) -> RetryConfig {
+    RetryConfig::standard()
+        .max_attempts(max_attempts)
+        .initial_backoff(Duration::from_millis(5))
+        .max_backoff(Duration::from_millis(20))
+        .build()
+}
+
+async fn setup(config: RetryConfig) -> (RunningService, ResourceClient, Seen) {
+    let service = ExampleService::builder()
+        .seed(5)
+        .settle(Settle::Manual)
+        .start()
+        .await
+        .unwrap();
+    let seen: Seen = Arc::default();
+    let hook = Arc::clone(&seen);
+    let retrier = Retrier::new(config).on_retry(move |e: &_| {
+        hook.lock()
+            .unwrap()
+            .push((e.attempt, e.reason.kind(), e.delay))
+    });
+    let client = ResourceClient::builder(service.url())
+        .retrier(retrier)
+        .build();
+    (service, client, seen)
+}
+
+fn kinds(seen: &Seen) -> Vec<ErrorKind> {
+    seen.lock()
+        .unwrap()
+        .iter()
+        .map(|(_, kind, _)| *kind)
+        .collect()
+}
+
+#[tokio::test]
+async fn retries_through_throttling_unavailable_and_resets() {
+    let (service, client, seen) = setup(fast(5)).await;
+    service.faults().script([
+        Fault::Throttle,
+        Fault::Unavailable,
+        Fault::Reset,
+        Fault::SlowDown,
+    ]);
+    let out = client
+        .list_resources("")
+        .await
+        .expect("the fifth attempt is answered");
+    assert!(out.resources.is_empty());
+    let outcomes: Vec<_> = service
+        .request_log()
+        .into_iter()
+        .map(|r| r.outcome)
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            Outcome::Throttled,
+            Outcome::Unavailable,
+            Outcome::Reset,
+            Outcome::Throttled,
+            Outcome::Answered(200)
+        ]
+    );
+    assert_eq!(
+        kinds(&seen),
+        [
+            ErrorKind::ThrottlingError,
+            ErrorKind::ServerError,
+            ErrorKind::TransientError,
+            ErrorKind::ThrottlingError
+        ]
+    );
+    let attempts: Vec<u32> = seen.lock().unwrap().iter().map(|(a, _, _)| *a).collect();
+    assert_eq!(attempts, [1, 2, 3, 4]);
+    // A reset connection is not reused: the retry opened a new one.
+    assert!(service.stats().connections_opened >= 2);
+}
+
+#[tokio::test]
+async fn gives_up_after_max_attempts_with_the_last_error() {
+    let (service, client, seen) = setup(fast(3)).await;
+    service.faults().script([Fault::Unavailable; 4]);
+    let err = client.describe_resource("x").await.unwrap_err();
+    assert_eq!(err.code(), Some("ServiceUnavailable"));
+    assert_eq!(service.stats().requests, 3);
+    assert_eq!(seen.lock().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn errors_the_service_documents_as_final_are_not_retried() {
+    let (service, client, seen) = setup(fast(5)).await;
+    let err = client.describe_resource("missing").await.unwrap_err();
+    assert!(matches!(err, ResourceError::NotFound { .. }), "{err}");
+    client.create_resource("dup", &[]).await.unwrap();
+    let err = client.create_resource("dup", &[]).await.unwrap_err();
+    assert_eq!(err.code(), Some("ResourceInUseException"));
+    assert_eq!(service.stats().requests, 3);
+    assert!(seen.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn retry_after_replaces_the_backoff_bounded_by_max_backoff() {
+    let config = RetryConfig::standard()
+        .max_attempts(3)
+        .initial_backoff(Duration::from_millis(1))
+        .max_backoff(Duration::from_millis(400))
+        .build();
+    let (service, client, seen) = setup(config).await;
+    service.faults().set(FaultConfig {
+        retry_after: Some(Duration::from_millis(150)),
+        ..FaultConfig::none()
+    });
+    service.faults().script([Fault::Throttle]);
+    let started = std::time::Instant::now();
+    client.list_resources("").await.unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_millis(150),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(seen.lock().unwrap()[0].2, Duration::from_millis(150));
+
+    // A hint above max_backoff is cut to max_backoff.
+    service.faults().set(FaultConfig {
+        retry_after: Some(Duration::from_secs(30)),
+        ..FaultConfig::none()
+    });
+    service.faults().script([Fault::SlowDown]);
+    client.list_resources("").await.unwrap();
+    assert_eq!(seen.lock().unwrap()[1].2, Duration::from_millis(400));
+}
+
+#[tokio::test]
+async fn a_waiter_poll_makes_one_attempt_through_the_retrier() {
+    let (service, client, seen) = setup(fast(5)).await;
+    client.create_resource("p", &[]).await.unwrap();
+
+    // Outside a waiter, the same faults are retried away within one call...
+    service.faults().script([Fault::Throttle, Fault::SlowDown]);
+    client.describe_resource("p").await.unwrap();
+    assert_eq!(seen.lock().unwrap().len(), 2);
+    let before = service.stats().requests;
+
+    // ...inside a waiter, each poll is one request: the throttled polls reach the waiter, whose
+    // `retry` acceptors for the throttling codes make it poll again after its own delay.
+    service.faults().script([Fault::Throttle, Fault::SlowDown]);
+    let done = client
+        .wait_until_resource_exists("p")
+        .min_delay(Duration::from_millis(5))
+        .max_delay(Duration::from_millis(20))
+        .wait(Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert_eq!(done.polls, 3);
+    assert_eq!(service.stats().requests - before, 3, "one request per poll");
+    assert_eq!(
+        seen.lock().unwrap().len(),
+        2,
+        "no retry happened inside the polls"
+    );
+
+    // An error the retrier would have retried, and no acceptor expects, ends the wait at once.
+    service.faults().script([Fault::Unavailable]);
+    let before = service.stats().requests;
+    let err = client
+        .wait_until_resource_exists("p")
+        .min_delay(Duration::from_millis(5))
+        .max_delay(Duration::from_millis(20))
+        .wait(Duration::from_secs(10))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, WaiterError::OperationFailed { polls: 1, .. }),
+        "{err}"
+    );
+    assert_eq!(service.stats().requests - before, 1);
+}

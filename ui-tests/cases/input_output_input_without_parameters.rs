@@ -1,0 +1,27 @@
+use waiter_runtime::waitable;
+
+#[derive(Debug)]
+pub struct NotFound;
+
+impl waiter_runtime::ProvideErrorMetadata for NotFound {
+    fn code(&self) -> Option<&str> {
+        Some("NotFound")
+    }
+}
+
+#[derive(Debug, waiter_runtime::Searchable)]
+pub struct Output {
+    pub status: String,
+    pub items: Vec<String>,
+}
+
+pub struct Client;
+
+impl Client {
+    #[waitable(ThingExists: { acceptors: [{ state: "success", matcher: { inputOutput: { path: "input.name", expected: "x", comparator: "stringEquals" } } }] })]
+    async fn get_thing(&self) -> Result<Output, NotFound> {
+        Err(NotFound)
+    }
+}
+
+fn main() {}

@@ -1,0 +1,181 @@
+//! `Reservations[].Instances[].State.Name` over 10, 100 and 1000 instances, as
+//! `serde_json::Value` and as derived structs: our compiled expression, the `jmespath` crate
+//! (expression compiled once, data converted per call, as a user of that crate does) and a
+//! hand-written loop. Plus a single-field path on small and large outputs.
+//!
+//! Run: `cargo bench -p waiter-runtime --bench jmespath_eval -- --warm-up-time 1 --measurement-time 3`
+
+#![allow(missing_docs)] // criterion_group! emits an undocumented public fn
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use serde_json::Value;
+use waiter_runtime::jmespath;
+use waiter_runtime::jmespath::{Expression, Searchable};
+
+#[derive(Searchable, serde::Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeInstancesOutput {
+    reservations: Vec<Reservation>,
+    next_token: Option<String>,
+}
+
+#[derive(Searchable, serde::Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Reservation {
+    reservation_id: String,
+    instances: Vec<Instance>,
+}
+
+#[derive(Searchable, serde::Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Instance {
+    instance_id: String,
+    instance_type: String,
+    image_id: String,
+    state: InstanceState,
+    tags: Vec<Tag>,
+}
+
+#[derive(Searchable, serde::Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct InstanceState {
+    code: u16,
+    name: StateName,
+}
+
+#[derive(Searchable, serde::Serialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum StateName {
+    Pending,
+    Running,
+}
+
+#[derive(Searchable, serde::Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Tag {
+    key: String,
+    value: String,
+}
+
+fn output(instances: usize) -> DescribeInstancesOutput {
+    let per = 10;
+    DescribeInstancesOutput {
+        reservations: (0..instances.div_ceil(per))
+            .map(|r| Reservation {
+                reservation_id: format!("r-{r:08}"),
+                instances: (0..per.min(instances - r * per))
+                    .map(|i| Instance {
+                        instance_id: format!("i-{r:04}{i:04}"),
+                        instance_type: "m5.large".into(),
+                        image_id: "ami-0123456789".into(),
+                        state: InstanceState {
+                            code: 16,
+                            name: if i % 3 == 0 {
+                                StateName::Pending
+                            } else {
+                                StateName::Running
+                            },
+                        },
+                        tags: vec![Tag {
+                            key: "Name".into(),
+                            value: format!("node-{i}"),
+                        }],
+                    })
+                    .collect(),
+            })
+            .collect(),
+        next_token: Some("token".into()),
+    }
+}
+
+/// What a user writes by hand over the derived structs.
+fn hand_structs(o: &DescribeInstancesOutput) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for r in &o.reservations {
+        for i in &r.instances {
+            out.push(match i.state.name {
+                StateName::Pending => "pending",
+                StateName::Running => "running",
+            });
+        }
+    }
+    out
+}
+
+/// What a user writes by hand over `serde_json::Value`.
+fn hand_value(v: &Value) -> Vec<&str> {
+    let mut out = Vec::new();
+    if let Some(rs) = v.get("Reservations").and_then(Value::as_array) {
+        for r in rs {
+            if let Some(is) = r.get("Instances").and_then(Value::as_array) {
+                for i in is {
+                    if let Some(n) = i
+                        .get("State")
+                        .and_then(|s| s.get("Name"))
+                        .and_then(Value::as_str)
+                    {
+                        out.push(n);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+const NAMES: Expression = jmespath!("Reservations[].Instances[].State.Name");
+const TOKEN: Expression = jmespath!("NextToken");
+
+fn bench(c: &mut Criterion) {
+    let theirs = ::jmespath::compile(NAMES.source()).unwrap();
+    let mut g = c.benchmark_group("jmespath_eval");
+    for n in [10usize, 100, 1000] {
+        let structs = output(n);
+        let value = serde_json::to_value(&structs).unwrap();
+        assert_eq!(
+            NAMES.search(&structs).unwrap(),
+            NAMES.search(&value).unwrap()
+        );
+        assert_eq!(hand_structs(&structs).len(), n);
+        assert_eq!(hand_value(&value).len(), n);
+
+        g.bench_with_input(BenchmarkId::new("compiled/structs", n), &structs, |b, d| {
+            b.iter(|| black_box(NAMES.search(black_box(d)).unwrap()))
+        });
+        g.bench_with_input(BenchmarkId::new("hand/structs", n), &structs, |b, d| {
+            b.iter(|| black_box(hand_structs(black_box(d))))
+        });
+        g.bench_with_input(
+            BenchmarkId::new("jmespath_crate/structs", n),
+            &structs,
+            |b, d| b.iter(|| black_box(theirs.search(black_box(d)).unwrap())),
+        );
+        g.bench_with_input(BenchmarkId::new("compiled/value", n), &value, |b, d| {
+            b.iter(|| black_box(NAMES.search(black_box(d)).unwrap()))
+        });
+        g.bench_with_input(BenchmarkId::new("hand/value", n), &value, |b, d| {
+            b.iter(|| black_box(hand_value(black_box(d))))
+        });
+        g.bench_with_input(
+            BenchmarkId::new("jmespath_crate/value", n),
+            &value,
+            |b, d| b.iter(|| black_box(theirs.search(black_box(d)).unwrap())),
+        );
+        if n != 100 {
+            g.bench_with_input(
+                BenchmarkId::new("single_field/structs", n),
+                &structs,
+                |b, d| b.iter(|| black_box(TOKEN.search(black_box(d)).unwrap())),
+            );
+            g.bench_with_input(BenchmarkId::new("single_field/value", n), &value, |b, d| {
+                b.iter(|| black_box(TOKEN.search(black_box(d)).unwrap()))
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
