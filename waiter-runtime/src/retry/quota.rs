@@ -203,6 +203,39 @@ impl RetryQuotaBuilder {
 /// A call's claim on the [`RetryQuota`]: acquired before the first try, then resolved exactly
 /// once per try by [`success`](Self::success), [`failure`](Self::failure) or
 /// [`schedule_retry`](Self::schedule_retry). See [`RetryQuota`].
+///
+/// Resolving a token twice does not compile:
+///
+/// ```compile_fail
+/// use waiter_runtime::retry::RetryQuota;
+///
+/// let quota = RetryQuota::default();
+/// let token = quota.acquire();
+/// token.failure();
+/// token.success(); // use of moved value: `token`
+/// ```
+///
+/// Nor does keeping a copy to resolve later:
+///
+/// ```compile_fail
+/// use waiter_runtime::retry::RetryQuota;
+///
+/// let quota = RetryQuota::default();
+/// let token = quota.acquire();
+/// let copy = token.clone(); // `RetryToken` is not `Clone`
+/// ```
+///
+/// Nor using a token after a failed `schedule_retry` (it consumed the token):
+///
+/// ```compile_fail
+/// use waiter_runtime::retry::{ErrorKind, RetryQuota};
+///
+/// let quota = RetryQuota::builder().capacity(0).build();
+/// let token = quota.acquire();
+/// if token.schedule_retry(ErrorKind::ServerError).is_err() {
+///     token.failure(); // use of moved value: `token`
+/// }
+/// ```
 #[must_use = "resolve the token with `success`, `failure` or `schedule_retry`"]
 pub struct RetryToken<'q> {
     bucket: &'q Bucket,
