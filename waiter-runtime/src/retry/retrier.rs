@@ -301,12 +301,16 @@ impl Retrier {
 
         let mut attempt = 1u32;
         let mut tokens_taken = 0u32;
+        let ticket = inner
+            .rate_limiter
+            .as_ref()
+            .map_or(0, |limiter| limiter.call_started());
         loop {
             let result = match first.take() {
                 Some(result) => result,
                 None => {
                     if let Some(limiter) = &inner.rate_limiter {
-                        limiter.acquire().await;
+                        limiter.acquire_for(ticket).await;
                     }
                     op().await
                 }
