@@ -499,7 +499,10 @@ mod expand {
     }
 
     /// `field`, `len` and `for_each_entry` bodies for named fields reached through `access`.
-    fn object_impl(fields: &[Field], access: impl Fn(&syn::Member) -> TokenStream) -> TokenStream {
+    fn object_impl(
+        fields: &[Field],
+        access: impl Fn(&syn::Member) -> TokenStream,
+    ) -> (TokenStream, TokenStream) {
         let p = rt();
         let (flat, plain): (Vec<&Field>, Vec<&Field>) = fields.iter().partition(|f| f.flatten);
         let arms = plain.iter().map(|f| {
@@ -533,7 +536,70 @@ mod expand {
                 }
             })
         });
-        quote! {
+        let follow_arms = plain.iter().map(|f| {
+            let wire = &f.wire;
+            let place = access(&f.member);
+            let v = match &f.how {
+                How::Node => quote!(#p::Searchable::follow(#place, rest)),
+                _ => {
+                    let v = value(f, place);
+                    quote!(#p::follow_node(#v, rest))
+                }
+            };
+            quote!(#wire => #v,)
+        });
+        let into_arms = plain.iter().map(|f| {
+            let wire = &f.wire;
+            let place = access(&f.member);
+            match &f.how {
+                How::Node => quote!(#wire => #p::Searchable::follow_into(#place, rest, out),),
+                _ => {
+                    let v = value(f, place);
+                    quote!(#wire => {
+                        let n = #p::follow_node(#v, rest);
+                        if !n.is_null() { out.push(n); }
+                    })
+                }
+            }
+        });
+        let into = quote! {
+            /// Follows `path` and pushes a non-null result (see `Searchable::follow_into`).
+            #[inline]
+            fn follow_into<'__a>(
+                &'__a self,
+                path: &[&str],
+                out: &mut ::std::vec::Vec<#p::Node<'__a>>,
+            ) {
+                let ::core::option::Option::Some((first, rest)) = path.split_first() else {
+                    out.push(#p::Node::Object(#p::Object::View(self)));
+                    return;
+                };
+                match *first {
+                    #(#into_arms)*
+                    _ => {
+                        let n = #p::follow_node(
+                            #p::SearchObject::field(self, first).unwrap_or(#p::Node::Null),
+                            rest,
+                        );
+                        if !n.is_null() { out.push(n); }
+                    }
+                }
+            }
+        };
+        let obj = quote! {
+            #[inline]
+            fn follow(&self, path: &[&str]) -> #p::Node<'_> {
+                let ::core::option::Option::Some((first, rest)) = path.split_first() else {
+                    return #p::Node::Null;
+                };
+                match *first {
+                    #(#follow_arms)*
+                    _ => #p::follow_node(
+                        #p::SearchObject::field(self, first).unwrap_or(#p::Node::Null),
+                        rest,
+                    ),
+                }
+            }
             fn field(&self, name: &str) -> #p::__Option<#p::Node<'_>> {
                 match name {
                     #(#arms)*
@@ -550,7 +616,8 @@ mod expand {
                 #(#entries)*
                 #(#flat_entries)*
             }
-        }
+        };
+        (obj, into)
     }
 
     pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
@@ -568,12 +635,21 @@ mod expand {
         let self_field = |m: &syn::Member| quote!(&self.#m);
         match shape {
             Shape::Object(fields) => {
-                let obj = object_impl(fields, self_field);
+                let (obj, into) = object_impl(fields, self_field);
                 quote! {
                     impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                         fn node(&self) -> #p::Node<'_> {
                             #p::Node::Object(#p::Object::View(self))
                         }
+                        #[inline]
+                        fn follow(&self, path: &[&str]) -> #p::Node<'_> {
+                            if path.is_empty() {
+                                #p::Node::Object(#p::Object::View(self))
+                            } else {
+                                #p::SearchObject::follow(self, path)
+                            }
+                        }
+                        #into
                     }
                     impl #impl_g #p::SearchObject for #ident #ty_g #where_c {
                         #obj
@@ -610,10 +686,38 @@ mod expand {
                 } else {
                     quote!(match self { #(#arms)* })
                 };
+                // Enums of unit variants (Smithy enums): a projection pushes the name directly.
+                let all_unit = !variants.is_empty()
+                    && variants
+                        .iter()
+                        .all(|v| matches!(v.fields, VariantFields::Unit) && !v.untagged);
+                let into = if all_unit {
+                    let names = variants.iter().map(|v| {
+                        let id = &v.ident;
+                        let wire = &v.wire;
+                        quote!(Self::#id => #wire,)
+                    });
+                    quote! {
+                        #[inline]
+                        fn follow_into<'__a>(
+                            &'__a self,
+                            path: &[&str],
+                            out: &mut ::std::vec::Vec<#p::Node<'__a>>,
+                        ) {
+                            if path.is_empty() {
+                                #p::push_str(out, match self { #(#names)* });
+                            }
+                        }
+                    }
+                } else {
+                    TokenStream::new()
+                };
                 quote! {
                     impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                         #[allow(unused_variables)]
+                        #[inline]
                         fn node(&self) -> #p::Node<'_> { #body }
+                        #into
                     }
                 }
             }

@@ -196,3 +196,105 @@ fn dyn_searchable_works() {
     let r: &dyn Searchable = &Status::Creating;
     assert_eq!(jmespath!("@").search(r).unwrap(), json!("CREATING"));
 }
+
+#[derive(Searchable)]
+struct Outer {
+    items: Vec<Item>,
+    #[serde(flatten)]
+    extra: Extra,
+}
+
+#[derive(Searchable)]
+struct Item {
+    inner: Option<Inner>,
+    #[searchable(blob)]
+    data: Vec<u8>,
+    #[searchable(with = upper)]
+    label: String,
+}
+
+#[derive(Searchable)]
+struct Inner {
+    x: u8,
+}
+
+#[derive(Searchable)]
+struct Extra {
+    meta: Inner,
+}
+
+#[test]
+fn statically_followed_chains_match_the_dynamic_view() {
+    let o = Outer {
+        items: vec![
+            Item {
+                inner: Some(Inner { x: 1 }),
+                data: b"a".to_vec(),
+                label: "p".into(),
+            },
+            Item {
+                inner: None,
+                data: vec![],
+                label: "q".into(),
+            },
+        ],
+        extra: Extra {
+            meta: Inner { x: 9 },
+        },
+    };
+    // Through Option (None dropped by the projection), converted members and flattened ones.
+    assert_eq!(jmespath!("items[].inner.x").search(&o).unwrap(), json!([1]));
+    assert_eq!(
+        jmespath!("items[*].data").search(&o).unwrap(),
+        json!(["YQ==", ""])
+    );
+    assert_eq!(
+        jmespath!("items[*].label").search(&o).unwrap(),
+        json!(["P", "Q"])
+    );
+    assert_eq!(
+        jmespath!("items[*].data.nope").search(&o).unwrap(),
+        json!([])
+    );
+    assert_eq!(jmespath!("meta.x").search(&o).unwrap(), json!(9));
+    assert_eq!(jmespath!("items[0].inner.x").search(&o).unwrap(), json!(1));
+    assert_eq!(
+        jmespath!("items[1].inner.x").search(&o).unwrap(),
+        json!(null)
+    );
+    // The same chains through `&dyn Searchable` use the dynamic view.
+    let d: &dyn Searchable = &o;
+    assert_eq!(jmespath!("items[].inner.x").search(d).unwrap(), json!([1]));
+    assert_eq!(jmespath!("meta.x").search(d).unwrap(), json!(9));
+}
+
+#[derive(Searchable)]
+struct Borrowed<'a, T: Clone> {
+    name: &'a str,
+    items: &'a [T],
+    choice: Choice<T>,
+}
+
+#[derive(Searchable)]
+enum Choice<T> {
+    One(T),
+    Many { all: Vec<T> },
+}
+
+#[test]
+fn lifetimes_and_generics_are_forwarded() {
+    let items = [1u8, 2];
+    let b = Borrowed {
+        name: "n",
+        items: &items,
+        choice: Choice::Many { all: vec![3u8] },
+    };
+    assert_eq!(
+        jmespath!("[name, items[-1], choice.Many.all[0]]")
+            .search(&b)
+            .unwrap(),
+        json!(["n", 2, 3])
+    );
+    let one: Choice<&str> = Choice::One("x");
+    assert_eq!(jmespath!("One").search(&one).unwrap(), json!("x"));
+}

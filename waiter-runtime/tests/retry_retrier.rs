@@ -232,6 +232,7 @@ async fn one_tracing_event_per_retry() {
 #[derive(Debug, Default)]
 struct RecordingLimiter {
     log: Mutex<Vec<String>>,
+    tickets: AtomicU32,
 }
 
 impl RateLimiter for RecordingLimiter {
@@ -240,6 +241,13 @@ impl RateLimiter for RecordingLimiter {
             self.log.lock().unwrap().push("acquire".into());
             tokio::time::sleep(Duration::from_millis(10)).await;
         })
+    }
+    fn call_started(&self) -> u64 {
+        u64::from(self.tickets.fetch_add(1, Ordering::Relaxed)) + 100
+    }
+    fn acquire_for(&self, ticket: u64) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        self.log.lock().unwrap().push(format!("ticket {ticket}"));
+        self.acquire()
     }
     fn on_response(&self, throttled: bool) {
         self.log
@@ -268,13 +276,26 @@ async fn the_rate_limiter_paces_every_attempt_and_learns_of_throttling() {
     assert_eq!(
         *limiter.log.lock().unwrap(),
         [
+            "ticket 100",
             "acquire",
             "response throttled=true",
+            "ticket 100",
             "acquire",
             "response throttled=false",
+            "ticket 100",
             "acquire",
             "response throttled=false"
         ]
+    );
+    // The next call gets the next place in line.
+    limiter.log.lock().unwrap().clear();
+    retrier
+        .run(|| async { Ok::<_, TestError>(()) })
+        .await
+        .unwrap();
+    assert_eq!(
+        *limiter.log.lock().unwrap(),
+        ["ticket 101", "acquire", "response throttled=false"]
     );
     // The limiter's wait comes before each attempt.
     assert_eq!(

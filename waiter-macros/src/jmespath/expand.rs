@@ -56,6 +56,10 @@ impl Gen {
         match ast {
             Ast::Identity { .. } => input,
             Ast::Field { name, .. } => quote!(#p::field(#input, #name)),
+            Ast::Subexpr { .. } if field_chain(ast).is_some() => {
+                let names = field_chain(ast).unwrap_or_default();
+                quote!(#p::follow_node(#input, &[#(#names),*]))
+            }
             Ast::Subexpr { lhs, rhs, .. } => {
                 let l = self.expr(lhs, input);
                 self.expr(rhs, l)
@@ -174,10 +178,15 @@ impl Gen {
     /// output vector, with no intermediate array per level.
     fn collect(&mut self, ast: &Ast, input: TokenStream) -> TokenStream {
         let p = rt();
+        if let Ast::Projection { lhs, rhs, .. } = ast {
+            if let Some(chain) = field_chain(rhs) {
+                return self.collect_chain(lhs, &chain, input);
+            }
+        }
         let out = self.ident();
         let sink = self.ident();
         let is_array = self.ident();
-        let stream = self.stream(ast, input, &sink);
+        let stream = self.stream(ast, input, &sink, None);
         quote!({
             let mut #out = ::std::vec::Vec::new();
             let #is_array = {
@@ -191,16 +200,66 @@ impl Gen {
         })
     }
 
-    /// Tokens of type `Result<bool, SearchError>`: calls the closure `sink` on every element of
-    /// the array `ast` evaluates to, and says whether it is an array at all (else it is null).
-    fn stream(&mut self, ast: &Ast, input: TokenStream, sink: &proc_macro2::Ident) -> TokenStream {
+    /// `lhs[*].a.b` (or `lhs[].a.b`): elements follow the chain and are pushed straight onto
+    /// the output, with no closure call per element.
+    fn collect_chain(&mut self, lhs: &Ast, chain: &[String], input: TokenStream) -> TokenStream {
         let p = rt();
-        match ast {
-            Ast::Projection { lhs, rhs, .. } => {
+        let out = self.ident();
+        let is_array = self.ident();
+        let names = quote!(&[#(#chain),*]);
+        let fill = match lhs {
+            Ast::Flatten { node, .. } => {
                 let s = self.ident();
+                let inner = self.stream(node, input, &s, None);
+                quote!({
+                    let mut #s = |el: #p::Node<'a>| {
+                        #p::flat_extend_follow(el, #names, &mut #out);
+                        ::core::result::Result::Ok::<(), #p::E>(())
+                    };
+                    #inner?
+                })
+            }
+            other => {
+                let e = self.expr(other, input);
+                quote!(#p::extend_follow(#e, #names, &mut #out))
+            }
+        };
+        quote!({
+            let mut #out = ::std::vec::Vec::new();
+            let #is_array = #fill;
+            if #is_array { #p::owned_array(#out) } else { #p::Node::Null }
+        })
+    }
+
+    /// Tokens of type `Result<bool, E>`: calls the closure `sink` on every element of the
+    /// array `ast` evaluates to (after following the member chain `path` from it, if any), and
+    /// says whether it is an array at all (else it is null). A `path` is only passed by
+    /// projections, whose sinks drop nulls.
+    fn stream(
+        &mut self,
+        ast: &Ast,
+        input: TokenStream,
+        sink: &proc_macro2::Ident,
+        path: Option<&[String]>,
+    ) -> TokenStream {
+        let p = rt();
+        match (ast, path) {
+            (Ast::Projection { lhs, rhs, .. }, None) => {
+                let s = self.ident();
+                let keep = quote!(|v: #p::Node<'a>| {
+                    if !v.is_null() {
+                        #sink(v)?;
+                    }
+                    ::core::result::Result::Ok::<(), #p::E>(())
+                });
+                if let Some(chain) = field_chain(rhs) {
+                    // `lhs[*].a.b`: each element follows the chain in one call.
+                    let inner = self.stream(lhs, input, &s, Some(&chain));
+                    return quote!({ let mut #s = #keep; #inner });
+                }
                 let x = self.ident();
                 let body = self.expr(rhs, quote!(#x));
-                let inner = self.stream(lhs, input, &s);
+                let inner = self.stream(lhs, input, &s, None);
                 quote!({
                     let mut #s = |#x: #p::Node<'a>| {
                         let v = #body;
@@ -212,17 +271,32 @@ impl Gen {
                     #inner
                 })
             }
-            Ast::Flatten { node, .. } => {
+            (Ast::Flatten { node, .. }, path) => {
                 let s = self.ident();
-                let inner = self.stream(node, input, &s);
+                let inner = self.stream(node, input, &s, None);
+                let step = match path {
+                    Some(names) => quote!(#p::flat_step_follow(el, &[#(#names),*], &mut #sink)),
+                    None => quote!(#p::flat_step(el, &mut #sink)),
+                };
                 quote!({
-                    let mut #s = |el: #p::Node<'a>| #p::flat_step(el, &mut #sink);
+                    let mut #s = |el: #p::Node<'a>| #step;
                     #inner
                 })
             }
-            other => {
+            (Ast::Projection { .. }, Some(names)) => {
+                let s = self.ident();
+                let inner = self.stream(ast, input, &s, None);
+                quote!({
+                    let mut #s = |v: #p::Node<'a>| #sink(#p::follow_node(v, &[#(#names),*]));
+                    #inner
+                })
+            }
+            (other, path) => {
                 let e = self.expr(other, input);
-                quote!(#p::each(#e, &mut #sink))
+                match path {
+                    Some(names) => quote!(#p::each_follow(#e, &[#(#names),*], &mut #sink)),
+                    None => quote!(#p::each(#e, &mut #sink)),
+                }
             }
         }
     }
@@ -255,6 +329,22 @@ impl Gen {
         };
         quote!({ let #c = #input; #(#lets)* #call })
     }
+}
+
+/// A chain of fields `a.b.c` as `["a", "b", "c"]` (a single field too).
+fn field_chain(ast: &Ast) -> Option<Vec<String>> {
+    fn walk(ast: &Ast, out: &mut Vec<String>) -> bool {
+        match ast {
+            Ast::Field { name, .. } => {
+                out.push(name.clone());
+                true
+            }
+            Ast::Subexpr { lhs, rhs, .. } => walk(lhs, out) && walk(rhs, out),
+            _ => false,
+        }
+    }
+    let mut out = Vec::new();
+    (walk(ast, &mut out) && !out.is_empty()).then_some(out)
 }
 
 /// Tokens building a literal value as an owned `Node<'static>`.

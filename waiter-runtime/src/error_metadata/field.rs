@@ -39,6 +39,20 @@ use std::borrow::Cow;
 use std::time::Duration;
 
 /// A field that may hold an error's code or message.
+///
+/// Marking a field of another type is a compile error at the field:
+///
+/// ```compile_fail
+/// use waiter_runtime::ProvideErrorMetadata;
+///
+/// #[derive(ProvideErrorMetadata)]
+/// enum E {
+///     A {
+///         #[error_metadata(message)]
+///         message: u32, // `u32` cannot be read as an error code or message
+///     },
+/// }
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be read as an error code or message",
     label = "this field is marked `code` or `message`",

@@ -137,6 +137,90 @@ pub fn flat_step<'a>(
     }
 }
 
+/// Like [`each`], on the result of following `path` from each element.
+#[inline]
+pub fn each_follow<'a>(
+    node: Node<'a>,
+    path: &[&str],
+    mut sink: impl FnMut(Node<'a>) -> Result<(), E>,
+) -> Result<bool, E> {
+    match node {
+        Node::Array(Array::View(v)) => {
+            let mut result = Ok(());
+            v.for_each_follow(path, &mut |n| {
+                if result.is_ok() {
+                    result = sink(n);
+                }
+            });
+            result.map(|()| true)
+        }
+        Node::Array(Array::Owned(items)) => {
+            for n in items {
+                sink(follow_node(n, path))?;
+            }
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
+}
+
+/// Like [`flat_step`], following `path` from each resulting element.
+#[inline]
+pub fn flat_step_follow<'a>(
+    el: Node<'a>,
+    path: &[&str],
+    sink: &mut impl FnMut(Node<'a>) -> Result<(), E>,
+) -> Result<(), E> {
+    match el {
+        Node::Array(_) => each_follow(el, path, sink).map(|_| ()),
+        other => sink(follow_node(other, path)),
+    }
+}
+
+/// `items[*].a.b` collected: pushes the non-null results of following `path` from each element
+/// of `node` onto `out`; says whether `node` is an array.
+#[inline]
+pub fn extend_follow<'a>(node: Node<'a>, path: &[&str], out: &mut Vec<Node<'a>>) -> bool {
+    match node {
+        Node::Array(Array::View(v)) => {
+            v.extend_follow(path, out);
+            true
+        }
+        Node::Array(Array::Owned(items)) => {
+            for n in items {
+                let n = follow_node(n, path);
+                if !n.is_null() {
+                    out.push(n);
+                }
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// One element of `items[].a.b` collected: arrays extend, anything else follows `path` itself.
+#[inline]
+pub fn flat_extend_follow<'a>(el: Node<'a>, path: &[&str], out: &mut Vec<Node<'a>>) {
+    match el {
+        Node::Array(_) => {
+            extend_follow(el, path, out);
+        }
+        other => {
+            let n = follow_node(other, path);
+            if !n.is_null() {
+                out.push(n);
+            }
+        }
+    }
+}
+
+/// Pushes a string node (derived Smithy enums in projections).
+#[inline]
+pub fn push_str<'a>(out: &mut Vec<Node<'a>>, s: &'static str) {
+    out.push(Node::String(Cow::Borrowed(s)));
+}
+
 pub fn owned_array(items: Vec<Node<'_>>) -> Node<'_> {
     Node::Array(Array::Owned(items))
 }
@@ -594,5 +678,5 @@ pub fn flat<'a>(node: Node<'a>) -> Option<Object<'a>> {
 }
 
 pub use super::data_model::{AsBlob, AsTimestamp};
-pub use super::searchable::SearchObject;
+pub use super::searchable::{SearchObject, follow_node};
 pub use std::option::Option as __Option;

@@ -59,6 +59,42 @@ use super::node::{Array, Node, Object};
 pub trait Searchable {
     /// The JMESPath view of `self`.
     fn node(&self) -> Node<'_>;
+
+    /// Follows a chain of member names (`a.b.c` is `&["a", "b", "c"]`) from this value.
+    ///
+    /// The default walks [`node`](Searchable::node) field by field. Derived types override it to
+    /// match each name against their members directly, without building the intermediate
+    /// nodes; compiled expressions call it for field chains.
+    #[inline]
+    fn follow(&self, path: &[&str]) -> Node<'_> {
+        if path.is_empty() {
+            self.node()
+        } else {
+            follow_node(self.node(), path)
+        }
+    }
+    /// Pushes the result of [`follow`](Searchable::follow) onto `out` unless it is null (the
+    /// body of a projection). Derived types override it to build the result in place.
+    #[inline]
+    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+        let n = self.follow(path);
+        if !n.is_null() {
+            out.push(n);
+        }
+    }
+}
+
+/// Follows `path` from `node`: objects viewed in place use [`SearchObject::follow`].
+#[inline]
+pub fn follow_node<'a>(node: Node<'a>, path: &[&str]) -> Node<'a> {
+    let Some((first, rest)) = path.split_first() else {
+        return node;
+    };
+    match node {
+        Node::Object(Object::View(o)) => o.follow(path),
+        Node::Object(o) => follow_node(o.take(first).unwrap_or(Node::Null), rest),
+        _ => Node::Null,
+    }
 }
 
 /// An array in the searched data, read element by element.
@@ -82,6 +118,21 @@ pub trait SearchArray {
             }
         }
     }
+
+    /// Calls `f` on the result of following `path` from every element, in order.
+    fn for_each_follow<'a>(&'a self, path: &[&str], f: &mut dyn FnMut(Node<'a>)) {
+        self.for_each(&mut |n| f(follow_node(n, path)));
+    }
+
+    /// Pushes onto `out` the non-null results of following `path` from every element: the
+    /// projection `items[*].a.b` in one call.
+    fn extend_follow<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+        self.for_each_follow(path, &mut |n| {
+            if !n.is_null() {
+                out.push(n);
+            }
+        });
+    }
 }
 
 /// An object in the searched data, read member by member.
@@ -99,6 +150,14 @@ pub trait SearchObject {
 
     /// Calls `f` on every member, in the object's order.
     fn for_each_entry<'a>(&'a self, f: &mut dyn FnMut(&'a str, Node<'a>));
+
+    /// Follows a non-empty chain of member names from this object (see [`Searchable::follow`]).
+    fn follow(&self, path: &[&str]) -> Node<'_> {
+        match path.split_first() {
+            Some((first, rest)) => follow_node(self.field(first).unwrap_or(Node::Null), rest),
+            None => Node::Null,
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,11 +272,32 @@ impl<T: Searchable> Searchable for Option<T> {
             None => Node::Null,
         }
     }
+    #[inline]
+    fn follow(&self, path: &[&str]) -> Node<'_> {
+        match self {
+            Some(v) => v.follow(path),
+            None => Node::Null,
+        }
+    }
+    #[inline]
+    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+        if let Some(v) = self {
+            v.follow_into(path, out)
+        }
+    }
 }
 
 impl<T: Searchable + ?Sized> Searchable for &T {
     fn node(&self) -> Node<'_> {
         (**self).node()
+    }
+    #[inline]
+    fn follow(&self, path: &[&str]) -> Node<'_> {
+        (**self).follow(path)
+    }
+    #[inline]
+    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+        (**self).follow_into(path, out)
     }
 }
 
@@ -225,11 +305,27 @@ impl<T: Searchable + ?Sized> Searchable for &mut T {
     fn node(&self) -> Node<'_> {
         (**self).node()
     }
+    #[inline]
+    fn follow(&self, path: &[&str]) -> Node<'_> {
+        (**self).follow(path)
+    }
+    #[inline]
+    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+        (**self).follow_into(path, out)
+    }
 }
 
 impl<T: Searchable + ?Sized> Searchable for Box<T> {
     fn node(&self) -> Node<'_> {
         (**self).node()
+    }
+    #[inline]
+    fn follow(&self, path: &[&str]) -> Node<'_> {
+        (**self).follow(path)
+    }
+    #[inline]
+    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+        (**self).follow_into(path, out)
     }
 }
 
@@ -237,11 +333,27 @@ impl<T: Searchable + ?Sized> Searchable for Rc<T> {
     fn node(&self) -> Node<'_> {
         (**self).node()
     }
+    #[inline]
+    fn follow(&self, path: &[&str]) -> Node<'_> {
+        (**self).follow(path)
+    }
+    #[inline]
+    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+        (**self).follow_into(path, out)
+    }
 }
 
 impl<T: Searchable + ?Sized> Searchable for Arc<T> {
     fn node(&self) -> Node<'_> {
         (**self).node()
+    }
+    #[inline]
+    fn follow(&self, path: &[&str]) -> Node<'_> {
+        (**self).follow(path)
+    }
+    #[inline]
+    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+        (**self).follow_into(path, out)
     }
 }
 
@@ -260,6 +372,17 @@ impl<T: Searchable> SearchArray for [T] {
             f(v.node());
         }
     }
+    fn for_each_follow<'a>(&'a self, path: &[&str], f: &mut dyn FnMut(Node<'a>)) {
+        for v in self {
+            f(v.follow(path));
+        }
+    }
+    fn extend_follow<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+        out.reserve(self.len());
+        for v in self {
+            v.follow_into(path, out);
+        }
+    }
 }
 
 macro_rules! list {
@@ -275,6 +398,14 @@ macro_rules! list {
                 for v in self.as_slice() {
                     f(v.node());
                 }
+            }
+            fn for_each_follow<'a>(&'a self, path: &[&str], f: &mut dyn FnMut(Node<'a>)) {
+                for v in self.as_slice() {
+                    f(v.follow(path));
+                }
+            }
+            fn extend_follow<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+                self.as_slice().extend_follow(path, out)
             }
         }
         impl<T: Searchable> Searchable for $t {

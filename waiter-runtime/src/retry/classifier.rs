@@ -229,30 +229,53 @@ impl Default for RetryClassifierPriority {
 
 /// A classifier behind an `Arc`, cheap to clone and share.
 #[derive(Clone)]
-pub struct SharedRetryClassifier(Arc<dyn ClassifyRetry>);
+pub struct SharedRetryClassifier {
+    inner: Arc<dyn ClassifyRetry>,
+    /// `false` only for the built-in classifiers, which never retry a success: a retrier whose
+    /// classifiers are all built-in skips classifying successes (the fast path).
+    inspects_success: bool,
+}
 
 impl SharedRetryClassifier {
     /// Shares `classifier`.
-    pub fn new(classifier: impl ClassifyRetry + 'static) -> Self {
-        SharedRetryClassifier(Arc::new(classifier))
+    pub fn new<C: ClassifyRetry + 'static>(classifier: C) -> Self {
+        use super::classifiers::{
+            ErrorCodeClassifier, HttpStatusCodeClassifier, ModeledAsRetryableClassifier,
+            TransientErrorClassifier,
+        };
+        use std::any::TypeId;
+        let built_in = [
+            TypeId::of::<TransientErrorClassifier>(),
+            TypeId::of::<ModeledAsRetryableClassifier>(),
+            TypeId::of::<ErrorCodeClassifier>(),
+            TypeId::of::<HttpStatusCodeClassifier>(),
+        ];
+        SharedRetryClassifier {
+            inspects_success: !built_in.contains(&TypeId::of::<C>()),
+            inner: Arc::new(classifier),
+        }
+    }
+
+    pub(crate) fn inspects_success(&self) -> bool {
+        self.inspects_success
     }
 }
 
 impl fmt::Debug for SharedRetryClassifier {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
+        fmt::Debug::fmt(&*self.inner, f)
     }
 }
 
 impl ClassifyRetry for SharedRetryClassifier {
     fn classify_retry(&self, ctx: &ClassifyContext<'_>) -> RetryAction {
-        self.0.classify_retry(ctx)
+        self.inner.classify_retry(ctx)
     }
     fn name(&self) -> &'static str {
-        self.0.name()
+        self.inner.name()
     }
     fn priority(&self) -> RetryClassifierPriority {
-        self.0.priority()
+        self.inner.priority()
     }
 }
 
@@ -373,6 +396,8 @@ where
 #[derive(Clone, Debug, Default)]
 pub struct RetryClassifiers {
     sorted: Vec<SharedRetryClassifier>,
+    /// Whether any classifier may retry a success (so successes must be classified).
+    inspects_success: bool,
 }
 
 impl RetryClassifiers {
@@ -405,6 +430,7 @@ impl RetryClassifiers {
     pub fn push_shared(&mut self, classifier: SharedRetryClassifier) -> &mut Self {
         let priority = classifier.priority();
         let at = self.sorted.partition_point(|c| c.priority() <= priority);
+        self.inspects_success |= classifier.inspects_success();
         self.sorted.insert(at, classifier);
         self
     }
@@ -422,6 +448,12 @@ impl RetryClassifiers {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.sorted.is_empty()
+    }
+
+    /// Whether classifying a success can give anything but `NoActionIndicated`.
+    #[inline]
+    pub(crate) fn inspects_success(&self) -> bool {
+        self.inspects_success
     }
 
     /// The verdict of all of them on `ctx`.

@@ -115,6 +115,7 @@ impl RetryQuota {
     }
 
     /// The token for a call, to take before its first try. Free.
+    #[inline]
     pub fn acquire(&self) -> RetryToken<'_> {
         RetryToken {
             bucket: &self.inner,
@@ -125,6 +126,7 @@ impl RetryQuota {
 
 impl Bucket {
     /// Takes `cost` tokens if that many are available.
+    #[inline]
     fn take(&self, cost: u32) -> Result<(), QuotaExhausted> {
         self.available
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(cost))
@@ -136,6 +138,7 @@ impl Bucket {
     }
 
     /// Gives back up to `amount` tokens, never above capacity; returns how many went back.
+    #[inline]
     fn give_back(&self, amount: u32) -> u32 {
         if amount == 0 {
             return 0;
@@ -200,6 +203,39 @@ impl RetryQuotaBuilder {
 /// A call's claim on the [`RetryQuota`]: acquired before the first try, then resolved exactly
 /// once per try by [`success`](Self::success), [`failure`](Self::failure) or
 /// [`schedule_retry`](Self::schedule_retry). See [`RetryQuota`].
+///
+/// Resolving a token twice does not compile:
+///
+/// ```compile_fail
+/// use waiter_runtime::retry::RetryQuota;
+///
+/// let quota = RetryQuota::default();
+/// let token = quota.acquire();
+/// token.failure();
+/// token.success(); // use of moved value: `token`
+/// ```
+///
+/// Nor does keeping a copy to resolve later:
+///
+/// ```compile_fail
+/// use waiter_runtime::retry::RetryQuota;
+///
+/// let quota = RetryQuota::default();
+/// let token = quota.acquire();
+/// let copy = token.clone(); // `RetryToken` is not `Clone`
+/// ```
+///
+/// Nor using a token after a failed `schedule_retry` (it consumed the token):
+///
+/// ```compile_fail
+/// use waiter_runtime::retry::{ErrorKind, RetryQuota};
+///
+/// let quota = RetryQuota::builder().capacity(0).build();
+/// let token = quota.acquire();
+/// if token.schedule_retry(ErrorKind::ServerError).is_err() {
+///     token.failure(); // use of moved value: `token`
+/// }
+/// ```
 #[must_use = "resolve the token with `success`, `failure` or `schedule_retry`"]
 pub struct RetryToken<'q> {
     bucket: &'q Bucket,
@@ -223,6 +259,7 @@ impl<'q> RetryToken<'q> {
 
     /// The call succeeded and is done. Gives back the success reward (first try) or what the
     /// last retry took, never above capacity; returns how many tokens went back.
+    #[inline]
     pub fn success(self) -> u32 {
         let amount = self.held.unwrap_or(self.bucket.costs.success_reward);
         self.bucket.give_back(amount)

@@ -36,6 +36,21 @@ pub trait RateLimiter: Send + Sync + fmt::Debug {
     /// Waits until the next attempt may be sent.
     fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
 
+    /// Called once when a call starts, before its first attempt: the call's place in line,
+    /// passed to [`acquire_for`](Self::acquire_for) for each of its attempts, so that a call's
+    /// retries can wait behind the calls that started before it rather than behind every call
+    /// that started since. By default every call gets `0`.
+    fn call_started(&self) -> u64 {
+        0
+    }
+
+    /// Waits until the next attempt of the call whose place in line is `ticket` (from
+    /// [`call_started`](Self::call_started)) may be sent. By default, [`acquire`](Self::acquire).
+    fn acquire_for(&self, ticket: u64) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        let _ = ticket;
+        self.acquire()
+    }
+
     /// Called after every attempt with whether its result was classified as throttling
     /// ([`ErrorKind::ThrottlingError`](super::ErrorKind::ThrottlingError)).
     fn on_response(&self, throttled: bool);

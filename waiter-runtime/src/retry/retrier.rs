@@ -8,8 +8,8 @@ use std::time::Duration;
 use super::classifier::merged;
 use super::{
     ClassifyContext, ClassifyRetry, ErrorKind, QuotaExhausted, RateLimiter, RetryAction,
-    RetryClassifiers, RetryConfig, RetryQuota, RetryReason, SharedRetryClassifier, backoff,
-    run_classifiers,
+    RetryClassifiers, RetryConfig, RetryQuota, RetryReason, RetryToken, SharedRetryClassifier,
+    backoff, run_classifiers,
 };
 use crate::ProvideErrorMetadata;
 use crate::waiter::context::in_waiter_poll;
@@ -71,6 +71,15 @@ struct Inner {
     classifiers: RetryClassifiers,
     on_retry: Option<RetryHook>,
     rate_limiter: Option<Arc<dyn RateLimiter>>,
+}
+
+impl Inner {
+    /// Whether a successful first try can skip classification: no classifier would retry a
+    /// success and no rate limiter needs to hear of it.
+    #[inline]
+    fn fast_first_try(&self) -> bool {
+        self.rate_limiter.is_none() && !self.classifiers.inspects_success()
+    }
 }
 
 impl fmt::Debug for Retrier {
@@ -172,13 +181,32 @@ impl Retrier {
 
     /// Runs `op` until it succeeds, fails for good, or the rules stop the retries; returns the
     /// last result.
-    pub async fn run<F, Fut, O, E>(&self, op: F) -> Result<O, E>
+    pub async fn run<F, Fut, O, E>(&self, mut op: F) -> Result<O, E>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<O, E>>,
         E: ProvideErrorMetadata + 'static,
     {
-        self.execute(&CallSettings::default(), op).await.result
+        let inner = &*self.inner;
+        if !inner.fast_first_try() {
+            let token = inner.quota.acquire();
+            return self
+                .execute(&CallSettings::default(), op, token, None)
+                .await
+                .result;
+        }
+        // Fast path: a first try that succeeds needs no classification (no classifier would
+        // retry a success) and costs one quota update. The retry loop is boxed, so its state
+        // is only paid for by calls that fail.
+        let token = inner.quota.acquire();
+        let result = op().await;
+        if result.is_ok() {
+            token.success();
+            return result;
+        }
+        Box::pin(self.execute(&CallSettings::default(), op, token, Some(result)))
+            .await
+            .result
     }
 
     /// Like [`run`](Self::run), with what happened: attempts, why it stopped, tokens.
@@ -207,7 +235,9 @@ impl Retrier {
         Fut: Future<Output = Result<O, E>>,
         E: ProvideErrorMetadata + 'static,
     {
-        self.execute(&CallSettings::default(), op).await
+        let token = self.inner.quota.acquire();
+        self.execute(&CallSettings::default(), op, token, None)
+            .await
     }
 
     /// Overrides for one call: classifiers added or replaced, max attempts.
@@ -244,7 +274,15 @@ impl Retrier {
         }
     }
 
-    async fn execute<F, Fut, O, E>(&self, call: &CallSettings, mut op: F) -> RunReport<O, E>
+    /// The retry loop. `token` was acquired before the first try; `first` is the first try's
+    /// result when the caller already made it (with no rate limiter to consult).
+    async fn execute<'q, F, Fut, O, E>(
+        &'q self,
+        call: &CallSettings,
+        mut op: F,
+        mut token: RetryToken<'q>,
+        mut first: Option<Result<O, E>>,
+    ) -> RunReport<O, E>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<O, E>>,
@@ -252,24 +290,42 @@ impl Retrier {
     {
         let inner = &*self.inner;
         let config = &inner.config;
-        let in_poll = in_waiter_poll();
-        let max_attempts = if in_poll {
-            1
-        } else {
-            call.max_attempts.unwrap_or(config.max_attempts()).max(1)
-        };
         let deadline = config
             .max_total_time()
             .map(|budget| tokio::time::Instant::now() + budget);
+        let inspects_success = match &call.classifiers {
+            Some(own) if call.replace => own.inspects_success(),
+            Some(own) => own.inspects_success() || inner.classifiers.inspects_success(),
+            None => inner.classifiers.inspects_success(),
+        };
 
-        let mut token = inner.quota.acquire();
         let mut attempt = 1u32;
         let mut tokens_taken = 0u32;
+        let ticket = inner
+            .rate_limiter
+            .as_ref()
+            .map_or(0, |limiter| limiter.call_started());
         loop {
-            if let Some(limiter) = &inner.rate_limiter {
-                limiter.acquire().await;
+            let result = match first.take() {
+                Some(result) => result,
+                None => {
+                    if let Some(limiter) = &inner.rate_limiter {
+                        limiter.acquire_for(ticket).await;
+                    }
+                    op().await
+                }
+            };
+            // Fast path: no classifier would retry a success.
+            if result.is_ok() && !inspects_success && inner.rate_limiter.is_none() {
+                let tokens_returned = token.success();
+                return RunReport {
+                    result,
+                    attempts: attempt,
+                    stop: StopReason::Succeeded,
+                    tokens_taken,
+                    tokens_returned,
+                };
             }
-            let result = op().await;
             let action = {
                 let ctx = ClassifyContext::new(&result, attempt);
                 match (&call.classifiers, call.replace) {
@@ -307,6 +363,13 @@ impl Retrier {
                 }
             };
 
+            // Asked only once a retry is indicated: the waiter is the retry loop.
+            let in_poll = in_waiter_poll();
+            let max_attempts = if in_poll {
+                1
+            } else {
+                call.max_attempts.unwrap_or(config.max_attempts()).max(1)
+            };
             if attempt >= max_attempts {
                 token.failure();
                 let stop = if in_poll {
@@ -317,11 +380,13 @@ impl Retrier {
                 tracing::debug!(attempt, %reason, ?stop, "not retrying");
                 return done(stop, result, 0);
             }
-            let random = match (config.jitter(), reason.retry_after()) {
-                (super::Jitter::Full, None) => backoff::random(),
-                _ => 0.0,
+            // Random numbers only where jitter applies to a non-zero bound.
+            let delay = match (config.jitter(), reason.retry_after()) {
+                (super::Jitter::Full, None) if !config.backoff_bound(attempt).is_zero() => {
+                    config.delay(attempt, backoff::random(), None)
+                }
+                (_, hint) => config.delay(attempt, 0.0, hint),
             };
-            let delay = config.delay(attempt, random, reason.retry_after());
             if let Some(deadline) = deadline {
                 if tokio::time::Instant::now() + delay > deadline {
                     token.failure();
@@ -358,7 +423,8 @@ impl Retrier {
             }
             drop(result);
             if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
+                // Boxed: keeps the timer out of every call's future, retried or not.
+                Box::pin(tokio::time::sleep(delay)).await;
             }
             attempt += 1;
         }
@@ -438,7 +504,8 @@ impl<'r> CustomizedRun<'r> {
         E: ProvideErrorMetadata + 'static,
     {
         let (retrier, settings) = self.settings();
-        retrier.execute(&settings, op).await
+        let token = retrier.inner.quota.acquire();
+        retrier.execute(&settings, op, token, None).await
     }
 }
 

@@ -3,10 +3,8 @@ use waiter_runtime::ProvideErrorMetadata;
 #[derive(Debug, ProvideErrorMetadata)]
 enum E {
     A {
-        #[error_metadata(message)]
-        message: u32,
         #[error_metadata(status)]
-        status: String,
+        status: f32,
         #[error_metadata(retry_after)]
         retry_after: u64,
     },

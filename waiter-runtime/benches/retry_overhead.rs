@@ -1,0 +1,154 @@
+//! What `Retrier::run` costs around an operation that costs nothing, against `backon` and
+//! `tokio-retry` in the same run: when the first try succeeds, and when one retry is needed
+//! (zero backoff). `direct` is the operation awaited with no retry layer at all.
+//!
+//! With a zero backoff, `backon` and `tokio-retry` still await a zero-length tokio timer, which
+//! ends on the timer's next millisecond tick; `backon_no_sleep` gives backon a sleeper that
+//! returns at once, to compare the retry loops alone.
+//!
+//! ```text
+//! cargo bench -p waiter-runtime --bench retry_overhead -- --warm-up-time 1 --measurement-time 3
+//! ```
+
+#![allow(missing_docs)] // criterion's macros generate undocumented items
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use backon::{ConstantBuilder, ExponentialBuilder, Retryable};
+use criterion::{Criterion, criterion_group, criterion_main};
+use waiter_runtime::ProvideErrorMetadata;
+use waiter_runtime::retry::{Retrier, RetryConfig};
+
+#[derive(Debug, ProvideErrorMetadata)]
+#[error_metadata(status = 503)]
+struct Unavailable;
+
+/// Fails `failures` times, then succeeds: the state of one call.
+fn operation(failures: u32) -> impl FnMut() -> std::future::Ready<Result<u64, Unavailable>> {
+    let mut left = failures;
+    move || {
+        let fail = left > 0;
+        left = left.saturating_sub(1);
+        std::future::ready(if fail {
+            Err(Unavailable)
+        } else {
+            Ok(black_box(7))
+        })
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap()
+}
+
+/// Times `iters` sequential calls inside one `block_on`, so the figure is the call's own cost.
+fn time<F: std::future::Future<Output = u64>>(
+    rt: &tokio::runtime::Runtime,
+    iters: u64,
+    mut call: impl FnMut() -> F,
+) -> Duration {
+    rt.block_on(async {
+        let start = Instant::now();
+        for _ in 0..iters {
+            black_box(call().await);
+        }
+        start.elapsed()
+    })
+}
+
+fn bench(c: &mut Criterion, group: &str, failures: u32) {
+    let rt = runtime();
+    let ours = Retrier::new(
+        RetryConfig::standard()
+            .max_attempts(3)
+            .initial_backoff(Duration::ZERO)
+            .build(),
+    );
+    let mut g = c.benchmark_group(group);
+
+    g.bench_function("direct", |b| {
+        b.iter_custom(|iters| {
+            time(&rt, iters, || async {
+                let mut op = operation(0);
+                op().await.unwrap()
+            })
+        })
+    });
+    g.bench_function("waiter_runtime", |b| {
+        b.iter_custom(|iters| {
+            time(&rt, iters, || async {
+                ours.run(operation(failures)).await.unwrap()
+            })
+        })
+    });
+    g.bench_function("backon", |b| {
+        b.iter_custom(|iters| {
+            time(&rt, iters, || async {
+                if failures == 0 {
+                    operation(failures)
+                        .retry(ExponentialBuilder::default())
+                        .await
+                        .unwrap()
+                } else {
+                    let zero = ConstantBuilder::default()
+                        .with_delay(Duration::ZERO)
+                        .with_max_times(2);
+                    operation(failures).retry(zero).await.unwrap()
+                }
+            })
+        })
+    });
+    if failures > 0 {
+        // backon with a sleeper that returns at once: its loop without tokio's timer.
+        g.bench_function("backon_no_sleep", |b| {
+            b.iter_custom(|iters| {
+                time(&rt, iters, || async {
+                    let zero = ConstantBuilder::default()
+                        .with_delay(Duration::ZERO)
+                        .with_max_times(2);
+                    operation(failures)
+                        .retry(zero)
+                        .sleep(|_| std::future::ready(()))
+                        .await
+                        .unwrap()
+                })
+            })
+        });
+    }
+    g.bench_function("tokio_retry", |b| {
+        b.iter_custom(|iters| {
+            time(&rt, iters, || async {
+                if failures == 0 {
+                    let strategy = tokio_retry::strategy::ExponentialBackoff::from_millis(10)
+                        .map(tokio_retry::strategy::jitter)
+                        .take(2);
+                    tokio_retry::Retry::start(strategy, operation(failures))
+                        .await
+                        .unwrap()
+                } else {
+                    let strategy =
+                        tokio_retry::strategy::FixedInterval::new(Duration::ZERO).take(2);
+                    tokio_retry::Retry::start(strategy, operation(failures))
+                        .await
+                        .unwrap()
+                }
+            })
+        })
+    });
+    g.finish();
+}
+
+fn first_try_succeeds(c: &mut Criterion) {
+    bench(c, "retry_overhead/first_try_succeeds", 0);
+}
+
+fn one_retry_zero_backoff(c: &mut Criterion) {
+    bench(c, "retry_overhead/one_retry_zero_backoff", 1);
+}
+
+criterion_group!(benches, first_try_succeeds, one_retry_zero_backoff);
+criterion_main!(benches);
