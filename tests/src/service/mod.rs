@@ -18,13 +18,15 @@
 //! requests, latency; random with seeded shares, or scripted request by request.
 //!
 //! ```
-//! use waiter_tests::service::{ExampleService, Settle};
+//! use waiter_tests::service::{ExampleService, Fault, Settle};
 //!
-//! # #[tokio::main] async fn main() -> std::io::Result<()> {
+//! # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let service = ExampleService::builder().seed(7).settle(Settle::AfterReads(1)).start().await?;
+//! service.faults().script([Fault::Throttle]);
 //! let url = format!("{}/resources/nothing", service.url());
-//! # let _ = url;
-//! assert_eq!(service.stats().requests, 0);
+//! assert_eq!(reqwest::get(&url).await?.status(), 429); // the scripted fault
+//! assert_eq!(reqwest::get(&url).await?.status(), 404); // NotFound
+//! assert_eq!((service.stats().requests, service.stats().throttled), (2, 1));
 //! # Ok(()) }
 //! ```
 
