@@ -206,3 +206,35 @@ async fn success_false_matches_any_error_even_without_a_code() {
         "one attempt per poll, even for a connection reset"
     );
 }
+
+#[tokio::test]
+async fn a_resource_that_never_settles_ends_at_the_max_wait_with_the_last_result() {
+    let (service, client) = setup(Settle::Manual).await;
+    client.create_resource("stuck", &[]).await.unwrap();
+    let max_wait = Duration::from_millis(400);
+    let started = std::time::Instant::now();
+    let err = client
+        .wait_until_resource_active("stuck")
+        .min_delay(Duration::from_millis(50))
+        .max_delay(Duration::from_millis(100))
+        .wait(max_wait)
+        .await
+        .unwrap_err();
+    let elapsed = started.elapsed();
+    let WaiterError::ExceededMaxWait { polls, last, .. } = &err else {
+        panic!("{err}")
+    };
+    assert!(*polls >= 3, "{polls}");
+    assert_eq!(last.as_ref().unwrap().as_ref().unwrap().status, "CREATING");
+    assert!(
+        elapsed >= max_wait && elapsed < max_wait + Duration::from_secs(1),
+        "{elapsed:?}"
+    );
+    // The create, each completed poll, and perhaps a last poll cut short at the deadline.
+    let requests = service.stats().requests;
+    assert!(
+        (1 + u64::from(*polls)..=2 + u64::from(*polls)).contains(&requests),
+        "{requests}"
+    );
+    assert!(err.to_string().contains("ResourceActive"), "{err}");
+}
