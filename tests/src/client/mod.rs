@@ -129,7 +129,8 @@ impl ResourceClient {
     ) -> Result<Resource, ResourceError> {
         let body = serde_json::to_vec(&CreateResourceInput { name, members })
             .expect("plain data serializes");
-        self.send(Method::POST, "/resources", Some(body)).await
+        self.send(Method::POST, "/resources".into(), &[], Some(body))
+            .await
     }
 
     /// `DescribeResource`: the resource as it is now (`NotFound` once deleted).
@@ -214,13 +215,12 @@ impl ResourceClient {
         }
     )]
     pub async fn describe_resource(&self, name: &str) -> Result<Resource, ResourceError> {
-        self.send(Method::GET, &format!("/resources/{name}"), None)
-            .await
+        self.send(Method::GET, resource_path(name), &[], None).await
     }
 
     /// `DeleteResource`: starts deleting a resource; it is `DELETING`, then gone.
     pub async fn delete_resource(&self, name: &str) -> Result<Resource, ResourceError> {
-        self.send(Method::DELETE, &format!("/resources/{name}"), None)
+        self.send(Method::DELETE, resource_path(name), &[], None)
             .await
     }
 
@@ -253,7 +253,8 @@ impl ResourceClient {
         }
     })]
     pub async fn list_resources(&self, prefix: &str) -> Result<ListResourcesOutput, ResourceError> {
-        self.send(Method::GET, &format!("/resources?prefix={prefix}"), None)
+        let query = [("prefix", prefix.to_owned())];
+        self.send(Method::GET, "/resources".into(), &query, None)
             .await
     }
 
@@ -284,23 +285,21 @@ impl ResourceClient {
         &self,
         names: &[String],
     ) -> Result<ListResourcesOutput, ResourceError> {
-        self.send(
-            Method::GET,
-            &format!("/resources?names={}", names.join(",")),
-            None,
-        )
-        .await
+        let query = [("names", names.join(","))];
+        self.send(Method::GET, "/resources".into(), &query, None)
+            .await
     }
 
     /// One call: HTTP exchanges through the retrier.
     async fn send<O: DeserializeOwned>(
         &self,
         method: Method,
-        path: &str,
+        path: String,
+        query: &[(&str, String)],
         body: Option<Vec<u8>>,
     ) -> Result<O, ResourceError> {
         self.retrier
-            .run(|| self.exchange(method.clone(), path, body.clone()))
+            .run(|| self.exchange(method.clone(), &path, query, body.clone()))
             .await
     }
 
@@ -309,9 +308,13 @@ impl ResourceClient {
         &self,
         method: Method,
         path: &str,
+        query: &[(&str, String)],
         body: Option<Vec<u8>>,
     ) -> Result<O, ResourceError> {
         let mut req = self.http.request(method, format!("{}{path}", self.base));
+        if !query.is_empty() {
+            req = req.query(query);
+        }
         if let Some(body) = body {
             req = req.header("content-type", "application/json").body(body);
         }
@@ -332,6 +335,19 @@ impl ResourceClient {
             ))
         }
     }
+}
+
+/// `/resources/{name}`, the name percent-encoded as one path segment.
+fn resource_path(name: &str) -> String {
+    let mut path = String::from("/resources/");
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            path.push(char::from(b));
+        } else {
+            path.push_str(&format!("%{b:02X}"));
+        }
+    }
+    path
 }
 
 #[cfg(test)]
@@ -389,6 +405,33 @@ mod tests {
         assert_eq!(
             (err.code(), err.http_status()),
             (Some("NotFound"), Some(404))
+        );
+    }
+
+    #[test]
+    fn names_are_one_encoded_path_segment() {
+        assert_eq!(resource_path("web-1"), "/resources/web-1");
+        assert_eq!(resource_path("a/b?c d"), "/resources/a%2Fb%3Fc%20d");
+    }
+
+    #[tokio::test]
+    async fn names_that_are_not_valid_reach_the_service_intact() {
+        let service = ExampleService::builder().start().await.unwrap();
+        let client = ResourceClient::new(service.url());
+        let err = client
+            .describe_resource("../resources?prefix=")
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ResourceError::NotFound { .. }), "{err}");
+        let err = client.create_resource("a/b", &[]).await.unwrap_err();
+        assert_eq!(err.code(), Some("ValidationException"));
+        assert!(
+            client
+                .list_resources("a&names=x")
+                .await
+                .unwrap()
+                .resources
+                .is_empty()
         );
     }
 
