@@ -209,7 +209,7 @@ async fn thing_exists_fails_fast_on_failed() {
 // The spec's example omits the acceptor's required `state` and writes `inputOutput` directly in
 // the acceptor instead of inside `matcher`; we add `state: "success"` (what its prose describes:
 // "completes successfully when...") and the `matcher` wrapper. Pasted as published, it is a
-// compile error naming both (ui-tests/cases/spec_group_exists_as_published.rs).
+// compile error naming both (ui-tests/cases/waitable/spec_group_exists_as_published.rs).
 
 #[derive(Debug, Clone, Searchable)]
 struct ListGroupsInput {
