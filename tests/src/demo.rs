@@ -125,6 +125,19 @@ pub struct DemoRow {
     order: (u8, usize),
 }
 
+/// Widest outcome cell in the table; the full text is in the log.
+const OUTCOME_WIDTH: usize = 48;
+
+/// `text` cut to `width` characters, with `...` when cut.
+fn shorten(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_owned()
+    } else {
+        let kept: String = text.chars().take(width.saturating_sub(3)).collect();
+        format!("{}...", kept.trim_end())
+    }
+}
+
 /// What the demo saw.
 #[derive(Debug, Clone)]
 pub struct DemoReport {
@@ -154,7 +167,7 @@ impl DemoReport {
             table.row([
                 r.resource.clone(),
                 r.waiter.to_owned(),
-                r.outcome.to_string(),
+                shorten(&r.outcome.to_string(), OUTCOME_WIDTH),
                 r.polls.to_string(),
                 human(r.elapsed),
                 r.retries.to_string(),
@@ -295,6 +308,9 @@ impl Run {
             }) => (WaitOutcome::Error(error.to_string()), polls, elapsed),
             Err(other) => (WaitOutcome::Error(other.to_string()), 0, Duration::ZERO),
         };
+        if outcome != WaitOutcome::Success {
+            self.event(resource, &format!("{waiter} ended: {outcome}"));
+        }
         self.push(order, resource, waiter, row, outcome, polls, elapsed);
     }
 
@@ -488,4 +504,16 @@ pub async fn run(
         limiter: limiter.state(),
         elapsed: start.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_outcomes_are_shortened() {
+        assert_eq!(shorten("success", 10), "success");
+        assert_eq!(shorten("failure: something long", 12), "failure:...");
+        assert_eq!(shorten("0123456789", 10), "0123456789");
+    }
 }
