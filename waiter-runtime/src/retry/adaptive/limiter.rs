@@ -414,6 +414,19 @@ impl crate::retry::RateLimiter for ClientRateLimiter {
         }
     }
 
+    /// A [`Ticket`]: the call's retries wait behind the calls that started before it.
+    fn call_started(&self) -> u64 {
+        self.ticket().0
+    }
+
+    fn acquire_for(&self, ticket: u64) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        if ClientRateLimiter::try_acquire(self) {
+            Box::pin(std::future::ready(()))
+        } else {
+            Box::pin(ClientRateLimiter::acquire_with(self, Ticket(ticket)))
+        }
+    }
+
     fn on_response(&self, throttled: bool) {
         ClientRateLimiter::on_response(self, throttled);
     }
