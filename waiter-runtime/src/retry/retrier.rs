@@ -73,7 +73,31 @@ struct Inner {
     rate_limiter: Option<Arc<dyn RateLimiter>>,
 }
 
+/// A first try made before entering the retry loop.
+struct FirstTry<O, E> {
+    result: Result<O, E>,
+    /// The call's place in the rate limiter's line, if `acquired`.
+    ticket: u64,
+    /// Whether the first try went through the rate limiter (which gave `ticket`).
+    acquired: bool,
+}
+
 impl Inner {
+    /// The rate limiter, when a successful first try can skip classification: no classifier
+    /// would retry a success or call it throttling, and no time budget needs a start time.
+    #[inline]
+    fn adaptive_fast_path(&self) -> Option<&dyn RateLimiter> {
+        match &self.rate_limiter {
+            Some(limiter)
+                if !self.classifiers.inspects_success()
+                    && self.config.max_total_time().is_none() =>
+            {
+                Some(&**limiter)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether a successful first try can skip classification: no classifier would retry a
     /// success and no rate limiter needs to hear of it.
     #[inline]
@@ -188,6 +212,28 @@ impl Retrier {
         E: ProvideErrorMetadata + 'static,
     {
         let inner = &*self.inner;
+        if let Some(limiter) = inner.adaptive_fast_path() {
+            // Adaptive mode with no classifier inspecting successes: a first try that
+            // succeeds is no throttle, so it is reported without classification and the
+            // retry loop (boxed) is only entered by calls that fail.
+            let ticket = limiter.call_started();
+            let token = inner.quota.acquire();
+            limiter.acquire_for(ticket).await;
+            let result = op().await;
+            if result.is_ok() {
+                limiter.on_response(false);
+                token.success();
+                return result;
+            }
+            let first = FirstTry {
+                result,
+                ticket,
+                acquired: true,
+            };
+            return Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
+                .await
+                .result;
+        }
         if !inner.fast_first_try() {
             let token = inner.quota.acquire();
             return self
@@ -204,7 +250,12 @@ impl Retrier {
             token.success();
             return result;
         }
-        Box::pin(self.execute(&CallSettings::default(), op, token, Some(result)))
+        let first = FirstTry {
+            result,
+            ticket: 0,
+            acquired: false,
+        };
+        Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
             .await
             .result
     }
@@ -274,14 +325,14 @@ impl Retrier {
         }
     }
 
-    /// The retry loop. `token` was acquired before the first try; `first` is the first try's
-    /// result when the caller already made it (with no rate limiter to consult).
+    /// The retry loop. `token` was acquired before the first try; `first` is the first try
+    /// when the caller already made it.
     async fn execute<'q, F, Fut, O, E>(
         &'q self,
         call: &CallSettings,
         mut op: F,
         mut token: RetryToken<'q>,
-        mut first: Option<Result<O, E>>,
+        first: Option<FirstTry<O, E>>,
     ) -> RunReport<O, E>
     where
         F: FnMut() -> Fut,
@@ -301,10 +352,16 @@ impl Retrier {
 
         let mut attempt = 1u32;
         let mut tokens_taken = 0u32;
-        let ticket = inner
-            .rate_limiter
-            .as_ref()
-            .map_or(0, |limiter| limiter.call_started());
+        let (mut first, ticket) = match first {
+            Some(first) if first.acquired => (Some(first.result), first.ticket),
+            first => (
+                first.map(|first| first.result),
+                inner
+                    .rate_limiter
+                    .as_ref()
+                    .map_or(0, |limiter| limiter.call_started()),
+            ),
+        };
         loop {
             let result = match first.take() {
                 Some(result) => result,

@@ -59,12 +59,34 @@ pub struct ClientRateLimiter {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ticket(u64);
 
+/// Keeps what it holds on a cache line of its own, so that the counters every call writes do
+/// not slow down the reads of the flags every call reads (false sharing between threads).
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Padded<T>(T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 #[derive(Debug)]
 struct Shared {
     /// Mirrors `state.is_enabled()`, so the path before the first throttle takes no lock.
     enabled: AtomicBool,
-    next_ticket: AtomicU64,
-    inner: Mutex<Inner>,
+    /// The next [`Ticket`]; `0` is the place of the calls started while the limiter was off.
+    next_ticket: Padded<AtomicU64>,
+    /// `1 +` the index of the transmit-rate bucket (`floor(t / rate_bucket_width)`) in which a
+    /// successful response cannot change the fill rate, or `0`. A success in that bucket is
+    /// only counted, in `uncounted`, without the lock (see [`ClientRateLimiter::on_response`]).
+    steady_bucket: AtomicU64,
+    /// Successes counted without the lock, not yet added to `state`'s transmit rate.
+    uncounted: Padded<AtomicU64>,
+    /// The state's `rate_bucket_width`, to find a reading's bucket without the lock.
+    bucket_width: f64,
+    inner: Padded<Mutex<Inner>>,
     /// Time zero of `state`'s timestamps.
     origin: Instant,
 }
@@ -134,13 +156,16 @@ impl ClientRateLimiter {
         Self {
             shared: Arc::new(Shared {
                 enabled: AtomicBool::new(state.is_enabled()),
-                next_ticket: AtomicU64::new(0),
-                inner: Mutex::new(Inner {
+                next_ticket: Padded(AtomicU64::new(1)),
+                steady_bucket: AtomicU64::new(0),
+                uncounted: Padded(AtomicU64::new(0)),
+                bucket_width: state.tuning().rate_bucket_width,
+                inner: Padded(Mutex::new(Inner {
                     state,
                     line: BTreeMap::new(),
                     next_key: 0,
                     last_now: 0.0,
-                }),
+                })),
                 origin: Instant::now(),
             }),
         }
@@ -215,12 +240,22 @@ impl ClientRateLimiter {
 
     /// Reports a response: `throttled` is whether the retry classifiers called it a throttling
     /// error. Transient errors and successes alike are `false`.
+    ///
+    /// Most successes take no lock: once CUBIC's rate is above the `2 x measured` cap (or
+    /// before the first throttle, while nothing has been measured), a success can only change
+    /// the fill rate when it closes a transmit-rate bucket, so a success inside the current
+    /// bucket is counted with one atomic add and folded into the state by the next update.
     pub fn on_response(&self, throttled: bool) {
         let shared = &*self.shared;
         // The clock is read before taking the lock, to keep the critical section short.
         let reading = shared.elapsed();
+        if !throttled && shared.is_steady_at(reading) {
+            shared.uncounted.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
         let (wake, throttle) = {
             let mut inner = shared.lock();
+            shared.fold_uncounted(&mut inner);
             let was_enabled = inner.state.is_enabled();
             let before = inner.state.fill_rate();
             let now = inner.remember(reading);
@@ -228,6 +263,12 @@ impl ClientRateLimiter {
             if !was_enabled && throttled {
                 shared.enabled.store(true, Ordering::Release);
             }
+            let steady = if !throttled && inner.state.success_keeps_rate() {
+                1 + shared.bucket_index(now)
+            } else {
+                0
+            };
+            shared.steady_bucket.store(steady, Ordering::Release);
             let wake = if after != before {
                 inner.head_waker()
             } else {
@@ -261,7 +302,9 @@ impl ClientRateLimiter {
 
     /// A copy of the state now, for metrics and tests.
     pub fn state(&self) -> RateLimiterState {
-        self.shared.lock().state
+        let mut inner = self.shared.lock();
+        self.shared.fold_uncounted(&mut inner);
+        inner.state
     }
 
     /// How many callers are waiting for a token.
@@ -271,6 +314,28 @@ impl ClientRateLimiter {
 }
 
 impl Shared {
+    /// The transmit-rate bucket a reading falls in.
+    fn bucket_index(&self, reading: f64) -> u64 {
+        // The state's own formula (`floor(t / width)`); readings are never negative, and `as`
+        // floors positive values.
+        (reading / self.bucket_width) as u64
+    }
+
+    /// Whether a success at `reading` leaves the fill rate as it is: it falls in the bucket in
+    /// which the last update found the rate capped.
+    fn is_steady_at(&self, reading: f64) -> bool {
+        let steady = self.steady_bucket.load(Ordering::Acquire);
+        steady != 0 && steady == 1 + self.bucket_index(reading)
+    }
+
+    /// Adds the successes counted without the lock to the state's transmit rate.
+    fn fold_uncounted(&self, inner: &mut Inner) {
+        let uncounted = self.uncounted.swap(0, Ordering::Relaxed);
+        if uncounted != 0 {
+            inner.state.count_responses(uncounted);
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // The critical sections only do float arithmetic and map updates; a poisoned lock
         // still holds a consistent state.
@@ -408,20 +473,27 @@ impl crate::retry::RateLimiter for ClientRateLimiter {
         if ClientRateLimiter::try_acquire(self) {
             // Zero-sized, so boxing it does not allocate: only a caller that has to wait
             // pays for a boxed future.
-            Box::pin(std::future::ready(()))
+            Box::pin(Ready)
         } else {
             Box::pin(ClientRateLimiter::acquire(self))
         }
     }
 
-    /// A [`Ticket`]: the call's retries wait behind the calls that started before it.
+    /// A [`Ticket`]: the call's retries wait behind the calls that started before it. While
+    /// the limiter is off nobody waits, so the calls started then share the first place, `0`
+    /// (ahead of every call started once it is on, in arrival order among themselves), and
+    /// starting a call costs one atomic load.
     fn call_started(&self) -> u64 {
-        self.ticket().0
+        if self.shared.enabled.load(Ordering::Acquire) {
+            self.ticket().0
+        } else {
+            0
+        }
     }
 
     fn acquire_for(&self, ticket: u64) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
         if ClientRateLimiter::try_acquire(self) {
-            Box::pin(std::future::ready(()))
+            Box::pin(Ready)
         } else {
             Box::pin(ClientRateLimiter::acquire_with(self, Ticket(ticket)))
         }
@@ -429,5 +501,17 @@ impl crate::retry::RateLimiter for ClientRateLimiter {
 
     fn on_response(&self, throttled: bool) {
         ClientRateLimiter::on_response(self, throttled);
+    }
+}
+
+/// A future that is ready at once. Zero-sized, unlike `std::future::Ready<()>` (which holds an
+/// `Option<()>`), so `Box::pin(Ready)` does not allocate.
+struct Ready;
+
+impl Future for Ready {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<()> {
+        Poll::Ready(())
     }
 }

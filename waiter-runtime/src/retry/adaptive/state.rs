@@ -105,6 +105,22 @@ impl RateLimiterState {
         self.bucket.fill_rate()
     }
 
+    /// Whether a successful response changes the fill rate only by closing a transmit-rate
+    /// bucket: CUBIC's rate (which only grows between throttles) is at or above the
+    /// `max_rate_multiplier x measured` cap after the last response, a success.
+    pub(crate) fn success_keeps_rate(&self) -> bool {
+        self.calculated_rate >= self.tuning.max_rate_multiplier * self.transmit.measured()
+    }
+
+    /// Counts `count` responses in the current transmit-rate bucket without updating anything
+    /// else: what [`on_response`](Self::on_response) does for successes while
+    /// [`success_keeps_rate`](Self::success_keeps_rate), except that the bucket is refilled
+    /// later and [`calculated_rate`](Self::calculated_rate) stays CUBIC's rate at the last
+    /// full update (the cap was binding, so the fill rate is the same).
+    pub(crate) fn count_responses(&mut self, count: u64) {
+        self.transmit.count(count);
+    }
+
     /// Takes a token at `now` if the bucket is on; `Err` says how long until one is there.
     pub fn try_acquire(&mut self, now: f64) -> Result<(), Duration> {
         if self.enabled {
