@@ -326,21 +326,25 @@ async fn successes_counted_without_the_lock_give_the_algorithms_state() {
     let limiter = ClientRateLimiter::new();
     let mut reference = RateLimiterState::new(0.0);
     let start = Instant::now();
-    let mut respond = |throttled: bool| {
+    let respond = |reference: &mut RateLimiterState, throttled: bool| {
         limiter.on_response(throttled);
         reference.on_response(start.elapsed().as_secs_f64(), throttled);
     };
     // Off, then a throttle, then on: 7 s of bursts of successes, 20 per 10 ms.
     for step in 0..700 {
         if step == 150 {
-            respond(true);
+            respond(&mut reference, true);
+            let state = limiter.state();
+            assert_eq!(state.fill_rate(), reference.fill_rate());
+            // Off, the bucket is refilled lazily: never more tokens when it turns on.
+            assert!(state.capacity() <= reference.capacity());
         }
         for _ in 0..20 {
-            respond(false);
+            respond(&mut reference, false);
         }
         tokio::time::advance(Duration::from_millis(10)).await;
     }
-    respond(false); // closes the last bucket, a full update on both
+    respond(&mut reference, false); // closes the last bucket, a full update on both
     let state = limiter.state();
     assert!(state.is_enabled());
     assert_eq!(

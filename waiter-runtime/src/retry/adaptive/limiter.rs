@@ -241,10 +241,11 @@ impl ClientRateLimiter {
     /// Reports a response: `throttled` is whether the retry classifiers called it a throttling
     /// error. Transient errors and successes alike are `false`.
     ///
-    /// Most successes take no lock: once CUBIC's rate is above the `2 x measured` cap (or
-    /// before the first throttle, while nothing has been measured), a success can only change
-    /// the fill rate when it closes a transmit-rate bucket, so a success inside the current
-    /// bucket is counted with one atomic add and folded into the state by the next update.
+    /// Most successes take no lock. Before the first throttle the bucket is not used, and once
+    /// CUBIC's rate is above the `2 x measured` cap a success can only change the fill rate
+    /// by closing a transmit-rate bucket: in both cases a success inside the current bucket
+    /// is counted with one atomic add and folded into the state by the next update (see
+    /// [`RateLimiterState::count_responses`]).
     pub fn on_response(&self, throttled: bool) {
         let shared = &*self.shared;
         // The clock is read before taking the lock, to keep the critical section short.
@@ -263,12 +264,16 @@ impl ClientRateLimiter {
             if !was_enabled && throttled {
                 shared.enabled.store(true, Ordering::Release);
             }
-            let steady = if !throttled && inner.state.success_keeps_rate() {
-                1 + shared.bucket_index(now)
-            } else {
-                0
-            };
-            shared.steady_bucket.store(steady, Ordering::Release);
+            let steady =
+                if !throttled && (!inner.state.is_enabled() || inner.state.success_keeps_rate()) {
+                    1 + shared.bucket_index(now)
+                } else {
+                    0
+                };
+            // Stored only when it changes: every response reads it, on every thread.
+            if shared.steady_bucket.load(Ordering::Relaxed) != steady {
+                shared.steady_bucket.store(steady, Ordering::Release);
+            }
             let wake = if after != before {
                 inner.head_waker()
             } else {

@@ -112,11 +112,16 @@ impl RateLimiterState {
         self.calculated_rate >= self.tuning.max_rate_multiplier * self.transmit.measured()
     }
 
-    /// Counts `count` responses in the current transmit-rate bucket without updating anything
-    /// else: what [`on_response`](Self::on_response) does for successes while
-    /// [`success_keeps_rate`](Self::success_keeps_rate), except that the bucket is refilled
-    /// later and [`calculated_rate`](Self::calculated_rate) stays CUBIC's rate at the last
-    /// full update (the cap was binding, so the fill rate is the same).
+    /// Counts `count` successes in the current transmit-rate bucket without updating anything
+    /// else, for the shared limiter's lock-free path. That is what
+    /// [`on_response`](Self::on_response) does, except that
+    /// [`calculated_rate`](Self::calculated_rate) stays CUBIC's rate at the last full update
+    /// and the bucket is refilled at the next one, at the rate of the last one:
+    /// * while [`success_keeps_rate`](Self::success_keeps_rate) that rate is the one
+    ///   `on_response` would have set;
+    /// * before the first throttle the bucket is not used, and the rate the skipped updates
+    ///   would have set only grows within a transmit-rate bucket, so the tokens there when the
+    ///   first throttle turns it on are never more than with `on_response`.
     pub(crate) fn count_responses(&mut self, count: u64) {
         self.transmit.count(count);
     }
