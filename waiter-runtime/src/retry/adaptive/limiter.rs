@@ -78,13 +78,14 @@ struct Shared {
     enabled: AtomicBool,
     /// The next [`Ticket`]; `0` is the place of the calls started while the limiter was off.
     next_ticket: Padded<AtomicU64>,
-    /// `1 +` the index of the transmit-rate bucket (`floor(t / rate_bucket_width)`) in which a
-    /// successful response cannot change the fill rate, or `0`. A success in that bucket is
-    /// only counted, in `uncounted`, without the lock (see [`ClientRateLimiter::on_response`]).
-    steady_bucket: AtomicU64,
+    /// The end, in nanoseconds since `origin`, of the transmit-rate bucket in which a
+    /// successful response cannot change the fill rate, or `0`. A success before it is only
+    /// counted, in `uncounted`, without the lock (see [`ClientRateLimiter::on_response`]).
+    /// Integer nanoseconds keep float conversions and divisions off that path.
+    steady_until: AtomicU64,
     /// Successes counted without the lock, not yet added to `state`'s transmit rate.
     uncounted: Padded<AtomicU64>,
-    /// The state's `rate_bucket_width`, to find a reading's bucket without the lock.
+    /// The state's `rate_bucket_width`, to find where a bucket ends.
     bucket_width: f64,
     inner: Padded<Mutex<Inner>>,
     /// Time zero of `state`'s timestamps.
@@ -157,7 +158,7 @@ impl ClientRateLimiter {
             shared: Arc::new(Shared {
                 enabled: AtomicBool::new(state.is_enabled()),
                 next_ticket: Padded(AtomicU64::new(1)),
-                steady_bucket: AtomicU64::new(0),
+                steady_until: AtomicU64::new(0),
                 uncounted: Padded(AtomicU64::new(0)),
                 bucket_width: state.tuning().rate_bucket_width,
                 inner: Padded(Mutex::new(Inner {
@@ -249,11 +250,12 @@ impl ClientRateLimiter {
     pub fn on_response(&self, throttled: bool) {
         let shared = &*self.shared;
         // The clock is read before taking the lock, to keep the critical section short.
-        let reading = shared.elapsed();
-        if !throttled && shared.is_steady_at(reading) {
+        let elapsed = shared.origin.elapsed();
+        if !throttled && nanos(elapsed) < shared.steady_until.load(Ordering::Acquire) {
             shared.uncounted.fetch_add(1, Ordering::Relaxed);
             return;
         }
+        let reading = elapsed.as_secs_f64();
         let (wake, throttle) = {
             let mut inner = shared.lock();
             shared.fold_uncounted(&mut inner);
@@ -264,15 +266,15 @@ impl ClientRateLimiter {
             if !was_enabled && throttled {
                 shared.enabled.store(true, Ordering::Release);
             }
-            let steady =
+            let steady_until =
                 if !throttled && (!inner.state.is_enabled() || inner.state.success_keeps_rate()) {
-                    1 + shared.bucket_index(now)
+                    shared.bucket_end(now)
                 } else {
                     0
                 };
             // Stored only when it changes: every response reads it, on every thread.
-            if shared.steady_bucket.load(Ordering::Relaxed) != steady {
-                shared.steady_bucket.store(steady, Ordering::Release);
+            if shared.steady_until.load(Ordering::Relaxed) != steady_until {
+                shared.steady_until.store(steady_until, Ordering::Release);
             }
             let wake = if after != before {
                 inner.head_waker()
@@ -318,19 +320,22 @@ impl ClientRateLimiter {
     }
 }
 
-impl Shared {
-    /// The transmit-rate bucket a reading falls in.
-    fn bucket_index(&self, reading: f64) -> u64 {
-        // The state's own formula (`floor(t / width)`); readings are never negative, and `as`
-        // floors positive values.
-        (reading / self.bucket_width) as u64
-    }
+/// Nanoseconds in `duration`, saturating (584 years).
+fn nanos(duration: std::time::Duration) -> u64 {
+    duration
+        .as_secs()
+        .saturating_mul(1_000_000_000)
+        .saturating_add(u64::from(duration.subsec_nanos()))
+}
 
-    /// Whether a success at `reading` leaves the fill rate as it is: it falls in the bucket in
-    /// which the last update found the rate capped.
-    fn is_steady_at(&self, reading: f64) -> bool {
-        let steady = self.steady_bucket.load(Ordering::Acquire);
-        steady != 0 && steady == 1 + self.bucket_index(reading)
+impl Shared {
+    /// Where the transmit-rate bucket `now` falls in ends, in nanoseconds since `origin`
+    /// (the state's buckets are `floor(t / width)`). Rounded down: a reading in the last
+    /// nanosecond of a bucket takes the lock, which is always exact.
+    fn bucket_end(&self, now: f64) -> u64 {
+        let next = (now / self.bucket_width).floor() + 1.0;
+        // Saturating: a bucket ending past `u64::MAX` ns (584 years) never ends.
+        (next * self.bucket_width * 1e9) as u64
     }
 
     /// Adds the successes counted without the lock to the state's transmit rate.
