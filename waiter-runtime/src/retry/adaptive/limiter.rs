@@ -25,7 +25,12 @@ use super::{InvalidTuning, RateLimiterState, Tuning};
 ///
 /// A call that retries keeps its place: take a [`Ticket`] when the call starts and acquire
 /// every attempt's token with [`acquire_with`](Self::acquire_with), so a retry waits behind the
-/// calls that started before it, not behind every call that started since.
+/// calls that started before it, not behind every call that started since. The
+/// [`Retrier`](crate::retry::Retrier) does this for every call.
+///
+/// Most responses take no lock: a success that cannot change the fill rate (before the first
+/// throttle, or once CUBIC's rate is above the `2 x measured` cap) is counted with one atomic
+/// add; the next update folds the count into the measured rate.
 ///
 /// ```
 /// use std::time::Duration;
