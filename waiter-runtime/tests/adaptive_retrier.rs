@@ -237,3 +237,21 @@ async fn a_retry_is_served_before_later_calls_first_attempts() {
     assert_eq!(*sent.lock().unwrap(), ["a1", "a2", "b1", "c1", "d1"]);
     assert_eq!(limiter.waiting(), 0);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_classifier_that_looks_at_successes_still_sees_them() {
+    // Successes skip classification only when no classifier looks at them: here one calls a
+    // successful response (say, with a "slow down" body) a throttle, which must reach the
+    // limiter.
+    let limiter = ClientRateLimiter::new();
+    let retrier =
+        adaptive(&limiter).retry_classifier(classifier_fn("slow down", |ctx| match ctx.error() {
+            None => RetryAction::throttling_error(),
+            Some(_) => RetryAction::NoActionIndicated,
+        }));
+    let out = retrier
+        .run(|| async { Ok::<_, OpError>("slow down") })
+        .await;
+    assert!(out.is_ok(), "retried, then the last result is returned");
+    assert!(limiter.state().is_enabled());
+}
