@@ -80,6 +80,9 @@ struct FirstTry<O, E> {
     ticket: u64,
     /// Whether the first try went through the rate limiter (which gave `ticket`).
     acquired: bool,
+    /// When the call started, read only when a time budget needs it: the budget counts
+    /// from before the first try, not from the retry loop.
+    started: Option<tokio::time::Instant>,
 }
 
 impl Inner {
@@ -229,6 +232,7 @@ impl Retrier {
                 result,
                 ticket,
                 acquired: true,
+                started: None, // the fast path is taken only without a time budget
             };
             return Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
                 .await
@@ -245,6 +249,10 @@ impl Retrier {
         // retry a success) and costs one quota update. The retry loop is boxed, so its state
         // is only paid for by calls that fail.
         let token = inner.quota.acquire();
+        let started = inner
+            .config
+            .max_total_time()
+            .map(|_| tokio::time::Instant::now());
         let result = op().await;
         if result.is_ok() {
             token.success();
@@ -254,6 +262,7 @@ impl Retrier {
             result,
             ticket: 0,
             acquired: false,
+            started,
         };
         Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
             .await
@@ -341,9 +350,11 @@ impl Retrier {
     {
         let inner = &*self.inner;
         let config = &inner.config;
-        let deadline = config
-            .max_total_time()
-            .map(|budget| tokio::time::Instant::now() + budget);
+        let started = first
+            .as_ref()
+            .and_then(|first| first.started)
+            .unwrap_or_else(tokio::time::Instant::now);
+        let deadline = config.max_total_time().map(|budget| started + budget);
         let inspects_success = match &call.classifiers {
             Some(own) if call.replace => own.inspects_success(),
             Some(own) => own.inspects_success() || inner.classifiers.inspects_success(),
