@@ -10,7 +10,11 @@
 //! * `adaptive_on`: adaptive mode after a throttle, with far more tokens than the calls take;
 //! * `acquire_only_on`: taking a token alone (the limiter's `acquire`, on, plenty of tokens),
 //!   without the retrier or the response update;
-//! * `clock_read`: `tokio::time::Instant::now()` alone, which every response update needs once.
+//! * `clock_read`: `tokio::time::Instant::now()` alone, which every response update needs once
+//!   (benches are built with tokio's `test-util`, as the tests need it: that adds a look-up of
+//!   the runtime's clock and a lock to each read);
+//! * `clock_read_std`: `std::time::Instant::now()` alone, what the same read costs without
+//!   `test-util`.
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
@@ -51,12 +55,14 @@ enum Setup {
     AdaptiveOn,
     AcquireOnlyOn,
     ClockRead,
+    ClockReadStd,
 }
 
 enum Client {
     Retrier(Retrier),
     Limiter(ClientRateLimiter),
     Clock,
+    StdClock,
 }
 
 impl Client {
@@ -70,6 +76,7 @@ impl Client {
             ),
             Setup::AcquireOnlyOn => Client::Limiter(plenty()),
             Setup::ClockRead => Client::Clock,
+            Setup::ClockReadStd => Client::StdClock,
         }
     }
 
@@ -82,6 +89,10 @@ impl Client {
             }
             Client::Clock => {
                 black_box(tokio::time::Instant::now());
+                Ok(black_box(i))
+            }
+            Client::StdClock => {
+                black_box(Instant::now());
                 Ok(black_box(i))
             }
         }
@@ -122,6 +133,7 @@ fn bench(c: &mut Criterion) {
             ("adaptive_on", Setup::AdaptiveOn),
             ("acquire_only_on", Setup::AcquireOnlyOn),
             ("clock_read", Setup::ClockRead),
+            ("clock_read_std", Setup::ClockReadStd),
         ] {
             group.bench_function(BenchmarkId::from_parameter(name), |b| {
                 b.iter_custom(|iters| measure(&rt, setup, iters))

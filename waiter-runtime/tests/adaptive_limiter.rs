@@ -318,3 +318,41 @@ fn the_acquire_future_is_send() {
     let limiter = ClientRateLimiter::new();
     assert_send(&limiter.acquire());
 }
+
+#[tokio::test(start_paused = true)]
+async fn successes_counted_without_the_lock_give_the_algorithms_state() {
+    // The limiter (whose successes mostly skip the lock once the rate is capped) and the
+    // plain state machine, fed the same responses at the same instants, agree.
+    let limiter = ClientRateLimiter::new();
+    let mut reference = RateLimiterState::new(0.0);
+    let start = Instant::now();
+    let respond = |reference: &mut RateLimiterState, throttled: bool| {
+        limiter.on_response(throttled);
+        reference.on_response(start.elapsed().as_secs_f64(), throttled);
+    };
+    // Off, then a throttle, then on: 7 s of bursts of successes, 20 per 10 ms.
+    for step in 0..700 {
+        if step == 150 {
+            respond(&mut reference, true);
+            let state = limiter.state();
+            assert_eq!(state.fill_rate(), reference.fill_rate());
+            // Off, the bucket is refilled lazily: never more tokens when it turns on.
+            assert!(state.capacity() <= reference.capacity());
+        }
+        for _ in 0..20 {
+            respond(&mut reference, false);
+        }
+        tokio::time::advance(Duration::from_millis(10)).await;
+    }
+    respond(&mut reference, false); // closes the last bucket, a full update on both
+    let state = limiter.state();
+    assert!(state.is_enabled());
+    assert_eq!(
+        state.measured_transmit_rate(),
+        reference.measured_transmit_rate()
+    );
+    assert_eq!(state.fill_rate(), reference.fill_rate());
+    assert_eq!(state.calculated_rate(), reference.calculated_rate());
+    assert_eq!(state.cubic(), reference.cubic());
+    assert!(state.fill_rate() > 100.0, "{}", state.fill_rate());
+}

@@ -1,14 +1,14 @@
 //! `RetryConfig::adaptive()` through the retrier: throttling responses (and only those) cut the
 //! rate, and attempts are paced once the service has throttled. Paused clock throughout.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::time::Instant;
 use waiter_runtime::ProvideErrorMetadata;
-use waiter_runtime::retry::adaptive::ClientRateLimiter;
-use waiter_runtime::retry::{Retrier, RetryAction, RetryConfig, classifier_fn};
+use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState, Tuning};
+use waiter_runtime::retry::{Jitter, Retrier, RetryAction, RetryConfig, classifier_fn};
 
 #[derive(Debug, ProvideErrorMetadata)]
 enum OpError {
@@ -186,4 +186,72 @@ async fn standard_mode_never_paces() {
             .unwrap();
     }
     assert_eq!(start.elapsed(), Duration::ZERO);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_retry_is_served_before_later_calls_first_attempts() {
+    // On, at a floor of 2 tokens/s, bucket drained: every attempt waits its turn, 0.5 s apart.
+    let tuning = Tuning {
+        min_fill_rate: 2.0,
+        ..Tuning::AWS
+    };
+    let limiter =
+        ClientRateLimiter::with_state(RateLimiterState::steady_at_with_tuning(tuning, 2.0, 0.0));
+    while limiter.try_acquire() {}
+    let retrier = Retrier::new(
+        RetryConfig::adaptive()
+            .max_attempts(2)
+            .initial_backoff(Duration::from_millis(10))
+            .jitter(Jitter::None)
+            .build(),
+    )
+    .with_rate_limiter(Arc::new(limiter.clone()));
+
+    // Call "a" starts first; its first attempt fails (transient: the rate is not cut) and it
+    // comes back 10 ms later, while "b", "c" and "d", started after it, still wait for their
+    // first token.
+    let sent = Arc::new(Mutex::new(Vec::new()));
+    let mut calls = Vec::new();
+    for name in ["a", "b", "c", "d"] {
+        let (retrier, sent) = (retrier.clone(), sent.clone());
+        calls.push(tokio::spawn(async move {
+            let attempts = AtomicU32::new(0);
+            retrier
+                .run(|| async {
+                    let attempt = attempts.fetch_add(1, Ordering::Relaxed) + 1;
+                    sent.lock().unwrap().push(format!("{name}{attempt}"));
+                    if name == "a" && attempt == 1 {
+                        Err(OpError::Unavailable)
+                    } else {
+                        Ok(())
+                    }
+                })
+                .await
+        }));
+        tokio::task::yield_now().await;
+    }
+    for call in calls {
+        call.await.unwrap().unwrap();
+    }
+    // The retry keeps the call's place in line: it goes before the calls that started later.
+    assert_eq!(*sent.lock().unwrap(), ["a1", "a2", "b1", "c1", "d1"]);
+    assert_eq!(limiter.waiting(), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_classifier_that_looks_at_successes_still_sees_them() {
+    // Successes skip classification only when no classifier looks at them: here one calls a
+    // successful response (say, with a "slow down" body) a throttle, which must reach the
+    // limiter.
+    let limiter = ClientRateLimiter::new();
+    let retrier =
+        adaptive(&limiter).retry_classifier(classifier_fn("slow down", |ctx| match ctx.error() {
+            None => RetryAction::throttling_error(),
+            Some(_) => RetryAction::NoActionIndicated,
+        }));
+    let out = retrier
+        .run(|| async { Ok::<_, OpError>("slow down") })
+        .await;
+    assert!(out.is_ok(), "retried, then the last result is returned");
+    assert!(limiter.state().is_enabled());
 }

@@ -181,6 +181,28 @@ async fn time_budget_counts_the_time_attempts_take() {
     assert_eq!(report.stop, StopReason::TimeBudgetExhausted);
 }
 
+#[tokio::test(start_paused = true)]
+async fn time_budget_counts_the_first_try_through_run_too() {
+    // `run` makes the first try before entering the retry loop; the budget still starts
+    // before it.
+    let config = RetryConfig::standard()
+        .max_attempts(10)
+        .jitter(Jitter::None)
+        .max_total_time(S(10))
+        .build();
+    let attempts = std::sync::atomic::AtomicU32::new(0);
+    let result = retrier(config)
+        .run(|| async {
+            attempts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            tokio::time::sleep(S(4)).await;
+            Err::<(), _>(TestError::Unavailable)
+        })
+        .await;
+    // 0..4 attempt, 4..5 backoff, 5..9 attempt, then a 2 s backoff would end at 11 > 10.
+    assert_eq!(attempts.load(std::sync::atomic::Ordering::Relaxed), 2);
+    assert_eq!(result, Err(TestError::Unavailable));
+}
+
 proptest! {
     #[test]
     fn delays_stay_within_bounds_for_any_attempt(

@@ -73,7 +73,34 @@ struct Inner {
     rate_limiter: Option<Arc<dyn RateLimiter>>,
 }
 
+/// A first try made before entering the retry loop.
+struct FirstTry<O, E> {
+    result: Result<O, E>,
+    /// The call's place in the rate limiter's line, if `acquired`.
+    ticket: u64,
+    /// Whether the first try went through the rate limiter (which gave `ticket`).
+    acquired: bool,
+    /// When the call started, read only when a time budget needs it: the budget counts
+    /// from before the first try, not from the retry loop.
+    started: Option<tokio::time::Instant>,
+}
+
 impl Inner {
+    /// The rate limiter, when a successful first try can skip classification: no classifier
+    /// would retry a success or call it throttling, and no time budget needs a start time.
+    #[inline]
+    fn adaptive_fast_path(&self) -> Option<&dyn RateLimiter> {
+        match &self.rate_limiter {
+            Some(limiter)
+                if !self.classifiers.inspects_success()
+                    && self.config.max_total_time().is_none() =>
+            {
+                Some(&**limiter)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether a successful first try can skip classification: no classifier would retry a
     /// success and no rate limiter needs to hear of it.
     #[inline]
@@ -188,6 +215,29 @@ impl Retrier {
         E: ProvideErrorMetadata + 'static,
     {
         let inner = &*self.inner;
+        if let Some(limiter) = inner.adaptive_fast_path() {
+            // Adaptive mode with no classifier inspecting successes: a first try that
+            // succeeds is no throttle, so it is reported without classification and the
+            // retry loop (boxed) is only entered by calls that fail.
+            let ticket = limiter.call_started();
+            let token = inner.quota.acquire();
+            limiter.acquire_for(ticket).await;
+            let result = op().await;
+            if result.is_ok() {
+                limiter.on_response(false);
+                token.success();
+                return result;
+            }
+            let first = FirstTry {
+                result,
+                ticket,
+                acquired: true,
+                started: None, // the fast path is taken only without a time budget
+            };
+            return Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
+                .await
+                .result;
+        }
         if !inner.fast_first_try() {
             let token = inner.quota.acquire();
             return self
@@ -199,12 +249,22 @@ impl Retrier {
         // retry a success) and costs one quota update. The retry loop is boxed, so its state
         // is only paid for by calls that fail.
         let token = inner.quota.acquire();
+        let started = inner
+            .config
+            .max_total_time()
+            .map(|_| tokio::time::Instant::now());
         let result = op().await;
         if result.is_ok() {
             token.success();
             return result;
         }
-        Box::pin(self.execute(&CallSettings::default(), op, token, Some(result)))
+        let first = FirstTry {
+            result,
+            ticket: 0,
+            acquired: false,
+            started,
+        };
+        Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
             .await
             .result
     }
@@ -274,14 +334,14 @@ impl Retrier {
         }
     }
 
-    /// The retry loop. `token` was acquired before the first try; `first` is the first try's
-    /// result when the caller already made it (with no rate limiter to consult).
+    /// The retry loop. `token` was acquired before the first try; `first` is the first try
+    /// when the caller already made it.
     async fn execute<'q, F, Fut, O, E>(
         &'q self,
         call: &CallSettings,
         mut op: F,
         mut token: RetryToken<'q>,
-        mut first: Option<Result<O, E>>,
+        first: Option<FirstTry<O, E>>,
     ) -> RunReport<O, E>
     where
         F: FnMut() -> Fut,
@@ -290,9 +350,11 @@ impl Retrier {
     {
         let inner = &*self.inner;
         let config = &inner.config;
-        let deadline = config
-            .max_total_time()
-            .map(|budget| tokio::time::Instant::now() + budget);
+        let started = first
+            .as_ref()
+            .and_then(|first| first.started)
+            .unwrap_or_else(tokio::time::Instant::now);
+        let deadline = config.max_total_time().map(|budget| started + budget);
         let inspects_success = match &call.classifiers {
             Some(own) if call.replace => own.inspects_success(),
             Some(own) => own.inspects_success() || inner.classifiers.inspects_success(),
@@ -301,10 +363,16 @@ impl Retrier {
 
         let mut attempt = 1u32;
         let mut tokens_taken = 0u32;
-        let ticket = inner
-            .rate_limiter
-            .as_ref()
-            .map_or(0, |limiter| limiter.call_started());
+        let (mut first, ticket) = match first {
+            Some(first) if first.acquired => (Some(first.result), first.ticket),
+            first => (
+                first.map(|first| first.result),
+                inner
+                    .rate_limiter
+                    .as_ref()
+                    .map_or(0, |limiter| limiter.call_started()),
+            ),
+        };
         loop {
             let result = match first.take() {
                 Some(result) => result,

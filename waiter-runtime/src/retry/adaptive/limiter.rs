@@ -25,7 +25,12 @@ use super::{InvalidTuning, RateLimiterState, Tuning};
 ///
 /// A call that retries keeps its place: take a [`Ticket`] when the call starts and acquire
 /// every attempt's token with [`acquire_with`](Self::acquire_with), so a retry waits behind the
-/// calls that started before it, not behind every call that started since.
+/// calls that started before it, not behind every call that started since. The
+/// [`Retrier`](crate::retry::Retrier) does this for every call.
+///
+/// Most responses take no lock: a success that cannot change the fill rate (before the first
+/// throttle, or once CUBIC's rate is above the `2 x measured` cap) is counted with one atomic
+/// add; the next update folds the count into the measured rate.
 ///
 /// ```
 /// use std::time::Duration;
@@ -59,12 +64,35 @@ pub struct ClientRateLimiter {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ticket(u64);
 
+/// Keeps what it holds on a cache line of its own, so that the counters every call writes do
+/// not slow down the reads of the flags every call reads (false sharing between threads).
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Padded<T>(T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 #[derive(Debug)]
 struct Shared {
     /// Mirrors `state.is_enabled()`, so the path before the first throttle takes no lock.
     enabled: AtomicBool,
-    next_ticket: AtomicU64,
-    inner: Mutex<Inner>,
+    /// The next [`Ticket`]; `0` is the place of the calls started while the limiter was off.
+    next_ticket: Padded<AtomicU64>,
+    /// The end, in nanoseconds since `origin`, of the transmit-rate bucket in which a
+    /// successful response cannot change the fill rate, or `0`. A success before it is only
+    /// counted, in `uncounted`, without the lock (see [`ClientRateLimiter::on_response`]).
+    /// Integer nanoseconds keep float conversions and divisions off that path.
+    steady_until: AtomicU64,
+    /// Successes counted without the lock, not yet added to `state`'s transmit rate.
+    uncounted: Padded<AtomicU64>,
+    /// The state's `rate_bucket_width`, to find where a bucket ends.
+    bucket_width: f64,
+    inner: Padded<Mutex<Inner>>,
     /// Time zero of `state`'s timestamps.
     origin: Instant,
 }
@@ -134,13 +162,16 @@ impl ClientRateLimiter {
         Self {
             shared: Arc::new(Shared {
                 enabled: AtomicBool::new(state.is_enabled()),
-                next_ticket: AtomicU64::new(0),
-                inner: Mutex::new(Inner {
+                next_ticket: Padded(AtomicU64::new(1)),
+                steady_until: AtomicU64::new(0),
+                uncounted: Padded(AtomicU64::new(0)),
+                bucket_width: state.tuning().rate_bucket_width,
+                inner: Padded(Mutex::new(Inner {
                     state,
                     line: BTreeMap::new(),
                     next_key: 0,
                     last_now: 0.0,
-                }),
+                })),
                 origin: Instant::now(),
             }),
         }
@@ -215,18 +246,40 @@ impl ClientRateLimiter {
 
     /// Reports a response: `throttled` is whether the retry classifiers called it a throttling
     /// error. Transient errors and successes alike are `false`.
+    ///
+    /// Most successes take no lock. Before the first throttle the bucket is not used, and once
+    /// CUBIC's rate is above the `2 x measured` cap a success can only change the fill rate
+    /// by closing a transmit-rate bucket: in both cases a success inside the current bucket
+    /// is counted with one atomic add and folded into the state by the next update (see
+    /// [`RateLimiterState::count_responses`]).
     pub fn on_response(&self, throttled: bool) {
         let shared = &*self.shared;
         // The clock is read before taking the lock, to keep the critical section short.
-        let reading = shared.elapsed();
+        let elapsed = shared.origin.elapsed();
+        if !throttled && nanos(elapsed) < shared.steady_until.load(Ordering::Acquire) {
+            shared.uncounted.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        let reading = elapsed.as_secs_f64();
         let (wake, throttle) = {
             let mut inner = shared.lock();
+            shared.fold_uncounted(&mut inner);
             let was_enabled = inner.state.is_enabled();
             let before = inner.state.fill_rate();
             let now = inner.remember(reading);
             let after = inner.state.on_response(now, throttled);
             if !was_enabled && throttled {
                 shared.enabled.store(true, Ordering::Release);
+            }
+            let steady_until =
+                if !throttled && (!inner.state.is_enabled() || inner.state.success_keeps_rate()) {
+                    shared.bucket_end(now)
+                } else {
+                    0
+                };
+            // Stored only when it changes: every response reads it, on every thread.
+            if shared.steady_until.load(Ordering::Relaxed) != steady_until {
+                shared.steady_until.store(steady_until, Ordering::Release);
             }
             let wake = if after != before {
                 inner.head_waker()
@@ -261,7 +314,9 @@ impl ClientRateLimiter {
 
     /// A copy of the state now, for metrics and tests.
     pub fn state(&self) -> RateLimiterState {
-        self.shared.lock().state
+        let mut inner = self.shared.lock();
+        self.shared.fold_uncounted(&mut inner);
+        inner.state
     }
 
     /// How many callers are waiting for a token.
@@ -270,7 +325,32 @@ impl ClientRateLimiter {
     }
 }
 
+/// Nanoseconds in `duration`, saturating (584 years).
+fn nanos(duration: std::time::Duration) -> u64 {
+    duration
+        .as_secs()
+        .saturating_mul(1_000_000_000)
+        .saturating_add(u64::from(duration.subsec_nanos()))
+}
+
 impl Shared {
+    /// Where the transmit-rate bucket `now` falls in ends, in nanoseconds since `origin`
+    /// (the state's buckets are `floor(t / width)`). Rounded down: a reading in the last
+    /// nanosecond of a bucket takes the lock, which is always exact.
+    fn bucket_end(&self, now: f64) -> u64 {
+        let next = (now / self.bucket_width).floor() + 1.0;
+        // Saturating: a bucket ending past `u64::MAX` ns (584 years) never ends.
+        (next * self.bucket_width * 1e9) as u64
+    }
+
+    /// Adds the successes counted without the lock to the state's transmit rate.
+    fn fold_uncounted(&self, inner: &mut Inner) {
+        let uncounted = self.uncounted.swap(0, Ordering::Relaxed);
+        if uncounted != 0 {
+            inner.state.count_responses(uncounted);
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // The critical sections only do float arithmetic and map updates; a poisoned lock
         // still holds a consistent state.
@@ -408,13 +488,45 @@ impl crate::retry::RateLimiter for ClientRateLimiter {
         if ClientRateLimiter::try_acquire(self) {
             // Zero-sized, so boxing it does not allocate: only a caller that has to wait
             // pays for a boxed future.
-            Box::pin(std::future::ready(()))
+            Box::pin(Ready)
         } else {
             Box::pin(ClientRateLimiter::acquire(self))
         }
     }
 
+    /// A [`Ticket`]: the call's retries wait behind the calls that started before it. While
+    /// the limiter is off nobody waits, so the calls started then share the first place, `0`
+    /// (ahead of every call started once it is on, in arrival order among themselves), and
+    /// starting a call costs one atomic load.
+    fn call_started(&self) -> u64 {
+        if self.shared.enabled.load(Ordering::Acquire) {
+            self.ticket().0
+        } else {
+            0
+        }
+    }
+
+    fn acquire_for(&self, ticket: u64) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        if ClientRateLimiter::try_acquire(self) {
+            Box::pin(Ready)
+        } else {
+            Box::pin(ClientRateLimiter::acquire_with(self, Ticket(ticket)))
+        }
+    }
+
     fn on_response(&self, throttled: bool) {
         ClientRateLimiter::on_response(self, throttled);
+    }
+}
+
+/// A future that is ready at once. Zero-sized, unlike `std::future::Ready<()>` (which holds an
+/// `Option<()>`), so `Box::pin(Ready)` does not allocate.
+struct Ready;
+
+impl Future for Ready {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<()> {
+        Poll::Ready(())
     }
 }

@@ -105,6 +105,27 @@ impl RateLimiterState {
         self.bucket.fill_rate()
     }
 
+    /// Whether a successful response changes the fill rate only by closing a transmit-rate
+    /// bucket: CUBIC's rate (which only grows between throttles) is at or above the
+    /// `max_rate_multiplier x measured` cap after the last response, a success.
+    pub(crate) fn success_keeps_rate(&self) -> bool {
+        self.calculated_rate >= self.tuning.max_rate_multiplier * self.transmit.measured()
+    }
+
+    /// Counts `count` successes in the current transmit-rate bucket without updating anything
+    /// else, for the shared limiter's lock-free path. That is what
+    /// [`on_response`](Self::on_response) does, except that
+    /// [`calculated_rate`](Self::calculated_rate) stays CUBIC's rate at the last full update
+    /// and the bucket is refilled at the next one, at the rate of the last one:
+    /// * while [`success_keeps_rate`](Self::success_keeps_rate) that rate is the one
+    ///   `on_response` would have set;
+    /// * before the first throttle the bucket is not used, and the rate the skipped updates
+    ///   would have set only grows within a transmit-rate bucket, so the tokens there when the
+    ///   first throttle turns it on are never more than with `on_response`.
+    pub(crate) fn count_responses(&mut self, count: u64) {
+        self.transmit.count(count);
+    }
+
     /// Takes a token at `now` if the bucket is on; `Err` says how long until one is there.
     pub fn try_acquire(&mut self, now: f64) -> Result<(), Duration> {
         if self.enabled {

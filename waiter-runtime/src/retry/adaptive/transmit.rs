@@ -61,6 +61,11 @@ impl TransmitRate {
         self.measured
     }
 
+    /// Counts `count` responses in the current bucket.
+    pub(crate) fn count(&mut self, count: u64) {
+        self.count += count;
+    }
+
     /// The smoothed rate, in responses per second.
     pub fn measured(&self) -> f64 {
         self.measured
