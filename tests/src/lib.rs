@@ -12,3 +12,8 @@ pub mod client;
 pub mod demo;
 pub mod report;
 pub mod service;
+
+/// The README's code blocks, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
