@@ -678,5 +678,5 @@ pub fn flat<'a>(node: Node<'a>) -> Option<Object<'a>> {
 }
 
 pub use super::data_model::{AsBlob, AsTimestamp};
-pub use super::searchable::{SearchObject, follow_node};
+pub use super::searchable::{SearchObject, fill, follow_cold, follow_node, follow_node_cold};
 pub use std::option::Option as __Option;

@@ -82,6 +82,70 @@ pub trait Searchable {
             out.push(n);
         }
     }
+
+    /// Resolves a prefix of `path` against the static type, once per array: writes into `plan`
+    /// one member index per resolved name and returns how many names it resolved (0 when the
+    /// type does not know its members statically). Implemented by `#[derive(Searchable)]`;
+    /// not meant to be called or overridden by hand.
+    #[doc(hidden)]
+    #[inline]
+    fn __plan(path: &[&str], plan: &mut [u16]) -> usize
+    where
+        Self: Sized,
+    {
+        let _ = (path, plan);
+        0
+    }
+
+    /// [`follow`](Searchable::follow) along a plan from [`__plan`](Searchable::__plan):
+    /// `plan[i]` is the member index of `path[i]`, so each element of an array matches integers
+    /// instead of member names. `slot` is null on entry; the result is written into it in place
+    /// (no temporary copied into the output array); returns whether it is not null. Implemented by `#[derive(Searchable)]` and
+    /// the leaf types; not meant to be called or overridden by hand.
+    #[doc(hidden)]
+    #[inline]
+    fn __follow_planned<'a>(&'a self, plan: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool
+    where
+        Self: Sized,
+    {
+        let _ = plan;
+        fill(slot, self.follow(path))
+    }
+}
+
+/// The longest member chain resolved statically per array (longer chains resolve their first
+/// `PLAN_MAX` names statically, the rest dynamically).
+pub(crate) const PLAN_MAX: usize = 8;
+
+/// Writes `node` into `slot`, which holds null (so there is nothing to drop): the write of a
+/// planned walk's result, without a call to `Node`'s drop glue per element. Returns whether
+/// `node` is not null.
+#[inline(always)]
+pub fn fill<'a>(slot: &mut Node<'a>, node: Node<'a>) -> bool {
+    debug_assert!(slot.is_null());
+    let found = !node.is_null();
+    std::mem::forget(std::mem::replace(slot, node));
+    found
+}
+
+/// The fallback of a planned walk that met an index it does not know (never for derived code),
+/// or a member that is converted (blob, timestamp...): out of line, so the planned loops stay
+/// small.
+#[cold]
+#[inline(never)]
+pub fn follow_cold<'a, T: Searchable + ?Sized>(
+    value: &'a T,
+    path: &[&str],
+    slot: &mut Node<'a>,
+) -> bool {
+    fill(slot, value.follow(path))
+}
+
+/// Like [`follow_cold`] from a converted member's node.
+#[cold]
+#[inline(never)]
+pub fn follow_node_cold<'a>(node: Node<'a>, path: &[&str], slot: &mut Node<'a>) -> bool {
+    fill(slot, follow_node(node, path))
 }
 
 /// Follows `path` from `node`: objects viewed in place use [`SearchObject::follow`].
@@ -202,11 +266,19 @@ impl Searchable for String {
     fn node(&self) -> Node<'_> {
         Node::str(self)
     }
+    #[inline]
+    fn __follow_planned<'a>(&'a self, _: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
+        path.is_empty() && fill(slot, Node::String(Cow::Borrowed(self)))
+    }
 }
 
 impl Searchable for Cow<'_, str> {
     fn node(&self) -> Node<'_> {
         Node::str(self)
+    }
+    #[inline]
+    fn __follow_planned<'a>(&'a self, _: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
+        path.is_empty() && fill(slot, Node::String(Cow::Borrowed(self)))
     }
 }
 
@@ -283,6 +355,17 @@ impl<T: Searchable> Searchable for Option<T> {
     fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
         if let Some(v) = self {
             v.follow_into(path, out)
+        }
+    }
+    #[inline]
+    fn __plan(path: &[&str], plan: &mut [u16]) -> usize {
+        T::__plan(path, plan)
+    }
+    #[inline]
+    fn __follow_planned<'a>(&'a self, plan: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
+        match self {
+            Some(v) => v.__follow_planned(plan, path, slot),
+            None => false,
         }
     }
 }
@@ -378,10 +461,21 @@ impl<T: Searchable> SearchArray for [T] {
         }
     }
     fn extend_follow<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-        out.reserve(self.len());
+        // Member names are matched once here, not once per element.
+        let mut buf = [0u16; PLAN_MAX];
+        let n = T::__plan(path, &mut buf);
+        let plan = &buf[..n];
+        // Each element yields at most one node, written in place into a null slot; nulls are
+        // overwritten by the next element and cut off at the end.
+        let start = out.len();
+        out.extend(std::iter::repeat_n((), self.len()).map(|()| Node::Null));
+        let mut filled = start;
         for v in self {
-            v.follow_into(path, out);
+            if let Some(slot) = out.get_mut(filled) {
+                filled += usize::from(v.__follow_planned(plan, path, slot));
+            }
         }
+        out.truncate(filled);
     }
 }
 
