@@ -615,8 +615,51 @@ mod expand {
                 }
             }
         });
+        let extend_arms = plain.iter().enumerate().map(|(i, f)| {
+            let i = i as u16;
+            let place = access(&f.member);
+            match &f.how {
+                How::Node => quote!(#i => #p::Searchable::__follow_planned_extend(
+                    #place, plan_rest, rest, then, out,
+                ),),
+                _ => {
+                    let v = value(f, place);
+                    quote!(#i => #p::flat_extend_follow(#p::follow_node(#v, rest), then, out),)
+                }
+            }
+        });
         let into = quote! {
             #into
+            #[inline]
+            fn __follow_planned_extend<'__a>(
+                &'__a self,
+                plan: &[u16],
+                path: &[&str],
+                then: &[&str],
+                out: &mut ::std::vec::Vec<#p::Node<'__a>>,
+            ) {
+                let (
+                    ::core::option::Option::Some((index, plan_rest)),
+                    ::core::option::Option::Some((_, rest)),
+                ) = (plan.split_first(), path.split_first()) else {
+                    return #p::flat_extend_follow(#p::Searchable::follow(self, path), then, out);
+                };
+                match *index {
+                    #(#extend_arms)*
+                    _ => #p::flat_extend_follow(#p::Searchable::follow(self, path), then, out),
+                }
+            }
+            #[inline]
+            fn __flat_follow_extend<'__a>(
+                &'__a self,
+                plan: &[u16],
+                path: &[&str],
+                then: &[&str],
+                out: &mut ::std::vec::Vec<#p::Node<'__a>>,
+            ) {
+                // An object, never an array: nothing to splice.
+                #p::Searchable::__follow_planned_extend(self, plan, path, then, out)
+            }
             #[inline]
             fn __plan(path: &[&str], plan: &mut [u16]) -> usize {
                 let (

@@ -421,3 +421,106 @@ fn planned_projections_match_the_json_form() {
     let e = jmespath!("[*].n.n.n.n.n.n.n.n.n.n.n");
     assert_eq!(e.search(&deeps).unwrap(), json!([]));
 }
+
+#[derive(Searchable, serde::Serialize)]
+struct Group {
+    rows: Vec<Row>,
+    maybe: Option<Vec<Level<u8>>>,
+    grid: Vec<Vec<Level<u8>>>,
+    single: Level<u8>,
+    #[searchable(with = upper)]
+    #[serde(serialize_with = "serialize_upper")]
+    label: String,
+}
+
+fn serialize_upper<S: serde::Serializer>(s: &str, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_str(&s.to_uppercase())
+}
+
+/// `a[].b[].c.d` (the shape of `Reservations[].Instances[].State.Name`) runs as one statically
+/// dispatched walk over derived structs; every shape gives what the JSON form gives.
+#[test]
+fn flattened_projections_match_the_json_form() {
+    let row = |id: &str, n: Option<u8>| Row {
+        id: id.into(),
+        nested: n.map(|n| Level {
+            n: Level { n, tag: "in" },
+            tag: "out",
+        }),
+        more: More {
+            extra: Level { n: 0, tag: "x" },
+        },
+        list: vec![Level { n: true, tag: "l" }, Level { n: false, tag: "m" }],
+        name: "r".into(),
+        kind: Status::Creating,
+    };
+    let groups = vec![
+        Group {
+            rows: vec![row("a", Some(1)), row("b", None)],
+            maybe: Some(vec![Level { n: 5, tag: "m" }]),
+            grid: vec![vec![Level { n: 1, tag: "g" }], vec![]],
+            single: Level { n: 8, tag: "s" },
+            label: "x".into(),
+        },
+        Group {
+            rows: vec![],
+            maybe: None,
+            grid: vec![],
+            single: Level { n: 9, tag: "t" },
+            label: "y".into(),
+        },
+        Group {
+            rows: vec![row("c", Some(3))],
+            maybe: Some(vec![]),
+            grid: vec![vec![Level { n: 2, tag: "h" }, Level { n: 3, tag: "i" }]],
+            single: Level { n: 10, tag: "u" },
+            label: "z".into(),
+        },
+    ];
+    let json = serde_json::to_value(&groups).unwrap();
+    macro_rules! same {
+        ($data:expr, $json:expr; $($e:literal),* $(,)?) => {$(
+            assert_eq!(
+                jmespath!($e).search($data).unwrap(),
+                jmespath!($e).search($json).unwrap(),
+                "{}", $e
+            );
+        )*};
+    }
+    same!(&groups, &json;
+        "[].rows[].id",
+        "[].rows[].nested.n.n",
+        "[].rows[].kind",
+        "[].rows[].list",
+        "[].rows[].extra.tag",
+        "[].rows[].missing",
+        "[].maybe[].n",
+        "[].grid[].n",
+        "[].grid[].tag",
+        "[].single[].n",
+        "[].label[].x",
+        "[].missing[].x",
+        "[].rows.id[].x",
+    );
+    assert_eq!(
+        jmespath!("[].rows[].nested.n.n").search(&groups).unwrap(),
+        json!([1, 3])
+    );
+    // Arrays in the outer array are spliced first; non-arrays give null.
+    let nested = vec![
+        vec![Level {
+            n: Level { n: 1, tag: "a" },
+            tag: "b",
+        }],
+        vec![],
+    ];
+    let json = serde_json::to_value(&nested).unwrap();
+    same!(&nested, &json; "[].n[].n", "[].n[].tag", "[].tag[].x");
+    let single = Level {
+        n: vec![Level { n: 4, tag: "q" }],
+        tag: "r",
+    };
+    let json = serde_json::to_value(&single).unwrap();
+    same!(&single, &json; "[].n[].n", "n[].n[].n");
+    assert_eq!(jmespath!("[].n[].n").search(&single).unwrap(), json!(null));
+}

@@ -111,6 +111,74 @@ pub trait Searchable {
         let _ = plan;
         fill(slot, self.follow(path))
     }
+
+    /// One step of `items[].a.b[].c.d` after `items[]`: follows `path` (the member indices in
+    /// `plan` resolved) from `self`, then extends `out` as `[].c.d` does with `then`. Arrays
+    /// reached by `path` project `then` over their elements with static dispatch. Implemented by
+    /// `#[derive(Searchable)]` and the array types; not meant to be called or overridden by hand.
+    #[doc(hidden)]
+    #[inline]
+    fn __follow_planned_extend<'a>(
+        &'a self,
+        plan: &[u16],
+        path: &[&str],
+        then: &[&str],
+        out: &mut Vec<Node<'a>>,
+    ) where
+        Self: Sized,
+    {
+        let _ = plan;
+        flat_extend_follow(self.follow(path), then, out)
+    }
+
+    /// One element of `items[]` in `items[].a.b[].c.d`: an array splices its elements, anything
+    /// else takes [`__follow_planned_extend`](Searchable::__follow_planned_extend). Derived
+    /// structs (never arrays) override it; not meant to be called or overridden by hand.
+    #[doc(hidden)]
+    #[inline]
+    fn __flat_follow_extend<'a>(
+        &'a self,
+        plan: &[u16],
+        path: &[&str],
+        then: &[&str],
+        out: &mut Vec<Node<'a>>,
+    ) where
+        Self: Sized,
+    {
+        let _ = plan;
+        flat_follow_extend(self.node(), path, then, out)
+    }
+}
+
+/// `[].c.d` applied to one value: arrays project `then` over their elements, anything else
+/// follows `then` itself; non-null results are pushed.
+#[inline]
+pub fn flat_extend_follow<'a>(node: Node<'a>, then: &[&str], out: &mut Vec<Node<'a>>) {
+    match node {
+        Node::Array(Array::View(v)) => v.extend_follow(then, out),
+        Node::Array(Array::Owned(items)) => {
+            for n in items {
+                let n = follow_node(n, then);
+                if !n.is_null() {
+                    out.push(n);
+                }
+            }
+        }
+        other => {
+            let n = follow_node(other, then);
+            if !n.is_null() {
+                out.push(n);
+            }
+        }
+    }
+}
+
+/// One element `el` of `items[]` in `items[].a.b[].c.d`: arrays splice their elements.
+pub fn flat_follow_extend<'a>(el: Node<'a>, path: &[&str], then: &[&str], out: &mut Vec<Node<'a>>) {
+    match el {
+        Node::Array(a) => a.for_each(&mut |x| flat_extend_follow(follow_node(x, path), then, out)),
+        other => flat_extend_follow(follow_node(other, path), then, out),
+    }
 }
 
 /// The longest member chain resolved statically per array (longer chains resolve their first
@@ -196,6 +264,20 @@ pub trait SearchArray {
                 out.push(n);
             }
         });
+    }
+
+    /// `[].a.b[].c.d` over this array (`path` = `a.b`, `then` = `c.d`) into `out`, the way
+    /// `Reservations[].Instances[].State.Name` reads. Slices of a static element type resolve
+    /// each chain once and walk the elements with static dispatch; not meant to be called or
+    /// overridden by hand.
+    #[doc(hidden)]
+    fn __extend_flat_follow_extend<'a>(
+        &'a self,
+        path: &[&str],
+        then: &[&str],
+        out: &mut Vec<Node<'a>>,
+    ) {
+        self.for_each(&mut |el| flat_follow_extend(el, path, then, out));
     }
 }
 
@@ -368,6 +450,30 @@ impl<T: Searchable> Searchable for Option<T> {
             None => false,
         }
     }
+    #[inline]
+    fn __follow_planned_extend<'a>(
+        &'a self,
+        plan: &[u16],
+        path: &[&str],
+        then: &[&str],
+        out: &mut Vec<Node<'a>>,
+    ) {
+        if let Some(v) = self {
+            v.__follow_planned_extend(plan, path, then, out)
+        }
+    }
+    #[inline]
+    fn __flat_follow_extend<'a>(
+        &'a self,
+        plan: &[u16],
+        path: &[&str],
+        then: &[&str],
+        out: &mut Vec<Node<'a>>,
+    ) {
+        if let Some(v) = self {
+            v.__flat_follow_extend(plan, path, then, out)
+        }
+    }
 }
 
 impl<T: Searchable + ?Sized> Searchable for &T {
@@ -465,17 +571,37 @@ impl<T: Searchable> SearchArray for [T] {
         let mut buf = [0u16; PLAN_MAX];
         let n = T::__plan(path, &mut buf);
         let plan = &buf[..n];
-        // Each element yields at most one node, written in place into a null slot; nulls are
-        // overwritten by the next element and cut off at the end.
+        // Each element yields at most one node, written in place into its own null slot (no
+        // temporary copied into the vector); the nulls left, if any, are squeezed out after.
         let start = out.len();
         out.extend(std::iter::repeat_n((), self.len()).map(|()| Node::Null));
-        let mut filled = start;
-        for v in self {
-            if let Some(slot) = out.get_mut(filled) {
-                filled += usize::from(v.__follow_planned(plan, path, slot));
-            }
+        let mut found = 0;
+        for (v, slot) in self.iter().zip(&mut out[start..]) {
+            found += usize::from(v.__follow_planned(plan, path, slot));
         }
-        out.truncate(filled);
+        if found < self.len() {
+            let mut kept = start;
+            for i in start..out.len() {
+                if !out[i].is_null() {
+                    out.swap(kept, i);
+                    kept += 1;
+                }
+            }
+            out.truncate(kept);
+        }
+    }
+    fn __extend_flat_follow_extend<'a>(
+        &'a self,
+        path: &[&str],
+        then: &[&str],
+        out: &mut Vec<Node<'a>>,
+    ) {
+        let mut buf = [0u16; PLAN_MAX];
+        let n = T::__plan(path, &mut buf);
+        let plan = &buf[..n];
+        for v in self {
+            v.__flat_follow_extend(plan, path, then, out);
+        }
     }
 }
 
@@ -501,10 +627,31 @@ macro_rules! list {
             fn extend_follow<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
                 self.as_slice().extend_follow(path, out)
             }
+            fn __extend_flat_follow_extend<'a>(
+                &'a self,
+                path: &[&str],
+                then: &[&str],
+                out: &mut Vec<Node<'a>>,
+            ) {
+                self.as_slice().__extend_flat_follow_extend(path, then, out)
+            }
         }
         impl<T: Searchable> Searchable for $t {
             fn node(&self) -> Node<'_> {
                 Node::Array(Array::View(self))
+            }
+            #[inline]
+            fn __follow_planned_extend<'a>(
+                &'a self,
+                _: &[u16],
+                path: &[&str],
+                then: &[&str],
+                out: &mut Vec<Node<'a>>,
+            ) {
+                // A member of an array is null; the array itself projects `then` statically.
+                if path.is_empty() {
+                    self.as_slice().extend_follow(then, out)
+                }
             }
         }
     )*};
