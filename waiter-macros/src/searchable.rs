@@ -615,6 +615,19 @@ mod expand {
                 }
             }
         });
+        let resolved_arms = plain.iter().enumerate().map(|(i, f)| {
+            let i = i as u16;
+            let place = access(&f.member);
+            match &f.how {
+                How::Node => {
+                    quote!(#i => #p::Searchable::__follow_resolved(#place, plan_rest, slot),)
+                }
+                _ => {
+                    let v = value(f, place);
+                    quote!(#i => #p::follow_node_cold(#v, &[], slot),)
+                }
+            }
+        });
         let extend_arms = plain.iter().enumerate().map(|(i, f)| {
             let i = i as u16;
             let place = access(&f.member);
@@ -624,7 +637,7 @@ mod expand {
                 ),),
                 _ => {
                     let v = value(f, place);
-                    quote!(#i => #p::flat_extend_follow(#p::follow_node(#v, rest), then, out),)
+                    quote!(#i => #p::flat_extend_follow(#p::follow_node(#v, rest), then.path(), out),)
                 }
             }
         });
@@ -635,18 +648,32 @@ mod expand {
                 &'__a self,
                 plan: &[u16],
                 path: &[&str],
-                then: &[&str],
+                then: &mut #p::Then<'_>,
                 out: &mut ::std::vec::Vec<#p::Node<'__a>>,
             ) {
                 let (
                     ::core::option::Option::Some((index, plan_rest)),
                     ::core::option::Option::Some((_, rest)),
                 ) = (plan.split_first(), path.split_first()) else {
-                    return #p::flat_extend_follow(#p::Searchable::follow(self, path), then, out);
+                    return #p::flat_extend_follow(#p::Searchable::follow(self, path), then.path(), out);
                 };
                 match *index {
                     #(#extend_arms)*
-                    _ => #p::flat_extend_follow(#p::Searchable::follow(self, path), then, out),
+                    _ => #p::flat_extend_follow(#p::Searchable::follow(self, path), then.path(), out),
+                }
+            }
+            #[inline]
+            fn __follow_resolved<'__a>(
+                &'__a self,
+                plan: &[u16],
+                slot: &mut #p::Node<'__a>,
+            ) -> bool {
+                let ::core::option::Option::Some((index, plan_rest)) = plan.split_first() else {
+                    return #p::follow_cold(self, &[], slot);
+                };
+                match *index {
+                    #(#resolved_arms)*
+                    _ => #p::follow_cold(self, &[], slot),
                 }
             }
             #[inline]
@@ -654,7 +681,7 @@ mod expand {
                 &'__a self,
                 plan: &[u16],
                 path: &[&str],
-                then: &[&str],
+                then: &mut #p::Then<'_>,
                 out: &mut ::std::vec::Vec<#p::Node<'__a>>,
             ) {
                 // An object, never an array: nothing to splice.
@@ -828,6 +855,16 @@ mod expand {
                                 && #p::fill(slot, #p::Node::String(#p::__Cow::Borrowed(
                                     match self { #(#names)* }
                                 )))
+                        }
+                        #[inline]
+                        fn __follow_resolved<'__a>(
+                            &'__a self,
+                            _: &[u16],
+                            slot: &mut #p::Node<'__a>,
+                        ) -> bool {
+                            #p::fill(slot, #p::Node::String(#p::__Cow::Borrowed(
+                                match self { #(#names)* }
+                            )))
                         }
                     }
                 } else {

@@ -687,7 +687,7 @@ pub fn flat<'a>(node: Node<'a>) -> Option<Object<'a>> {
 
 pub use super::data_model::{AsBlob, AsTimestamp};
 pub use super::searchable::{
-    SearchArray, SearchObject, fill, flat_extend_follow, flat_follow_extend, follow_cold,
+    SearchArray, SearchObject, Then, fill, flat_extend_follow, flat_follow_extend, follow_cold,
     follow_node, follow_node_cold,
 };
 pub use std::option::Option as __Option;

@@ -112,6 +112,19 @@ pub trait Searchable {
         fill(slot, self.follow(path))
     }
 
+    /// [`__follow_planned`](Searchable::__follow_planned) when `plan` resolved the whole
+    /// path: only member indices are matched, no name is left to check. Implemented by
+    /// `#[derive(Searchable)]` and the leaf types; not meant to be called or overridden by hand.
+    #[doc(hidden)]
+    #[inline]
+    fn __follow_resolved<'a>(&'a self, plan: &[u16], slot: &mut Node<'a>) -> bool
+    where
+        Self: Sized,
+    {
+        let _ = plan;
+        fill(slot, self.node())
+    }
+
     /// One step of `items[].a.b[].c.d` after `items[]`: follows `path` (the member indices in
     /// `plan` resolved) from `self`, then extends `out` as `[].c.d` does with `then`. Arrays
     /// reached by `path` project `then` over their elements with static dispatch. Implemented by
@@ -122,13 +135,13 @@ pub trait Searchable {
         &'a self,
         plan: &[u16],
         path: &[&str],
-        then: &[&str],
+        then: &mut Then<'_>,
         out: &mut Vec<Node<'a>>,
     ) where
         Self: Sized,
     {
         let _ = plan;
-        flat_extend_follow(self.follow(path), then, out)
+        flat_extend_follow(self.follow(path), then.path, out)
     }
 
     /// One element of `items[]` in `items[].a.b[].c.d`: an array splices its elements, anything
@@ -140,13 +153,13 @@ pub trait Searchable {
         &'a self,
         plan: &[u16],
         path: &[&str],
-        then: &[&str],
+        then: &mut Then<'_>,
         out: &mut Vec<Node<'a>>,
     ) where
         Self: Sized,
     {
         let _ = plan;
-        flat_follow_extend(self.node(), path, then, out)
+        flat_follow_extend(self.node(), path, then.path, out)
     }
 }
 
@@ -352,6 +365,10 @@ impl Searchable for String {
     fn __follow_planned<'a>(&'a self, _: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
         path.is_empty() && fill(slot, Node::String(Cow::Borrowed(self)))
     }
+    #[inline]
+    fn __follow_resolved<'a>(&'a self, _: &[u16], slot: &mut Node<'a>) -> bool {
+        fill(slot, Node::String(Cow::Borrowed(self)))
+    }
 }
 
 impl Searchable for Cow<'_, str> {
@@ -361,6 +378,10 @@ impl Searchable for Cow<'_, str> {
     #[inline]
     fn __follow_planned<'a>(&'a self, _: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
         path.is_empty() && fill(slot, Node::String(Cow::Borrowed(self)))
+    }
+    #[inline]
+    fn __follow_resolved<'a>(&'a self, _: &[u16], slot: &mut Node<'a>) -> bool {
+        fill(slot, Node::String(Cow::Borrowed(self)))
     }
 }
 
@@ -451,11 +472,18 @@ impl<T: Searchable> Searchable for Option<T> {
         }
     }
     #[inline]
+    fn __follow_resolved<'a>(&'a self, plan: &[u16], slot: &mut Node<'a>) -> bool {
+        match self {
+            Some(v) => v.__follow_resolved(plan, slot),
+            None => false,
+        }
+    }
+    #[inline]
     fn __follow_planned_extend<'a>(
         &'a self,
         plan: &[u16],
         path: &[&str],
-        then: &[&str],
+        then: &mut Then<'_>,
         out: &mut Vec<Node<'a>>,
     ) {
         if let Some(v) = self {
@@ -467,7 +495,7 @@ impl<T: Searchable> Searchable for Option<T> {
         &'a self,
         plan: &[u16],
         path: &[&str],
-        then: &[&str],
+        then: &mut Then<'_>,
         out: &mut Vec<Node<'a>>,
     ) {
         if let Some(v) = self {
@@ -546,6 +574,79 @@ impl<T: Searchable + ?Sized> Searchable for Arc<T> {
     }
 }
 
+/// The projection of `path` over `items`, with `plan` (from `T::__plan(path)`) resolved.
+#[inline]
+fn extend_planned<'a, T: Searchable>(
+    items: &'a [T],
+    plan: &[u16],
+    path: &[&str],
+    out: &mut Vec<Node<'a>>,
+) {
+    // Each element yields at most one node, written in place into its own null slot (no
+    // temporary copied into the vector); the nulls left, if any, are squeezed out after.
+    let start = out.len();
+    out.extend(std::iter::repeat_n((), items.len()).map(|()| Node::Null));
+    let mut found = 0;
+    if plan.len() == path.len() {
+        for (v, slot) in items.iter().zip(&mut out[start..]) {
+            found += usize::from(v.__follow_resolved(plan, slot));
+        }
+    } else {
+        for (v, slot) in items.iter().zip(&mut out[start..]) {
+            found += usize::from(v.__follow_planned(plan, path, slot));
+        }
+    }
+    if found < items.len() {
+        let mut kept = start;
+        for i in start..out.len() {
+            if !out[i].is_null() {
+                out.swap(kept, i);
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+}
+
+/// The trailing chain of `items[].a.b[].c.d` (`c.d`), with its plan resolved on first use and
+/// reused for every inner array of one outer array (they all have the same element type).
+#[doc(hidden)]
+pub struct Then<'p> {
+    path: &'p [&'p str],
+    plan: [u16; PLAN_MAX],
+    resolved: Option<usize>,
+}
+
+impl<'p> Then<'p> {
+    fn new(path: &'p [&'p str]) -> Self {
+        Then {
+            path,
+            plan: [0; PLAN_MAX],
+            resolved: None,
+        }
+    }
+
+    /// The chain.
+    #[inline]
+    pub fn path(&self) -> &'p [&'p str] {
+        self.path
+    }
+
+    /// Projects the chain over `items`, resolving its plan for `T` on first use.
+    #[inline]
+    fn extend<'a, T: Searchable>(&mut self, items: &'a [T], out: &mut Vec<Node<'a>>) {
+        let n = match self.resolved {
+            Some(n) => n,
+            None => {
+                let n = T::__plan(self.path, &mut self.plan);
+                self.resolved = Some(n);
+                n
+            }
+        };
+        extend_planned(items, &self.plan[..n], self.path, out)
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // lists and sets
 
@@ -570,25 +671,7 @@ impl<T: Searchable> SearchArray for [T] {
         // Member names are matched once here, not once per element.
         let mut buf = [0u16; PLAN_MAX];
         let n = T::__plan(path, &mut buf);
-        let plan = &buf[..n];
-        // Each element yields at most one node, written in place into its own null slot (no
-        // temporary copied into the vector); the nulls left, if any, are squeezed out after.
-        let start = out.len();
-        out.extend(std::iter::repeat_n((), self.len()).map(|()| Node::Null));
-        let mut found = 0;
-        for (v, slot) in self.iter().zip(&mut out[start..]) {
-            found += usize::from(v.__follow_planned(plan, path, slot));
-        }
-        if found < self.len() {
-            let mut kept = start;
-            for i in start..out.len() {
-                if !out[i].is_null() {
-                    out.swap(kept, i);
-                    kept += 1;
-                }
-            }
-            out.truncate(kept);
-        }
+        extend_planned(self, &buf[..n], path, out)
     }
     fn __extend_flat_follow_extend<'a>(
         &'a self,
@@ -599,8 +682,9 @@ impl<T: Searchable> SearchArray for [T] {
         let mut buf = [0u16; PLAN_MAX];
         let n = T::__plan(path, &mut buf);
         let plan = &buf[..n];
+        let mut then = Then::new(then);
         for v in self {
-            v.__flat_follow_extend(plan, path, then, out);
+            v.__flat_follow_extend(plan, path, &mut then, out);
         }
     }
 }
@@ -645,12 +729,12 @@ macro_rules! list {
                 &'a self,
                 _: &[u16],
                 path: &[&str],
-                then: &[&str],
+                then: &mut Then<'_>,
                 out: &mut Vec<Node<'a>>,
             ) {
                 // A member of an array is null; the array itself projects `then` statically.
                 if path.is_empty() {
-                    self.as_slice().extend_follow(then, out)
+                    then.extend(self.as_slice(), out)
                 }
             }
         }
