@@ -37,6 +37,8 @@ mod model {
     pub(crate) struct Field {
         /// `self.<member>`: a name or a tuple index.
         pub member: syn::Member,
+        /// The field's type (statically resolved member chains recurse into it).
+        pub ty: Box<syn::Type>,
         pub wire: String,
         pub how: How,
         pub flatten: bool,
@@ -252,6 +254,7 @@ mod parse {
             };
             out.push(Field {
                 member,
+                ty: Box::new(f.ty.clone()),
                 wire,
                 how: a.how.map_or(How::Node, |(h, _)| h),
                 flatten: a.flatten,
@@ -586,6 +589,136 @@ mod expand {
                 }
             }
         };
+        // Member chains resolved once per array (`__plan`), then walked per element by index.
+        let plan_arms = plain.iter().enumerate().map(|(i, f)| {
+            let wire = &f.wire;
+            let i = i as u16;
+            let ty = &f.ty;
+            match &f.how {
+                How::Node => quote!(#wire => {
+                    *slot = #i;
+                    1 + <#ty as #p::Searchable>::__plan(rest, plan_rest)
+                }),
+                _ => quote!(#wire => { *slot = #i; 1 }),
+            }
+        });
+        let planned_arms = plain.iter().enumerate().map(|(i, f)| {
+            let i = i as u16;
+            let place = access(&f.member);
+            match &f.how {
+                How::Node => quote!(#i => #p::Searchable::__follow_planned(
+                    #place, plan_rest, rest, slot,
+                ),),
+                _ => {
+                    let v = value(f, place);
+                    quote!(#i => #p::follow_node_cold(#v, rest, slot),)
+                }
+            }
+        });
+        let resolved_arms = plain.iter().enumerate().map(|(i, f)| {
+            let i = i as u16;
+            let place = access(&f.member);
+            match &f.how {
+                How::Node => {
+                    quote!(#i => #p::Searchable::__follow_resolved(#place, plan_rest, slot),)
+                }
+                _ => {
+                    let v = value(f, place);
+                    quote!(#i => #p::follow_node_cold(#v, &[], slot),)
+                }
+            }
+        });
+        let extend_arms = plain.iter().enumerate().map(|(i, f)| {
+            let i = i as u16;
+            let place = access(&f.member);
+            match &f.how {
+                How::Node => quote!(#i => #p::Searchable::__follow_planned_extend(
+                    #place, plan_rest, rest, then, out,
+                ),),
+                _ => {
+                    let v = value(f, place);
+                    quote!(#i => #p::flat_extend_follow(#p::follow_node(#v, rest), then.path(), out),)
+                }
+            }
+        });
+        let into = quote! {
+            #into
+            #[inline]
+            fn __follow_planned_extend<'__a>(
+                &'__a self,
+                plan: &[u16],
+                path: &[&str],
+                then: &mut #p::Then<'_>,
+                out: &mut ::std::vec::Vec<#p::Node<'__a>>,
+            ) {
+                let (
+                    ::core::option::Option::Some((index, plan_rest)),
+                    ::core::option::Option::Some((_, rest)),
+                ) = (plan.split_first(), path.split_first()) else {
+                    return #p::flat_extend_follow(#p::Searchable::follow(self, path), then.path(), out);
+                };
+                match *index {
+                    #(#extend_arms)*
+                    _ => #p::flat_extend_follow(#p::Searchable::follow(self, path), then.path(), out),
+                }
+            }
+            #[inline]
+            fn __follow_resolved<'__a>(
+                &'__a self,
+                plan: &[u16],
+                slot: &mut #p::Node<'__a>,
+            ) -> bool {
+                let ::core::option::Option::Some((index, plan_rest)) = plan.split_first() else {
+                    return #p::follow_cold(self, &[], slot);
+                };
+                match *index {
+                    #(#resolved_arms)*
+                    _ => #p::follow_cold(self, &[], slot),
+                }
+            }
+            #[inline]
+            fn __flat_follow_extend<'__a>(
+                &'__a self,
+                plan: &[u16],
+                path: &[&str],
+                then: &mut #p::Then<'_>,
+                out: &mut ::std::vec::Vec<#p::Node<'__a>>,
+            ) {
+                // An object, never an array: nothing to splice.
+                #p::Searchable::__follow_planned_extend(self, plan, path, then, out)
+            }
+            #[inline]
+            fn __plan(path: &[&str], plan: &mut [u16]) -> usize {
+                let (
+                    ::core::option::Option::Some((first, rest)),
+                    ::core::option::Option::Some((slot, plan_rest)),
+                ) = (path.split_first(), plan.split_first_mut()) else {
+                    return 0;
+                };
+                match *first {
+                    #(#plan_arms)*
+                    _ => 0,
+                }
+            }
+            #[inline]
+            fn __follow_planned<'__a>(
+                &'__a self,
+                plan: &[u16],
+                path: &[&str],
+                slot: &mut #p::Node<'__a>,
+            ) -> bool {
+                let (
+                    ::core::option::Option::Some((index, plan_rest)),
+                    ::core::option::Option::Some((_, rest)),
+                ) = (plan.split_first(), path.split_first()) else {
+                    return #p::follow_cold(self, path, slot);
+                };
+                match *index {
+                    #(#planned_arms)*
+                    _ => #p::follow_cold(self, path, slot),
+                }
+            }
+        };
         let obj = quote! {
             #[inline]
             fn follow(&self, path: &[&str]) -> #p::Node<'_> {
@@ -692,11 +825,14 @@ mod expand {
                         .iter()
                         .all(|v| matches!(v.fields, VariantFields::Unit) && !v.untagged);
                 let into = if all_unit {
-                    let names = variants.iter().map(|v| {
-                        let id = &v.ident;
-                        let wire = &v.wire;
-                        quote!(Self::#id => #wire,)
-                    });
+                    let names = variants
+                        .iter()
+                        .map(|v| {
+                            let id = &v.ident;
+                            let wire = &v.wire;
+                            quote!(Self::#id => #wire,)
+                        })
+                        .collect::<Vec<_>>();
                     quote! {
                         #[inline]
                         fn follow_into<'__a>(
@@ -707,6 +843,28 @@ mod expand {
                             if path.is_empty() {
                                 #p::push_str(out, match self { #(#names)* });
                             }
+                        }
+                        #[inline]
+                        fn __follow_planned<'__a>(
+                            &'__a self,
+                            _: &[u16],
+                            path: &[&str],
+                            slot: &mut #p::Node<'__a>,
+                        ) -> bool {
+                            path.is_empty()
+                                && #p::fill(slot, #p::Node::String(#p::__Cow::Borrowed(
+                                    match self { #(#names)* }
+                                )))
+                        }
+                        #[inline]
+                        fn __follow_resolved<'__a>(
+                            &'__a self,
+                            _: &[u16],
+                            slot: &mut #p::Node<'__a>,
+                        ) -> bool {
+                            #p::fill(slot, #p::Node::String(#p::__Cow::Borrowed(
+                                match self { #(#names)* }
+                            )))
                         }
                     }
                 } else {

@@ -298,3 +298,229 @@ fn lifetimes_and_generics_are_forwarded() {
     let one: Choice<&str> = Choice::One("x");
     assert_eq!(jmespath!("One").search(&one).unwrap(), json!("x"));
 }
+
+#[derive(Searchable, serde::Serialize)]
+struct Level<T> {
+    n: T,
+    tag: &'static str,
+}
+
+#[derive(Searchable, serde::Serialize)]
+struct Row {
+    id: String,
+    nested: Option<Level<Level<u8>>>,
+    #[serde(flatten)]
+    more: More,
+    list: Vec<Level<bool>>,
+    name: std::borrow::Cow<'static, str>,
+    kind: Status,
+}
+
+#[derive(Searchable, serde::Serialize)]
+struct More {
+    extra: Level<u8>,
+}
+
+type Deep = Level<Level<Level<Level<Level<Level<Level<Level<Level<Level<u8>>>>>>>>>>;
+
+fn level<T>(n: T) -> Level<T> {
+    Level { n, tag: "t" }
+}
+
+fn deep(x: u8) -> Deep {
+    level(level(level(level(level(level(level(level(level(
+        level(x),
+    )))))))))
+}
+
+/// Projections over derived structs resolve member names once per array and walk each element
+/// by member index; every shape of chain gives what the JSON form of the same data gives.
+#[test]
+fn planned_projections_match_the_json_form() {
+    let rows = vec![
+        Row {
+            id: "a".into(),
+            nested: Some(Level {
+                n: Level { n: 7, tag: "in" },
+                tag: "out",
+            }),
+            more: More {
+                extra: Level { n: 1, tag: "x" },
+            },
+            list: vec![Level { n: true, tag: "l" }],
+            name: "first".into(),
+            kind: Status::Active,
+        },
+        Row {
+            id: "b".into(),
+            nested: None,
+            more: More {
+                extra: Level { n: 2, tag: "y" },
+            },
+            list: vec![],
+            name: std::borrow::Cow::Owned("second".into()),
+            kind: Status::Deleted,
+        },
+    ];
+    let json = serde_json::to_value(&rows).unwrap();
+    macro_rules! same {
+        ($($e:literal),* $(,)?) => {$(
+            assert_eq!(
+                jmespath!($e).search(&rows).unwrap(),
+                jmespath!($e).search(&json).unwrap(),
+                "{}", $e
+            );
+        )*};
+    }
+    // `[*]` over the root array walks each element by plan; `[]` flattens first.
+    same!(
+        "[].id",
+        "[*].id",
+        "[*].name",
+        "[*].kind",
+        "[].nested.n.n",
+        "[*].nested.n.n",
+        "[].nested.n.tag",
+        "[*].nested.n.tag",
+        "[].nested.tag",
+        "[*].nested.tag",
+        "[].nested.n",
+        "[*].nested.n",
+        "[].nested.n.n.deeper",
+        "[*].nested.n.n.deeper",
+        "[].id.deeper",
+        "[*].id.deeper",
+        "[].extra.n",
+        "[*].extra.n",
+        "[].extra.tag",
+        "[*].extra.tag",
+        "[].list",
+        "[*].list",
+        "[].list.n",
+        "[*].list.n",
+        "[].missing",
+        "[*].missing",
+        "[].missing.n",
+        "[*].missing.n",
+        "[].kind.n",
+        "[*].kind.n",
+    );
+    assert_eq!(
+        jmespath!("[*].nested.n.n").search(&rows).unwrap(),
+        json!([7])
+    );
+
+    // Longer chains than the static plan holds continue dynamically.
+    let deeps = vec![deep(3), deep(4)];
+    let json = serde_json::to_value(&deeps).unwrap();
+    let e = jmespath!("[*].n.n.n.n.n.n.n.n.n.n");
+    assert_eq!(e.search(&deeps).unwrap(), json!([3, 4]));
+    assert_eq!(e.search(&deeps).unwrap(), e.search(&json).unwrap());
+    let e = jmespath!("[*].n.n.n.n.n.n.n.n.n.tag");
+    assert_eq!(e.search(&deeps).unwrap(), json!(["t", "t"]));
+    let e = jmespath!("[*].n.n.n.n.n.n.n.n.n.n.n");
+    assert_eq!(e.search(&deeps).unwrap(), json!([]));
+}
+
+#[derive(Searchable, serde::Serialize)]
+struct Group {
+    rows: Vec<Row>,
+    maybe: Option<Vec<Level<u8>>>,
+    grid: Vec<Vec<Level<u8>>>,
+    single: Level<u8>,
+    #[searchable(with = upper)]
+    #[serde(serialize_with = "serialize_upper")]
+    label: String,
+}
+
+fn serialize_upper<S: serde::Serializer>(s: &str, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_str(&s.to_uppercase())
+}
+
+/// `a[].b[].c.d` (the shape of `Reservations[].Instances[].State.Name`) runs as one statically
+/// dispatched walk over derived structs; every shape gives what the JSON form gives.
+#[test]
+fn flattened_projections_match_the_json_form() {
+    let row = |id: &str, n: Option<u8>| Row {
+        id: id.into(),
+        nested: n.map(|n| Level {
+            n: Level { n, tag: "in" },
+            tag: "out",
+        }),
+        more: More {
+            extra: Level { n: 0, tag: "x" },
+        },
+        list: vec![Level { n: true, tag: "l" }, Level { n: false, tag: "m" }],
+        name: "r".into(),
+        kind: Status::Creating,
+    };
+    let groups = vec![
+        Group {
+            rows: vec![row("a", Some(1)), row("b", None)],
+            maybe: Some(vec![Level { n: 5, tag: "m" }]),
+            grid: vec![vec![Level { n: 1, tag: "g" }], vec![]],
+            single: Level { n: 8, tag: "s" },
+            label: "x".into(),
+        },
+        Group {
+            rows: vec![],
+            maybe: None,
+            grid: vec![],
+            single: Level { n: 9, tag: "t" },
+            label: "y".into(),
+        },
+        Group {
+            rows: vec![row("c", Some(3))],
+            maybe: Some(vec![]),
+            grid: vec![vec![Level { n: 2, tag: "h" }, Level { n: 3, tag: "i" }]],
+            single: Level { n: 10, tag: "u" },
+            label: "z".into(),
+        },
+    ];
+    let json = serde_json::to_value(&groups).unwrap();
+    macro_rules! same {
+        ($data:expr, $json:expr; $($e:literal),* $(,)?) => {$(
+            assert_eq!(
+                jmespath!($e).search($data).unwrap(),
+                jmespath!($e).search($json).unwrap(),
+                "{}", $e
+            );
+        )*};
+    }
+    same!(&groups, &json;
+        "[].rows[].id",
+        "[].rows[].nested.n.n",
+        "[].rows[].kind",
+        "[].rows[].list",
+        "[].rows[].extra.tag",
+        "[].rows[].missing",
+        "[].maybe[].n",
+        "[].grid[].n",
+        "[].grid[].tag",
+        "[].single[].n",
+        "[].label[].x",
+        "[].missing[].x",
+        "[].rows.id[].x",
+    );
+    assert_eq!(
+        jmespath!("[].rows[].nested.n.n").search(&groups).unwrap(),
+        json!([1, 3])
+    );
+    // Arrays in the outer array are spliced first; non-arrays give null.
+    let nested = vec![
+        vec![Level {
+            n: Level { n: 1, tag: "a" },
+            tag: "b",
+        }],
+        vec![],
+    ];
+    let json = serde_json::to_value(&nested).unwrap();
+    same!(&nested, &json; "[].n[].n", "[].n[].tag", "[].tag[].x");
+    let single = Level {
+        n: vec![Level { n: 4, tag: "q" }],
+        tag: "r",
+    };
+    let json = serde_json::to_value(&single).unwrap();
+    same!(&single, &json; "[].n[].n", "n[].n[].n");
+    assert_eq!(jmespath!("[].n[].n").search(&single).unwrap(), json!(null));
+}

@@ -206,6 +206,8 @@ fn infer(ast: &Ast, input: Ty, literal_input: bool, problems: &mut Vec<Problem>)
             let r = infer(rhs, input, literal_input, problems);
             match comparator {
                 Comparator::Equal | Comparator::NotEqual => Ty::of(BOOL),
+                // `<`, `<=`, `>`, `>=` order numbers only; anything else is null.
+                _ if !l.may(NUM) || !r.may(NUM) => Ty::of(NULL),
                 _ if l.kinds == NUM && r.kinds == NUM => Ty::of(BOOL),
                 _ => Ty::of(BOOL | NULL),
             }
@@ -476,6 +478,14 @@ mod tests {
         assert_eq!(ty("a.b"), Any);
         assert_eq!(ty("a == `1`"), Boolean);
         assert_eq!(ty("a < b"), Boolean);
+        assert_eq!(ty("a < `10`"), Boolean);
+        assert_eq!(ty("length(a) >= `1`"), Boolean);
+        // Orderings compare numbers only: with a side that cannot be a number they are null.
+        assert_eq!(ty("`true` < `false`"), Null);
+        assert_eq!(ty("a >= 'x'"), Null);
+        assert_eq!(ty("type(a) > b"), Null);
+        assert_eq!(ty("`[1]` <= `2`"), Null);
+        assert_eq!(ty("`true` == `false`"), Boolean);
         assert_eq!(ty("!a"), Boolean);
         assert_eq!(ty("contains(a, 'x')"), Boolean);
         assert_eq!(ty("starts_with(a, 'x') || ends_with(a, 'y')"), Boolean);

@@ -207,8 +207,17 @@ impl Gen {
         let out = self.ident();
         let is_array = self.ident();
         let names = quote!(&[#(#chain),*]);
-        let fill = match lhs {
-            Ast::Flatten { node, .. } => {
+        let flat = match lhs {
+            Ast::Flatten { node, .. } => flat_projection(node),
+            _ => None,
+        };
+        let fill = match (lhs, flat) {
+            // `items[].a.b[].c.d`: one runtime call, statically dispatched over derived structs.
+            (_, Some((items, first))) => {
+                let e = self.expr(items, input);
+                quote!(#p::extend_flat_follow_extend(#e, &[#(#first),*], #names, &mut #out))
+            }
+            (Ast::Flatten { node, .. }, None) => {
                 let s = self.ident();
                 let inner = self.stream(node, input, &s, None);
                 quote!({
@@ -219,7 +228,7 @@ impl Gen {
                     #inner?
                 })
             }
-            other => {
+            (other, None) => {
                 let e = self.expr(other, input);
                 quote!(#p::extend_follow(#e, #names, &mut #out))
             }
@@ -328,6 +337,17 @@ impl Gen {
             quote!(#p::#helper(#(#vals),*)?)
         };
         quote!({ let #c = #input; #(#lets)* #call })
+    }
+}
+
+/// `items[].a.b` as (`items`, `["a", "b"]`).
+fn flat_projection(ast: &Ast) -> Option<(&Ast, Vec<String>)> {
+    match ast {
+        Ast::Projection { lhs, rhs, .. } => match &**lhs {
+            Ast::Flatten { node, .. } => Some((&**node, field_chain(rhs)?)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

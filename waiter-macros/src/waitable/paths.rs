@@ -129,30 +129,7 @@ fn compile(
         }
     }
     let eval = compiled.eval;
-    let ty = if ordering_of_non_number_literal(&path.value()) {
-        StaticType::Null
-    } else {
-        compiled.ty
-    };
-    ok.then_some((quote!(#setup let __value = #eval;), ty))
-}
-
-/// `` `true` < `false` ``: an ordering comparison (`<`, `<=`, `>`, `>=`) is null unless both
-/// sides are numbers, so with a non-number literal on either side the whole expression is
-/// always null.
-fn ordering_of_non_number_literal(expr: &str) -> bool {
-    use jmespath::ast::{Ast, Comparator as Cmp};
-    let Ok(Ast::Comparison {
-        comparator,
-        lhs,
-        rhs,
-        ..
-    }) = jmespath::parse(expr)
-    else {
-        return false;
-    };
-    let non_number = |side: &Ast| matches!(side, Ast::Literal { value, .. } if !value.is_number());
-    !matches!(comparator, Cmp::Equal | Cmp::NotEqual) && (non_number(&lhs) || non_number(&rhs))
+    ok.then_some((quote!(#setup let __value = #eval;), compiled.ty))
 }
 
 fn can_satisfy(comparator: Comparator, ty: &StaticType) -> bool {
@@ -286,16 +263,6 @@ pub(crate) fn message(cx: &mut Ctxt, op: &Operation, acceptor: &Acceptor) -> Tok
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn orderings_of_non_numbers_are_null() {
-        assert!(ordering_of_non_number_literal("`true` < `false`"));
-        assert!(ordering_of_non_number_literal("a >= 'x'"));
-        assert!(!ordering_of_non_number_literal("a < `10`"));
-        assert!(!ordering_of_non_number_literal("`true` == `false`"));
-        assert!(!ordering_of_non_number_literal("a < b"));
-        assert!(!ordering_of_non_number_literal("a[")); // invalid: reported by the compiler
-    }
 
     #[test]
     fn comparators_and_types() {

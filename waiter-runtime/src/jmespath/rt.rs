@@ -199,19 +199,27 @@ pub fn extend_follow<'a>(node: Node<'a>, path: &[&str], out: &mut Vec<Node<'a>>)
     }
 }
 
-/// One element of `items[].a.b` collected: arrays extend, anything else follows `path` itself.
+/// `items[].a.b[].c.d` collected (`path` = `a.b`, `then` = `c.d`), from the value of `items`;
+/// says whether it is an array. Arrays of derived structs run with static dispatch throughout.
 #[inline]
-pub fn flat_extend_follow<'a>(el: Node<'a>, path: &[&str], out: &mut Vec<Node<'a>>) {
-    match el {
-        Node::Array(_) => {
-            extend_follow(el, path, out);
+pub fn extend_flat_follow_extend<'a>(
+    node: Node<'a>,
+    path: &[&str],
+    then: &[&str],
+    out: &mut Vec<Node<'a>>,
+) -> bool {
+    match node {
+        Node::Array(Array::View(v)) => {
+            v.__extend_flat_follow_extend(path, then, out);
+            true
         }
-        other => {
-            let n = follow_node(other, path);
-            if !n.is_null() {
-                out.push(n);
+        Node::Array(Array::Owned(items)) => {
+            for el in items {
+                flat_follow_extend(el, path, then, out);
             }
+            true
         }
+        _ => false,
     }
 }
 
@@ -678,5 +686,8 @@ pub fn flat<'a>(node: Node<'a>) -> Option<Object<'a>> {
 }
 
 pub use super::data_model::{AsBlob, AsTimestamp};
-pub use super::searchable::{SearchObject, follow_node};
+pub use super::searchable::{
+    SearchArray, SearchObject, Then, fill, flat_extend_follow, flat_follow_extend, follow_cold,
+    follow_node, follow_node_cold,
+};
 pub use std::option::Option as __Option;

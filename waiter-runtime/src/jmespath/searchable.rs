@@ -82,6 +82,151 @@ pub trait Searchable {
             out.push(n);
         }
     }
+
+    /// Resolves a prefix of `path` against the static type, once per array: writes into `plan`
+    /// one member index per resolved name and returns how many names it resolved (0 when the
+    /// type does not know its members statically). Implemented by `#[derive(Searchable)]`;
+    /// not meant to be called or overridden by hand.
+    #[doc(hidden)]
+    #[inline]
+    fn __plan(path: &[&str], plan: &mut [u16]) -> usize
+    where
+        Self: Sized,
+    {
+        let _ = (path, plan);
+        0
+    }
+
+    /// [`follow`](Searchable::follow) along a plan from [`__plan`](Searchable::__plan):
+    /// `plan[i]` is the member index of `path[i]`, so each element of an array matches integers
+    /// instead of member names. `slot` is null on entry; the result is written into it in place
+    /// (no temporary copied into the output array); returns whether it is not null. Implemented by `#[derive(Searchable)]` and
+    /// the leaf types; not meant to be called or overridden by hand.
+    #[doc(hidden)]
+    #[inline]
+    fn __follow_planned<'a>(&'a self, plan: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool
+    where
+        Self: Sized,
+    {
+        let _ = plan;
+        fill(slot, self.follow(path))
+    }
+
+    /// [`__follow_planned`](Searchable::__follow_planned) when `plan` resolved the whole
+    /// path: only member indices are matched, no name is left to check. Implemented by
+    /// `#[derive(Searchable)]` and the leaf types; not meant to be called or overridden by hand.
+    #[doc(hidden)]
+    #[inline]
+    fn __follow_resolved<'a>(&'a self, plan: &[u16], slot: &mut Node<'a>) -> bool
+    where
+        Self: Sized,
+    {
+        let _ = plan;
+        fill(slot, self.node())
+    }
+
+    /// One step of `items[].a.b[].c.d` after `items[]`: follows `path` (the member indices in
+    /// `plan` resolved) from `self`, then extends `out` as `[].c.d` does with `then`. Arrays
+    /// reached by `path` project `then` over their elements with static dispatch. Implemented by
+    /// `#[derive(Searchable)]` and the array types; not meant to be called or overridden by hand.
+    #[doc(hidden)]
+    #[inline]
+    fn __follow_planned_extend<'a>(
+        &'a self,
+        plan: &[u16],
+        path: &[&str],
+        then: &mut Then<'_>,
+        out: &mut Vec<Node<'a>>,
+    ) where
+        Self: Sized,
+    {
+        let _ = plan;
+        flat_extend_follow(self.follow(path), then.path, out)
+    }
+
+    /// One element of `items[]` in `items[].a.b[].c.d`: an array splices its elements, anything
+    /// else takes [`__follow_planned_extend`](Searchable::__follow_planned_extend). Derived
+    /// structs (never arrays) override it; not meant to be called or overridden by hand.
+    #[doc(hidden)]
+    #[inline]
+    fn __flat_follow_extend<'a>(
+        &'a self,
+        plan: &[u16],
+        path: &[&str],
+        then: &mut Then<'_>,
+        out: &mut Vec<Node<'a>>,
+    ) where
+        Self: Sized,
+    {
+        let _ = plan;
+        flat_follow_extend(self.node(), path, then.path, out)
+    }
+}
+
+/// `[].c.d` applied to one value: arrays project `then` over their elements, anything else
+/// follows `then` itself; non-null results are pushed.
+#[inline]
+pub fn flat_extend_follow<'a>(node: Node<'a>, then: &[&str], out: &mut Vec<Node<'a>>) {
+    match node {
+        Node::Array(Array::View(v)) => v.extend_follow(then, out),
+        Node::Array(Array::Owned(items)) => {
+            for n in items {
+                let n = follow_node(n, then);
+                if !n.is_null() {
+                    out.push(n);
+                }
+            }
+        }
+        other => {
+            let n = follow_node(other, then);
+            if !n.is_null() {
+                out.push(n);
+            }
+        }
+    }
+}
+
+/// One element `el` of `items[]` in `items[].a.b[].c.d`: arrays splice their elements.
+pub fn flat_follow_extend<'a>(el: Node<'a>, path: &[&str], then: &[&str], out: &mut Vec<Node<'a>>) {
+    match el {
+        Node::Array(a) => a.for_each(&mut |x| flat_extend_follow(follow_node(x, path), then, out)),
+        other => flat_extend_follow(follow_node(other, path), then, out),
+    }
+}
+
+/// The longest member chain resolved statically per array (longer chains resolve their first
+/// `PLAN_MAX` names statically, the rest dynamically).
+pub(crate) const PLAN_MAX: usize = 8;
+
+/// Writes `node` into `slot`, which holds null (so there is nothing to drop): the write of a
+/// planned walk's result, without a call to `Node`'s drop glue per element. Returns whether
+/// `node` is not null.
+#[inline(always)]
+pub fn fill<'a>(slot: &mut Node<'a>, node: Node<'a>) -> bool {
+    debug_assert!(slot.is_null());
+    let found = !node.is_null();
+    std::mem::forget(std::mem::replace(slot, node));
+    found
+}
+
+/// The fallback of a planned walk that met an index it does not know (never for derived code),
+/// or a member that is converted (blob, timestamp...): out of line, so the planned loops stay
+/// small.
+#[cold]
+#[inline(never)]
+pub fn follow_cold<'a, T: Searchable + ?Sized>(
+    value: &'a T,
+    path: &[&str],
+    slot: &mut Node<'a>,
+) -> bool {
+    fill(slot, value.follow(path))
+}
+
+/// Like [`follow_cold`] from a converted member's node.
+#[cold]
+#[inline(never)]
+pub fn follow_node_cold<'a>(node: Node<'a>, path: &[&str], slot: &mut Node<'a>) -> bool {
+    fill(slot, follow_node(node, path))
 }
 
 /// Follows `path` from `node`: objects viewed in place use [`SearchObject::follow`].
@@ -132,6 +277,20 @@ pub trait SearchArray {
                 out.push(n);
             }
         });
+    }
+
+    /// `[].a.b[].c.d` over this array (`path` = `a.b`, `then` = `c.d`) into `out`, the way
+    /// `Reservations[].Instances[].State.Name` reads. Slices of a static element type resolve
+    /// each chain once and walk the elements with static dispatch; not meant to be called or
+    /// overridden by hand.
+    #[doc(hidden)]
+    fn __extend_flat_follow_extend<'a>(
+        &'a self,
+        path: &[&str],
+        then: &[&str],
+        out: &mut Vec<Node<'a>>,
+    ) {
+        self.for_each(&mut |el| flat_follow_extend(el, path, then, out));
     }
 }
 
@@ -202,11 +361,27 @@ impl Searchable for String {
     fn node(&self) -> Node<'_> {
         Node::str(self)
     }
+    #[inline]
+    fn __follow_planned<'a>(&'a self, _: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
+        path.is_empty() && fill(slot, Node::String(Cow::Borrowed(self)))
+    }
+    #[inline]
+    fn __follow_resolved<'a>(&'a self, _: &[u16], slot: &mut Node<'a>) -> bool {
+        fill(slot, Node::String(Cow::Borrowed(self)))
+    }
 }
 
 impl Searchable for Cow<'_, str> {
     fn node(&self) -> Node<'_> {
         Node::str(self)
+    }
+    #[inline]
+    fn __follow_planned<'a>(&'a self, _: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
+        path.is_empty() && fill(slot, Node::String(Cow::Borrowed(self)))
+    }
+    #[inline]
+    fn __follow_resolved<'a>(&'a self, _: &[u16], slot: &mut Node<'a>) -> bool {
+        fill(slot, Node::String(Cow::Borrowed(self)))
     }
 }
 
@@ -285,6 +460,48 @@ impl<T: Searchable> Searchable for Option<T> {
             v.follow_into(path, out)
         }
     }
+    #[inline]
+    fn __plan(path: &[&str], plan: &mut [u16]) -> usize {
+        T::__plan(path, plan)
+    }
+    #[inline]
+    fn __follow_planned<'a>(&'a self, plan: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
+        match self {
+            Some(v) => v.__follow_planned(plan, path, slot),
+            None => false,
+        }
+    }
+    #[inline]
+    fn __follow_resolved<'a>(&'a self, plan: &[u16], slot: &mut Node<'a>) -> bool {
+        match self {
+            Some(v) => v.__follow_resolved(plan, slot),
+            None => false,
+        }
+    }
+    #[inline]
+    fn __follow_planned_extend<'a>(
+        &'a self,
+        plan: &[u16],
+        path: &[&str],
+        then: &mut Then<'_>,
+        out: &mut Vec<Node<'a>>,
+    ) {
+        if let Some(v) = self {
+            v.__follow_planned_extend(plan, path, then, out)
+        }
+    }
+    #[inline]
+    fn __flat_follow_extend<'a>(
+        &'a self,
+        plan: &[u16],
+        path: &[&str],
+        then: &mut Then<'_>,
+        out: &mut Vec<Node<'a>>,
+    ) {
+        if let Some(v) = self {
+            v.__flat_follow_extend(plan, path, then, out)
+        }
+    }
 }
 
 impl<T: Searchable + ?Sized> Searchable for &T {
@@ -357,6 +574,79 @@ impl<T: Searchable + ?Sized> Searchable for Arc<T> {
     }
 }
 
+/// The projection of `path` over `items`, with `plan` (from `T::__plan(path)`) resolved.
+#[inline]
+fn extend_planned<'a, T: Searchable>(
+    items: &'a [T],
+    plan: &[u16],
+    path: &[&str],
+    out: &mut Vec<Node<'a>>,
+) {
+    // Each element yields at most one node, written in place into its own null slot (no
+    // temporary copied into the vector); the nulls left, if any, are squeezed out after.
+    let start = out.len();
+    out.extend(std::iter::repeat_n((), items.len()).map(|()| Node::Null));
+    let mut found = 0;
+    if plan.len() == path.len() {
+        for (v, slot) in items.iter().zip(&mut out[start..]) {
+            found += usize::from(v.__follow_resolved(plan, slot));
+        }
+    } else {
+        for (v, slot) in items.iter().zip(&mut out[start..]) {
+            found += usize::from(v.__follow_planned(plan, path, slot));
+        }
+    }
+    if found < items.len() {
+        let mut kept = start;
+        for i in start..out.len() {
+            if !out[i].is_null() {
+                out.swap(kept, i);
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+}
+
+/// The trailing chain of `items[].a.b[].c.d` (`c.d`), with its plan resolved on first use and
+/// reused for every inner array of one outer array (they all have the same element type).
+#[doc(hidden)]
+pub struct Then<'p> {
+    path: &'p [&'p str],
+    plan: [u16; PLAN_MAX],
+    resolved: Option<usize>,
+}
+
+impl<'p> Then<'p> {
+    fn new(path: &'p [&'p str]) -> Self {
+        Then {
+            path,
+            plan: [0; PLAN_MAX],
+            resolved: None,
+        }
+    }
+
+    /// The chain.
+    #[inline]
+    pub fn path(&self) -> &'p [&'p str] {
+        self.path
+    }
+
+    /// Projects the chain over `items`, resolving its plan for `T` on first use.
+    #[inline]
+    fn extend<'a, T: Searchable>(&mut self, items: &'a [T], out: &mut Vec<Node<'a>>) {
+        let n = match self.resolved {
+            Some(n) => n,
+            None => {
+                let n = T::__plan(self.path, &mut self.plan);
+                self.resolved = Some(n);
+                n
+            }
+        };
+        extend_planned(items, &self.plan[..n], self.path, out)
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // lists and sets
 
@@ -378,9 +668,23 @@ impl<T: Searchable> SearchArray for [T] {
         }
     }
     fn extend_follow<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-        out.reserve(self.len());
+        // Member names are matched once here, not once per element.
+        let mut buf = [0u16; PLAN_MAX];
+        let n = T::__plan(path, &mut buf);
+        extend_planned(self, &buf[..n], path, out)
+    }
+    fn __extend_flat_follow_extend<'a>(
+        &'a self,
+        path: &[&str],
+        then: &[&str],
+        out: &mut Vec<Node<'a>>,
+    ) {
+        let mut buf = [0u16; PLAN_MAX];
+        let n = T::__plan(path, &mut buf);
+        let plan = &buf[..n];
+        let mut then = Then::new(then);
         for v in self {
-            v.follow_into(path, out);
+            v.__flat_follow_extend(plan, path, &mut then, out);
         }
     }
 }
@@ -407,10 +711,31 @@ macro_rules! list {
             fn extend_follow<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
                 self.as_slice().extend_follow(path, out)
             }
+            fn __extend_flat_follow_extend<'a>(
+                &'a self,
+                path: &[&str],
+                then: &[&str],
+                out: &mut Vec<Node<'a>>,
+            ) {
+                self.as_slice().__extend_flat_follow_extend(path, then, out)
+            }
         }
         impl<T: Searchable> Searchable for $t {
             fn node(&self) -> Node<'_> {
                 Node::Array(Array::View(self))
+            }
+            #[inline]
+            fn __follow_planned_extend<'a>(
+                &'a self,
+                _: &[u16],
+                path: &[&str],
+                then: &mut Then<'_>,
+                out: &mut Vec<Node<'a>>,
+            ) {
+                // A member of an array is null; the array itself projects `then` statically.
+                if path.is_empty() {
+                    then.extend(self.as_slice(), out)
+                }
             }
         }
     )*};
