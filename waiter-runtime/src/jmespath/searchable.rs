@@ -504,75 +504,26 @@ impl<T: Searchable> Searchable for Option<T> {
     }
 }
 
-impl<T: Searchable + ?Sized> Searchable for &T {
-    fn node(&self) -> Node<'_> {
-        (**self).node()
-    }
-    #[inline]
-    fn follow(&self, path: &[&str]) -> Node<'_> {
-        (**self).follow(path)
-    }
-    #[inline]
-    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-        (**self).follow_into(path, out)
-    }
+/// Smart pointers and references search as what they point to.
+macro_rules! forward_searchable {
+    ($($ty:ty),*) => {$(
+        impl<T: Searchable + ?Sized> Searchable for $ty {
+            fn node(&self) -> Node<'_> {
+                (**self).node()
+            }
+            #[inline]
+            fn follow(&self, path: &[&str]) -> Node<'_> {
+                (**self).follow(path)
+            }
+            #[inline]
+            fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+                (**self).follow_into(path, out)
+            }
+        }
+    )*};
 }
 
-impl<T: Searchable + ?Sized> Searchable for &mut T {
-    fn node(&self) -> Node<'_> {
-        (**self).node()
-    }
-    #[inline]
-    fn follow(&self, path: &[&str]) -> Node<'_> {
-        (**self).follow(path)
-    }
-    #[inline]
-    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-        (**self).follow_into(path, out)
-    }
-}
-
-impl<T: Searchable + ?Sized> Searchable for Box<T> {
-    fn node(&self) -> Node<'_> {
-        (**self).node()
-    }
-    #[inline]
-    fn follow(&self, path: &[&str]) -> Node<'_> {
-        (**self).follow(path)
-    }
-    #[inline]
-    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-        (**self).follow_into(path, out)
-    }
-}
-
-impl<T: Searchable + ?Sized> Searchable for Rc<T> {
-    fn node(&self) -> Node<'_> {
-        (**self).node()
-    }
-    #[inline]
-    fn follow(&self, path: &[&str]) -> Node<'_> {
-        (**self).follow(path)
-    }
-    #[inline]
-    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-        (**self).follow_into(path, out)
-    }
-}
-
-impl<T: Searchable + ?Sized> Searchable for Arc<T> {
-    fn node(&self) -> Node<'_> {
-        (**self).node()
-    }
-    #[inline]
-    fn follow(&self, path: &[&str]) -> Node<'_> {
-        (**self).follow(path)
-    }
-    #[inline]
-    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-        (**self).follow_into(path, out)
-    }
-}
+forward_searchable!(&T, &mut T, Box<T>, Rc<T>, Arc<T>);
 
 /// The projection of `path` over `items`, with `plan` (from `T::__plan(path)`) resolved.
 #[inline]
