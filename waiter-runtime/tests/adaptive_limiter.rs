@@ -356,3 +356,70 @@ async fn successes_counted_without_the_lock_give_the_algorithms_state() {
     assert_eq!(state.cubic(), reference.cubic());
     assert!(state.fill_rate() > 100.0, "{}", state.fill_rate());
 }
+
+#[tokio::test(start_paused = true)]
+async fn taking_a_token_without_the_lock_never_overtakes_a_waiter() {
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0));
+    // The first take goes through the lock, which then leaves 9 whole tokens to take without it.
+    while limiter.try_acquire() {}
+    let mut cx = Context::from_waker(Waker::noop());
+    let mut first = pin!(limiter.acquire());
+    assert!(first.as_mut().poll(&mut cx).is_pending());
+    // 5 s later the bucket is full again (10 tokens), but the line is not empty: neither a
+    // `try_acquire` nor a new `acquire` may take one of them.
+    tokio::time::advance(Duration::from_secs(5)).await;
+    assert!(!limiter.try_acquire());
+    let mut second = pin!(limiter.acquire());
+    assert!(second.as_mut().poll(&mut cx).is_pending());
+    // A response taking the lock (and refilling the bucket) does not open the way either.
+    limiter.on_response(false);
+    assert!(!limiter.try_acquire());
+    let mut third = pin!(limiter.acquire());
+    assert!(third.as_mut().poll(&mut cx).is_pending());
+    assert_eq!(limiter.waiting(), 3);
+    // The waiters are served first, in order; then the others take the rest without waiting.
+    assert!(second.as_mut().poll(&mut cx).is_pending());
+    assert!(first.as_mut().poll(&mut cx).is_ready());
+    assert!(third.as_mut().poll(&mut cx).is_pending());
+    assert!(second.as_mut().poll(&mut cx).is_ready());
+    assert!(third.as_mut().poll(&mut cx).is_ready());
+    assert_eq!(limiter.waiting(), 0);
+    let capacity = limiter.state().capacity();
+    let mut taken = 0;
+    while limiter.try_acquire() {
+        taken += 1;
+    }
+    assert_eq!(taken, capacity.floor() as usize);
+    assert!(limiter.state().capacity() < 1.0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn tokens_taken_without_the_lock_are_the_state_machines_tokens() {
+    // The same takes on the plain state machine and through the limiter (most of them without
+    // its lock, some with it when the whole tokens run out) leave the same capacity, bit for bit.
+    // The limiter refills lazily: it takes a token at its last clock reading if one is there,
+    // and reads the clock only when none is.
+    let start = RateLimiterState::steady_at(7.3, 0.0);
+    let limiter = ClientRateLimiter::with_state(start);
+    let mut reference = start;
+    let mut last_reading = 0.0;
+    let t0 = Instant::now();
+    for step in 0..40 {
+        if step % 3 == 0 {
+            tokio::time::advance(Duration::from_millis(130)).await;
+        }
+        let took = reference.try_acquire(last_reading).is_ok() || {
+            last_reading = (Instant::now() - t0).as_secs_f64();
+            reference.try_acquire(last_reading).is_ok()
+        };
+        assert_eq!(limiter.try_acquire(), took, "step {step}");
+        if step % 5 == 4 {
+            // Several takes without the lock between two looks at the state.
+            assert_eq!(
+                limiter.state().capacity(),
+                reference.capacity(),
+                "step {step}"
+            );
+        }
+    }
+}

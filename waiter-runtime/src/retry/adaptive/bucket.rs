@@ -81,6 +81,20 @@ impl TokenBucket {
         }
     }
 
+    /// Takes `count` whole tokens at once, without refilling: what `count` takes at the time of
+    /// the last refill do. For the shared limiter's lock-free path, which takes only tokens that
+    /// are there (`count <= capacity`). Bit for bit the same as `count` subtractions of one:
+    /// below 2^53 a float minus a whole number not above it is exact.
+    pub(crate) fn take_whole(&mut self, count: u64) {
+        debug_assert!(count as f64 <= self.capacity);
+        self.capacity -= count as f64;
+    }
+
+    /// When the bucket was last refilled (the latest timestamp it has seen), if ever.
+    pub(crate) fn last_refill(&self) -> Option<f64> {
+        self.last_refill
+    }
+
     /// Tokens per second.
     pub fn fill_rate(&self) -> f64 {
         self.fill_rate

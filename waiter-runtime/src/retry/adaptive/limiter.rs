@@ -28,6 +28,11 @@ use super::{InvalidTuning, RateLimiterState, Tuning};
 /// calls that started before it, not behind every call that started since. The
 /// [`Retrier`](crate::retry::Retrier) does this for every call.
 ///
+/// Taking a token takes no lock either while nobody is waiting and whole tokens are there: the
+/// last critical section publishes how many, and a taker counts one off with a
+/// compare-and-swap. A caller that finds none, or finds callers waiting, takes the lock and its
+/// place in line, so it never overtakes a caller already waiting.
+///
 /// Most responses take no lock: a success that cannot change the fill rate (before the first
 /// throttle, or once CUBIC's rate is above the `2 x measured` cap) is counted with one atomic
 /// add; the next update folds the count into the measured rate.
@@ -90,6 +95,12 @@ struct Shared {
     steady_until: AtomicU64,
     /// Successes counted without the lock, not yet added to `state`'s transmit rate.
     uncounted: Padded<AtomicU64>,
+    /// Whole tokens that may be taken without the lock: the bucket's tokens, rounded down, as
+    /// the last critical section left them (see [`Locked`]), less those taken since. `0`
+    /// while anybody waits in line, while the limiter is off, and whenever taking a token
+    /// under the lock would first refill the bucket; every critical section starts by
+    /// setting it to `0` and taking the tokens counted off it from the bucket.
+    free: Padded<AtomicU64>,
     /// The state's `rate_bucket_width`, to find where a bucket ends.
     bucket_width: f64,
     inner: Padded<Mutex<Inner>>,
@@ -109,6 +120,8 @@ struct Inner {
     /// The latest clock reading, in `state`'s seconds. Acquiring first tries with it (no clock
     /// read): refilling up to a past instant can only under-count tokens, never over-count.
     last_now: f64,
+    /// What the last critical section stored in `Shared::free`.
+    published: u64,
 }
 
 impl Inner {
@@ -117,6 +130,24 @@ impl Inner {
     fn remember(&mut self, reading: f64) -> f64 {
         self.last_now = self.last_now.max(reading);
         self.last_now
+    }
+
+    /// How many whole tokens a caller may take without the lock after this critical section:
+    /// as many as the bucket holds when nobody waits, provided taking one under the lock would
+    /// not refill the bucket first (the last refill is not older than `last_now`), so that the
+    /// tokens taken either way are the same, bit for bit.
+    fn free_tokens(&self) -> u64 {
+        /// Above this a float minus one is not exact.
+        const EXACT: f64 = (1u64 << 53) as f64;
+        let bucket = self.state.bucket();
+        let refilled = bucket.last_refill().is_some_and(|at| at >= self.last_now);
+        let capacity = bucket.capacity();
+        if self.state.is_enabled() && self.line.is_empty() && refilled && capacity < EXACT {
+            // `capacity` is never negative; `as` rounds it down.
+            capacity as u64
+        } else {
+            0
+        }
     }
 
     /// The waker of the first in line, to wake after the lock is released.
@@ -165,12 +196,14 @@ impl ClientRateLimiter {
                 next_ticket: Padded(AtomicU64::new(1)),
                 steady_until: AtomicU64::new(0),
                 uncounted: Padded(AtomicU64::new(0)),
+                free: Padded(AtomicU64::new(0)),
                 bucket_width: state.tuning().rate_bucket_width,
                 inner: Padded(Mutex::new(Inner {
                     state,
                     line: BTreeMap::new(),
                     next_key: 0,
                     last_now: 0.0,
+                    published: 0,
                 })),
                 origin: Instant::now(),
             }),
@@ -237,7 +270,7 @@ impl ClientRateLimiter {
     /// ```
     pub fn try_acquire(&self) -> bool {
         let shared = &*self.shared;
-        if !shared.enabled.load(Ordering::Acquire) {
+        if !shared.enabled.load(Ordering::Acquire) || shared.take_free() {
             return true;
         }
         let mut inner = shared.lock();
@@ -351,10 +384,32 @@ impl Shared {
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
+    /// Takes the lock, and the tokens taken without it from the bucket.
+    fn lock(&self) -> Locked<'_> {
         // The critical sections only do float arithmetic and map updates; a poisoned lock
         // still holds a consistent state.
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        // From here on no token is taken without the lock until it is released.
+        let left = self.free.swap(0, Ordering::AcqRel);
+        let taken = inner.published - left;
+        inner.published = 0;
+        if taken != 0 {
+            inner.state.take_whole_tokens(taken);
+        }
+        Locked {
+            shared: self,
+            inner,
+        }
+    }
+
+    /// Takes a token without the lock if the last critical section left whole tokens and
+    /// nobody in line.
+    fn take_free(&self) -> bool {
+        self.free
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |free| {
+                free.checked_sub(1)
+            })
+            .is_ok()
     }
 
     /// Reads the clock, in `state`'s seconds, and remembers the reading.
@@ -378,6 +433,37 @@ impl Shared {
     }
 }
 
+/// The limiter's state, locked; on release, publishes the tokens that may be taken without the
+/// lock (see [`Inner::free_tokens`]).
+struct Locked<'a> {
+    shared: &'a Shared,
+    inner: MutexGuard<'a, Inner>,
+}
+
+impl std::ops::Deref for Locked<'_> {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.inner
+    }
+}
+
+impl std::ops::DerefMut for Locked<'_> {
+    fn deref_mut(&mut self) -> &mut Inner {
+        &mut self.inner
+    }
+}
+
+impl Drop for Locked<'_> {
+    fn drop(&mut self) {
+        // Before the mutex is released (fields drop after this body).
+        let free = self.inner.free_tokens();
+        self.inner.published = free;
+        if free != 0 {
+            self.shared.free.store(free, Ordering::Release);
+        }
+    }
+}
+
 /// The future [`ClientRateLimiter::acquire`] and [`acquire_with`](ClientRateLimiter::acquire_with)
 /// return: ready once the caller holds a token.
 #[derive(Debug)]
@@ -398,7 +484,7 @@ impl Future for Acquire<'_> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let this = self.get_mut();
         let shared = this.shared;
-        if this.key.is_none() && !shared.enabled.load(Ordering::Acquire) {
+        if this.key.is_none() && (!shared.enabled.load(Ordering::Acquire) || shared.take_free()) {
             return Poll::Ready(());
         }
         loop {

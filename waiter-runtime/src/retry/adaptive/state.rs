@@ -126,6 +126,12 @@ impl RateLimiterState {
         self.transmit.count(count);
     }
 
+    /// Takes `count` whole tokens taken without the lock by the shared limiter (see
+    /// [`TokenBucket::take_whole`]).
+    pub(crate) fn take_whole_tokens(&mut self, count: u64) {
+        self.bucket.take_whole(count);
+    }
+
     /// Takes a token at `now` if the bucket is on; `Err` says how long until one is there.
     pub fn try_acquire(&mut self, now: f64) -> Result<(), Duration> {
         if self.enabled {
