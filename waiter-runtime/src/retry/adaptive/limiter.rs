@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
 
@@ -100,7 +100,9 @@ struct Shared {
     /// while anybody waits in line, while the limiter is off, and whenever taking a token
     /// under the lock would first refill the bucket; every critical section starts by
     /// setting it to `0` and taking the tokens counted off it from the bucket.
-    free: Padded<AtomicU64>,
+    /// Split in stripes on cache lines of their own, each thread taking from its stripe, so
+    /// that threads taking tokens at the same time do not write the same cache line.
+    free: [Padded<AtomicU64>; STRIPES],
     /// The state's `rate_bucket_width`, to find where a bucket ends.
     bucket_width: f64,
     inner: Padded<Mutex<Inner>>,
@@ -120,8 +122,8 @@ struct Inner {
     /// The latest clock reading, in `state`'s seconds. Acquiring first tries with it (no clock
     /// read): refilling up to a past instant can only under-count tokens, never over-count.
     last_now: f64,
-    /// What the last critical section stored in `Shared::free`.
-    published: u64,
+    /// What the last critical section stored in each stripe of `Shared::free`.
+    published: [u64; STRIPES],
 }
 
 impl Inner {
@@ -196,14 +198,14 @@ impl ClientRateLimiter {
                 next_ticket: Padded(AtomicU64::new(1)),
                 steady_until: AtomicU64::new(0),
                 uncounted: Padded(AtomicU64::new(0)),
-                free: Padded(AtomicU64::new(0)),
+                free: Default::default(),
                 bucket_width: state.tuning().rate_bucket_width,
                 inner: Padded(Mutex::new(Inner {
                     state,
                     line: BTreeMap::new(),
                     next_key: 0,
                     last_now: 0.0,
-                    published: 0,
+                    published: [0; STRIPES],
                 })),
                 origin: Instant::now(),
             }),
@@ -358,6 +360,19 @@ impl ClientRateLimiter {
     }
 }
 
+/// How many stripes the tokens that may be taken without the lock are split in.
+const STRIPES: usize = 4;
+
+/// The stripe of `Shared::free` the current thread takes from: threads are numbered as they
+/// first take a token, round robin over the stripes.
+fn stripe() -> usize {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    thread_local! {
+        static STRIPE: usize = NEXT.fetch_add(1, Ordering::Relaxed) % STRIPES;
+    }
+    STRIPE.with(|stripe| *stripe)
+}
+
 /// Nanoseconds in `duration`, saturating (584 years).
 fn nanos(duration: std::time::Duration) -> u64 {
     duration
@@ -390,9 +405,14 @@ impl Shared {
         // still holds a consistent state.
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         // From here on no token is taken without the lock until it is released.
-        let left = self.free.swap(0, Ordering::AcqRel);
-        let taken = inner.published - left;
-        inner.published = 0;
+        let mut taken = 0;
+        for (free, published) in self.free.iter().zip(&mut inner.published) {
+            // A stripe nothing was published in holds nothing: no write needed.
+            if *published != 0 {
+                taken += *published - free.swap(0, Ordering::AcqRel);
+                *published = 0;
+            }
+        }
         if taken != 0 {
             inner.state.take_whole_tokens(taken);
         }
@@ -405,7 +425,7 @@ impl Shared {
     /// Takes a token without the lock if the last critical section left whole tokens and
     /// nobody in line.
     fn take_free(&self) -> bool {
-        self.free
+        self.free[stripe()]
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |free| {
                 free.checked_sub(1)
             })
@@ -457,9 +477,20 @@ impl Drop for Locked<'_> {
     fn drop(&mut self) {
         // Before the mutex is released (fields drop after this body).
         let free = self.inner.free_tokens();
-        self.inner.published = free;
-        if free != 0 {
-            self.shared.free.store(free, Ordering::Release);
+        // Shared out evenly; the first stripes get one more if it does not divide.
+        let (each, rest) = (free / STRIPES as u64, free % STRIPES as u64);
+        for (i, (stripe, published)) in self
+            .shared
+            .free
+            .iter()
+            .zip(&mut self.inner.published)
+            .enumerate()
+        {
+            let share = each + u64::from((i as u64) < rest);
+            *published = share;
+            if share != 0 {
+                stripe.store(share, Ordering::Release);
+            }
         }
     }
 }
