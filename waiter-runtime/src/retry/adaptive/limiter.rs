@@ -370,7 +370,8 @@ fn stripe() -> usize {
     thread_local! {
         static STRIPE: usize = NEXT.fetch_add(1, Ordering::Relaxed) % STRIPES;
     }
-    STRIPE.with(|stripe| *stripe)
+    // A thread whose thread-locals are being destroyed takes from the first stripe.
+    STRIPE.try_with(|stripe| *stripe).unwrap_or(0)
 }
 
 /// Nanoseconds in `duration`, saturating (584 years).
