@@ -2,26 +2,21 @@
 //! `stringEquals`, `booleanEquals`, `allStringEquals`, `anyStringEquals`, and failure
 //! `message`s, with the waiters pasted into the example client.
 
+mod common;
+
 use std::time::Duration;
 
 use waiter_runtime::WaiterError;
 use waiter_runtime::waiter::AcceptorState;
 use waiter_tests::client::{NewMember, ResourceClient};
-use waiter_tests::service::{ExampleService, RunningService, Settle};
+use waiter_tests::service::{RunningService, Settle};
 
 const MIN: Duration = Duration::from_millis(5);
 const MAX: Duration = Duration::from_millis(20);
 const MAX_WAIT: Duration = Duration::from_secs(20);
 
 async fn setup(settle: Settle) -> (RunningService, ResourceClient) {
-    let service = ExampleService::builder()
-        .seed(3)
-        .settle(settle)
-        .start()
-        .await
-        .unwrap();
-    let client = ResourceClient::new(service.url());
-    (service, client)
+    common::service_and_client(3, settle).await
 }
 
 fn members(names: &[&str]) -> Vec<NewMember> {

@@ -2,26 +2,21 @@
 //! acceptors (`success: true` and `false`), unexpected errors, and the deadline cancelling a
 //! hung request.
 
+mod common;
+
 use std::time::Duration;
 
 use waiter_runtime::waiter::AcceptorState;
 use waiter_runtime::{ProvideErrorMetadata, WaiterError, waitable};
 use waiter_tests::client::{ListResourcesOutput, ResourceClient, ResourceError};
-use waiter_tests::service::{ExampleService, Fault, Outcome, RunningService, Settle};
+use waiter_tests::service::{Fault, Outcome, RunningService, Settle};
 
 const FAST: Duration = Duration::from_millis(10);
 const FAST_MAX: Duration = Duration::from_millis(40);
 const MAX_WAIT: Duration = Duration::from_secs(20);
 
 async fn setup(settle: Settle) -> (RunningService, ResourceClient) {
-    let service = ExampleService::builder()
-        .seed(11)
-        .settle(settle)
-        .start()
-        .await
-        .unwrap();
-    let client = ResourceClient::new(service.url());
-    (service, client)
+    common::service_and_client(11, settle).await
 }
 
 #[tokio::test]

@@ -357,33 +357,26 @@ impl Searchable for str {
     }
 }
 
-impl Searchable for String {
-    fn node(&self) -> Node<'_> {
-        Node::str(self)
-    }
-    #[inline]
-    fn __follow_planned<'a>(&'a self, _: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
-        path.is_empty() && fill(slot, Node::String(Cow::Borrowed(self)))
-    }
-    #[inline]
-    fn __follow_resolved<'a>(&'a self, _: &[u16], slot: &mut Node<'a>) -> bool {
-        fill(slot, Node::String(Cow::Borrowed(self)))
-    }
+/// Owned and borrowed strings are leaves: a planned walk ends at them.
+macro_rules! string_leaf {
+    ($($ty:ty),*) => {$(
+        impl Searchable for $ty {
+            fn node(&self) -> Node<'_> {
+                Node::str(self)
+            }
+            #[inline]
+            fn __follow_planned<'a>(&'a self, _: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
+                path.is_empty() && fill(slot, Node::String(Cow::Borrowed(self)))
+            }
+            #[inline]
+            fn __follow_resolved<'a>(&'a self, _: &[u16], slot: &mut Node<'a>) -> bool {
+                fill(slot, Node::String(Cow::Borrowed(self)))
+            }
+        }
+    )*};
 }
 
-impl Searchable for Cow<'_, str> {
-    fn node(&self) -> Node<'_> {
-        Node::str(self)
-    }
-    #[inline]
-    fn __follow_planned<'a>(&'a self, _: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
-        path.is_empty() && fill(slot, Node::String(Cow::Borrowed(self)))
-    }
-    #[inline]
-    fn __follow_resolved<'a>(&'a self, _: &[u16], slot: &mut Node<'a>) -> bool {
-        fill(slot, Node::String(Cow::Borrowed(self)))
-    }
-}
+string_leaf!(String, Cow<'_, str>);
 
 impl Searchable for () {
     fn node(&self) -> Node<'_> {
