@@ -1,5 +1,5 @@
 //! The retrier's loop: max attempts, one attempt inside a waiter's poll, the `on_retry` hook,
-//! one tracing event per retry, the rate-limiter hook, cancellation, `Send` futures.
+//! the rate-limiter hook, cancellation, `Send` futures.
 
 mod retry_support;
 
@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use retry_support::{Capture, Script, TestError};
+use retry_support::{Script, TestError};
 use waiter_runtime::retry::{
     ErrorKind, Jitter, RateLimiter, Retrier, RetryAction, RetryConfig, RetryReason, StopReason,
     classifier_fn,
@@ -196,37 +196,6 @@ async fn on_retry_is_not_called_when_no_retry_follows() {
     let script = Script::failing(TestError::Unavailable);
     retrier.run(|| script.call()).await.unwrap_err();
     assert_eq!(count.load(Ordering::Relaxed), 1, "2 attempts, 1 retry");
-}
-
-#[tokio::test(flavor = "current_thread", start_paused = true)]
-async fn one_tracing_event_per_retry() {
-    let capture = Capture::default();
-    let _guard = tracing::subscriber::set_default(capture.clone());
-    let script = Script::new([Err(TestError::Unavailable), Err(TestError::Timeout), Ok(1)]);
-    Retrier::new(no_jitter(3))
-        .run(|| script.call())
-        .await
-        .unwrap();
-    let retries = capture.messages("retrying");
-    assert_eq!(retries.len(), 2);
-    assert_eq!(retries[0]["attempt"], "1");
-    assert_eq!(retries[0]["reason"], "server error");
-    assert_eq!(retries[0]["delay"], "1s");
-    assert_eq!(retries[0]["level"], "DEBUG");
-    assert_eq!(retries[1]["attempt"], "2");
-    assert_eq!(retries[1]["reason"], "transient error");
-    assert_eq!(retries[1]["delay"], "2s");
-    assert_eq!(retries[1]["error_code"], "Timeout");
-
-    // A stop after a retryable error says why.
-    let script = Script::failing(TestError::Unavailable);
-    Retrier::new(no_jitter(1))
-        .run(|| script.call())
-        .await
-        .unwrap_err();
-    let stops = capture.messages("not retrying");
-    assert_eq!(stops.len(), 1);
-    assert_eq!(stops[0]["stop"], "MaxAttempts");
 }
 
 #[derive(Debug, Default)]
