@@ -14,6 +14,10 @@ pub mod jmespath;
 pub mod retry;
 pub mod waiter;
 
+#[doc(hidden)]
+#[path = "private/mod.rs"]
+pub mod __private_v0_1;
+
 pub use error_metadata::ProvideErrorMetadata;
 pub use jmespath::Searchable;
 pub use waiter::{FinalPoll, Waiter, WaiterError};

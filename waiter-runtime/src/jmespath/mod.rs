@@ -109,9 +109,9 @@
 
 pub mod data_model;
 mod error;
-mod expression;
+pub(crate) mod expression;
 mod input_output;
-mod matchers;
+pub(crate) mod matchers;
 mod node;
 mod searchable;
 
@@ -120,11 +120,8 @@ mod searchable;
 pub mod __private;
 
 pub use error::SearchError;
-pub use expression::{EvalFn, Expression};
+pub use expression::Expression;
 pub use input_output::{Fields, InputOutput};
-pub use matchers::{
-    all_string_equals, any_string_equals, boolean_equals, failure_message, string_equals,
-};
 pub use node::{Array, Node, Object};
 pub use searchable::{SearchArray, SearchObject, Searchable, Serialized};
 

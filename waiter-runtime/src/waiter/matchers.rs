@@ -6,7 +6,7 @@ use crate::ProvideErrorMetadata;
 /// The `success` matcher: `true` matches a successful response, `false` matches any error.
 ///
 /// ```
-/// use waiter_runtime::waiter::matchers::success;
+/// use waiter_runtime::__private_v0_1::success;
 /// assert!(success::<u8, ()>(&Ok(1), true));
 /// assert!(success::<u8, ()>(&Err(()), false));
 /// assert!(!success::<u8, ()>(&Err(()), true));
@@ -24,7 +24,7 @@ pub fn success<O, E>(result: &Result<O, E>, expected: bool) -> bool {
 ///
 /// ```
 /// use waiter_runtime::ProvideErrorMetadata;
-/// use waiter_runtime::waiter::matchers::error_type;
+/// use waiter_runtime::__private_v0_1::error_type;
 ///
 /// struct NotFound;
 /// impl ProvideErrorMetadata for NotFound {
@@ -66,7 +66,7 @@ impl<E: ProvideErrorMetadata + ?Sized> ErrorCode for E {
 /// `#` is returned unchanged.
 ///
 /// ```
-/// use waiter_runtime::waiter::matchers::shape_name;
+/// use waiter_runtime::__private_v0_1::shape_name;
 /// assert_eq!(shape_name("com.amazonaws.s3#NotFound"), "NotFound");
 /// assert_eq!(shape_name("InvalidInstanceID.NotFound"), "InvalidInstanceID.NotFound");
 /// ```

@@ -11,18 +11,18 @@
 
 pub mod context;
 pub mod delay;
-pub mod matchers;
 
-mod acceptor;
+pub(crate) mod matchers;
+
+pub(crate) mod acceptor;
 mod metadata;
 mod observer;
 mod outcome;
-mod poller;
+pub(crate) mod poller;
 mod run;
 
-pub use acceptor::{AcceptorState, Matched, Polled};
+pub use acceptor::AcceptorState;
 pub use metadata::WaiterMetadata;
 pub use observer::{PollEvent, PollObserver};
 pub use outcome::{FinalPoll, WaiterError};
-pub use poller::{Captures, PollParam, Poller, ResultParts};
 pub use run::Waiter;
