@@ -66,12 +66,15 @@ fn search(
         Data::InputOutput => {
             let input = match op.params.as_slice() {
                 [one] => {
-                    let ident = &one.ident;
+                    let mut ident = one.ident.clone();
+                    ident.set_span(span);
                     quote_spanned!(span=> #at::searchable_input(&#ident))
                 }
                 params => {
                     let fields = params.iter().map(|param| {
-                        let (ident, name) = (&param.ident, &param.name);
+                        let mut ident = param.ident.clone();
+                        ident.set_span(span);
+                        let name = &param.name;
                         quote_spanned!(span=> (#name, #at::searchable_input(&#ident)))
                     });
                     quote_spanned!(span=> &#at::Fields(&[#(#fields),*]))
