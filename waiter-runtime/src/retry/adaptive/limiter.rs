@@ -119,8 +119,11 @@ struct Inner {
     /// Callers waiting for a token, first in line first, with how to wake them.
     line: BTreeMap<Key, Waker>,
     next_key: u64,
-    /// The latest clock reading, in `state`'s seconds. Acquiring first tries with it (no clock
-    /// read): refilling up to a past instant can only under-count tokens, never over-count.
+    /// The latest clock reading, in `state`'s seconds (readings taken on several threads may
+    /// arrive out of order). A token taken under the lock is taken at a fresh reading, never at
+    /// this one: a token taken at a past instant and a refill to now after it can count tokens
+    /// the bucket's cap dropped in between (a full bucket idle for a while would then give
+    /// twice its capacity at once).
     last_now: f64,
     /// What the last critical section stored in each stripe of `Shared::free`.
     published: [u64; STRIPES],
@@ -135,9 +138,9 @@ impl Inner {
     }
 
     /// How many whole tokens a caller may take without the lock after this critical section:
-    /// as many as the bucket holds when nobody waits, provided taking one under the lock would
-    /// not refill the bucket first (the last refill is not older than `last_now`), so that the
-    /// tokens taken either way are the same, bit for bit.
+    /// as many as the bucket holds when nobody waits, provided the bucket was refilled at the
+    /// latest clock reading (`last_now`). The next critical section counts them as taken at
+    /// its own clock reading (see [`Shared::lock`]).
     fn free_tokens(&self) -> u64 {
         /// Above this a float minus one is not exact.
         const EXACT: f64 = (1u64 << 53) as f64;
@@ -415,7 +418,16 @@ impl Shared {
             }
         }
         if taken != 0 {
-            inner.state.take_whole_tokens(taken);
+            // Taken at some instant between the last critical section and now: counted as
+            // taken now, after refilling to now. Counting them at the last critical section's
+            // instant and refilling after would give back the tokens the bucket's cap dropped
+            // while it was full (a burst after an idle period twice the bucket's size); counted
+            // now, a burst never gets more than the state machine grants at that instant. The
+            // price: tokens taken without the lock just before an idle period are counted
+            // after it, where the cap may drop some of the refill (never more than those taken
+            // since the last critical section).
+            let now = inner.remember(self.elapsed());
+            inner.state.take_whole_tokens_at(now, taken);
         }
         Locked {
             shared: self,
@@ -443,12 +455,8 @@ impl Shared {
         self.origin.elapsed().as_secs_f64()
     }
 
-    /// Takes a token if one is there, first at the last clock reading, then at a fresh one.
+    /// Takes a token at a fresh clock reading if one is there (see [`Inner::last_now`]).
     fn take_token(&self, inner: &mut Inner) -> Result<(), std::time::Duration> {
-        let last_now = inner.last_now;
-        if inner.state.try_acquire(last_now).is_ok() {
-            return Ok(());
-        }
         let now = self.read_clock(inner);
         inner.state.try_acquire(now)
     }
