@@ -6,6 +6,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use tokio::time::{Instant, Sleep};
 
@@ -378,7 +379,7 @@ fn stripe() -> usize {
 }
 
 /// Nanoseconds in `duration`, saturating (584 years).
-fn nanos(duration: std::time::Duration) -> u64 {
+fn nanos(duration: Duration) -> u64 {
     duration
         .as_secs()
         .saturating_mul(1_000_000_000)
@@ -456,7 +457,7 @@ impl Shared {
     }
 
     /// Takes a token at a fresh clock reading if one is there (see [`Inner::last_now`]).
-    fn take_token(&self, inner: &mut Inner) -> Result<(), std::time::Duration> {
+    fn take_token(&self, inner: &mut Inner) -> Result<(), Duration> {
         let now = self.read_clock(inner);
         inner.state.try_acquire(now)
     }
@@ -572,7 +573,12 @@ impl Future for Acquire<'_> {
                 this.sleep = None;
                 return Poll::Pending;
             };
-            let deadline = Instant::now() + wait;
+            // A wait past what `Instant` holds (a fill rate near zero) is a wait of 30 years,
+            // as tokio's own timers do.
+            let now = Instant::now();
+            let deadline = now
+                .checked_add(wait)
+                .unwrap_or_else(|| now + Duration::from_secs(30 * 365 * 86_400));
             let sleep = match &mut this.sleep {
                 Some(sleep) => {
                     sleep.as_mut().reset(deadline);
