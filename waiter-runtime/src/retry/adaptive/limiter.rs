@@ -192,7 +192,7 @@ impl ClientRateLimiter {
     /// ```
     /// use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
     ///
-    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(50.0, 0.0));
+    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(50.0, 0.0).unwrap());
     /// assert_eq!(limiter.state().fill_rate(), 50.0);
     /// ```
     pub fn with_state(state: RateLimiterState) -> Self {
@@ -268,7 +268,7 @@ impl ClientRateLimiter {
     ///
     /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
     /// # async fn main() {
-    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(2.0, 0.0));
+    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(2.0, 0.0).unwrap());
     /// assert!(limiter.try_acquire());
     /// assert!(limiter.try_acquire());
     /// assert!(!limiter.try_acquire()); // empty: the next token is 500 ms away
