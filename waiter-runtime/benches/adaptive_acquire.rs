@@ -67,7 +67,8 @@ enum Client {
 
 impl Client {
     fn new(setup: Setup) -> Self {
-        let plenty = || ClientRateLimiter::with_state(RateLimiterState::steady_at(1e12, 0.0));
+        let plenty =
+            || ClientRateLimiter::with_state(RateLimiterState::steady_at(1e12, 0.0).unwrap());
         match setup {
             Setup::Standard => Client::Retrier(Retrier::new(RetryConfig::standard().build())),
             Setup::AdaptiveOff => Client::Retrier(Retrier::new(RetryConfig::adaptive().build())),

@@ -135,7 +135,9 @@ fn retrier(mode: Mode) -> (Retrier, Option<ClientRateLimiter>) {
             (adaptive(&limiter), Some(limiter))
         }
         Mode::WarmStart(_, rate) => {
-            let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(rate, 0.0));
+            let limiter = ClientRateLimiter::with_state(
+                RateLimiterState::steady_at(rate, 0.0).expect("a finite rate"),
+            );
             (adaptive(&limiter), Some(limiter))
         }
     }

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::time::Instant;
-use waiter_runtime::waiter::context::in_waiter_poll;
+use waiter_runtime::poll_scope::in_poll as in_waiter_poll;
 // The loop is driven by hand-made pollers through the runtime's hidden constructor (what the
 // code of `#[waitable]` calls), so every branch of the workflow can be forced.
 use waiter_runtime::__private_v0_1::{Matched, Polled, waiter as new_waiter};

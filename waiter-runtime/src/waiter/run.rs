@@ -8,12 +8,12 @@ use tokio::time::Instant;
 use tracing::Instrument;
 
 use super::acceptor::{AcceptorState, Polled};
-use super::context::scope_poll;
 use super::delay::{compute_delay, random_between};
 use super::metadata::WaiterMetadata;
 use super::observer::{PollEvent, PollObserver};
 use super::outcome::{FinalPoll, WaiterError};
 use super::poller::BoxPoller;
+use crate::poll_scope::{NamedErrors, PollScope};
 
 /// A waiter ready to run: set options, then call [`wait`](Self::wait) with the maximum time
 /// you are willing to wait (the spec requires the caller to give one).
@@ -136,8 +136,8 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// error no acceptor matches, or `max_wait` passes.
     ///
     /// The first poll is immediate. A poll still in flight at the deadline is cancelled (its
-    /// future is dropped). Each poll runs inside [`scope_poll`], so the operation's own retries
-    /// stand down: the waiter is the retry loop.
+    /// future is dropped). Each poll runs inside a [`PollScope`]: a retry layer inside the
+    /// operation returns at once the errors the waiter's acceptors name and retries the others.
     pub async fn wait(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let span = tracing::info_span!(
             "waiter",
@@ -169,7 +169,8 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         let mut retries: u32 = 0;
         let mut last = None;
         loop {
-            let poll = scope_poll((self.poller)());
+            let scope = PollScope::new(NamedErrors::every(), deadline);
+            let poll = scope.run((self.poller)());
             let polled = match deadline {
                 Some(deadline) => match tokio::time::timeout_at(deadline, poll).await {
                     Ok(polled) => polled,
