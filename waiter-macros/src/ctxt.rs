@@ -17,7 +17,6 @@ use quote::{ToTokens, quote, quote_spanned};
 ///
 /// Like serde's, it must be consumed by [`Ctxt::check`]: dropping it unchecked is a bug in the
 /// macro (errors would be lost), caught by a panic in debug builds of the macro crate's tests.
-#[derive(Default)]
 pub(crate) struct Ctxt {
     errors: RefCell<Option<Vec<syn::Error>>>,
     warnings: RefCell<Vec<(Span, String)>>,
@@ -74,6 +73,12 @@ impl Ctxt {
                 Err(first)
             }
         }
+    }
+}
+
+impl Default for Ctxt {
+    fn default() -> Self {
+        Ctxt::new()
     }
 }
 

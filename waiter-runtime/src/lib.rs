@@ -21,8 +21,11 @@ pub mod waiter;
 #[path = "private/mod.rs"]
 pub mod __private_v0_1;
 
+#[doc(no_inline)]
 pub use error_metadata::ProvideErrorMetadata;
+#[doc(no_inline)]
 pub use jmespath::Searchable;
+#[doc(no_inline)]
 pub use waiter::{FinalPoll, Waiter, WaiterError};
 /// Derives [`ProvideErrorMetadata`](trait@ProvideErrorMetadata) for an error enum or struct;
 /// the attributes are documented in [`error_metadata`](mod@error_metadata).

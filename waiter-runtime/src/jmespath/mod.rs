@@ -115,9 +115,9 @@ pub(crate) mod matchers;
 mod node;
 mod searchable;
 
-#[doc(hidden)]
+/// Helpers the emitted code calls, re-exported by the runtime's private module.
 #[path = "rt.rs"]
-pub mod __private;
+pub(crate) mod rt;
 
 pub use error::SearchError;
 pub use expression::Expression;
@@ -128,5 +128,3 @@ pub use searchable::{SearchArray, SearchObject, Searchable, Serialized};
 /// Derives [`Searchable`] (trait) for a struct or enum; see the trait for the data model.
 pub use waiter_macros::Searchable;
 
-#[doc(hidden)]
-pub use waiter_macros::__jmespath_verdict;

@@ -6,7 +6,11 @@
 use std::future::Future;
 
 pub use crate::error_metadata::ProvideErrorMetadata;
-pub use crate::jmespath::__private as jmespath;
+/// Helpers the code of `jmespath!` and `#[derive(Searchable)]` calls.
+pub mod jmespath {
+    pub use crate::jmespath::rt::*;
+}
+pub use waiter_macros::__jmespath_verdict;
 pub use crate::jmespath::expression::EvalFn;
 pub use crate::jmespath::matchers::{
     all_string_equals, any_string_equals, boolean_equals, failure_message, string_equals,

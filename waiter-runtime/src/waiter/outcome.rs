@@ -64,7 +64,7 @@ impl<O, E> FinalPoll<O, E> {
 /// use std::time::Duration;
 /// use waiter_runtime::{Searchable, WaiterError, waitable};
 ///
-/// #[derive(Searchable)]
+/// #[derive(Debug, Searchable)]
 /// struct Instance { state: String }
 ///
 /// #[waitable(InstanceRunning: { acceptors: [{ state: "success", matcher: { output: {

@@ -29,7 +29,7 @@ use crate::poll_scope::{NamedErrors, PollScope};
 ///
 /// #[derive(Debug, ProvideErrorMetadata)]
 /// enum Error { NotFound }
-/// #[derive(Searchable)]
+/// #[derive(Debug, Searchable)]
 /// struct Thing { status: String }
 /// struct Client;
 ///

@@ -9,7 +9,8 @@ use quote::quote;
 use syn::DeriveInput;
 
 pub(super) fn rt() -> TokenStream {
-    quote!(::waiter_runtime::jmespath::__private)
+    let p = crate::krate::private();
+    quote!(#p::jmespath)
 }
 
 /// The node of one field, given an expression of type `&FieldType`.
@@ -21,6 +22,22 @@ pub(super) fn value(f: &Field, place: TokenStream) -> TokenStream {
         How::Timestamp => quote!(#p::AsTimestamp::timestamp_node(#place)),
         How::Serde => quote!(#p::serialized(#place)),
         How::With(path) => quote!(#path(#place)),
+    }
+}
+
+/// The impl emitted next to the derive's errors: `Searchable` with its one required method, so
+/// that the type's uses (a waiter's output, `jmespath!` searches) report nothing more.
+pub(crate) fn fallback(input: &DeriveInput) -> TokenStream {
+    let p = rt();
+    let ident = &input.ident;
+    let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_g #p::Searchable for #ident #ty_g #where_c {
+            fn node(&self) -> #p::Node<'_> {
+                ::core::unreachable!("#[derive(Searchable)] reported errors at compile time")
+            }
+        }
     }
 }
 
@@ -41,6 +58,7 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
         Shape::Object(fields) => {
             let (obj, into) = object_impl(fields, self_field);
             quote! {
+                #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                     fn node(&self) -> #p::Node<'_> {
                         #p::Node::Object(#p::Object::View(self))
@@ -55,6 +73,7 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
                     }
                     #into
                 }
+                #[automatically_derived]
                 impl #impl_g #p::SearchObject for #ident #ty_g #where_c {
                     #obj
                 }
@@ -63,6 +82,7 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
         Shape::Newtype(f) => {
             let v = value(f, self_field(&f.member));
             quote! {
+                #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                     fn node(&self) -> #p::Node<'_> { #v }
                 }
@@ -71,6 +91,7 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
         Shape::Tuple(fields) => {
             let items = fields.iter().map(|f| value(f, self_field(&f.member)));
             quote! {
+                #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                     fn node(&self) -> #p::Node<'_> {
                         #p::owned_array(::std::vec![#(#items),*])
@@ -79,6 +100,7 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
             }
         }
         Shape::Unit => quote! {
+            #[automatically_derived]
             impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                 fn node(&self) -> #p::Node<'_> { #p::Node::Null }
             }
@@ -142,6 +164,7 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
                 TokenStream::new()
             };
             quote! {
+                #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                     #[allow(unused_variables)]
                     #[inline]
