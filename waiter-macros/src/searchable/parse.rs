@@ -108,12 +108,8 @@ pub(crate) fn container(input: &DeriveInput, errors: &mut Errors) -> (Shape, Opt
                             None => VariantFields::Unit,
                         }
                     }
-                    Fields::Unnamed(_) => {
-                        VariantFields::Tuple(fields(&v.fields, None, errors))
-                    }
-                    Fields::Named(_) => {
-                        VariantFields::Named(fields(&v.fields, inner_rule, errors))
-                    }
+                    Fields::Unnamed(_) => VariantFields::Tuple(fields(&v.fields, None, errors)),
+                    Fields::Named(_) => VariantFields::Named(fields(&v.fields, inner_rule, errors)),
                 };
                 variants.push(Variant {
                     ident: v.ident.clone(),

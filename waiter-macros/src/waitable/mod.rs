@@ -94,3 +94,55 @@ fn crate_option(attr: TokenStream) -> syn::Result<(Option<syn::Path>, TokenStrea
         _ => Ok((None, attr)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    /// The signature rustdoc shows for a waiter is the one the macro writes: it names the
+    /// output and error types, `Waiter<'_, O, E>`.
+    fn signature_of(item: proc_macro2::TokenStream) -> String {
+        let attr =
+            quote!(ThingExists: { acceptors: [{ state: "success", matcher: { success: true } }] });
+        let out = super::expand(attr, item).to_string();
+        let start = out
+            .find("fn wait_until_thing_exists")
+            .expect("a waiter function");
+        let end = start + out[start..].find('{').expect("a body");
+        out[start..end].trim().to_owned()
+    }
+
+    #[test]
+    fn waiter_signatures_name_output_and_error() {
+        assert_eq!(
+            signature_of(quote! {
+                pub async fn describe(&self, ids: Vec<String>) -> Result<DescribeInstancesOutput, CloudError> { todo!() }
+            }),
+            "fn wait_until_thing_exists (& self , ids : Vec < String >) -> :: waiter_runtime :: Waiter < '_ , DescribeInstancesOutput , CloudError >"
+        );
+        assert_eq!(
+            signature_of(quote! {
+                pub async fn describe(&self, id: &str) -> Result<Out, Error> { todo!() }
+            }),
+            "fn wait_until_thing_exists < 'a > (& 'a self , id : & 'a str) -> :: waiter_runtime :: Waiter < 'a , Out , Error >"
+        );
+        assert_eq!(
+            signature_of(quote! {
+                async fn describe(id: String) -> Result<Out, Error> { todo!() }
+            }),
+            "fn wait_until_thing_exists (id : String) -> :: waiter_runtime :: Waiter < 'static , Out , Error >"
+        );
+    }
+
+    #[test]
+    fn the_body_is_passed_through_untouched() {
+        let item = quote! {
+            async fn describe(id: String) -> Result<Out, Error> { this is not rust at all }
+        };
+        let attr =
+            quote!(ThingExists: { acceptors: [{ state: "success", matcher: { success: true } }] });
+        let out = super::expand(attr, item.clone()).to_string();
+        assert!(out.starts_with(&item.to_string()), "{out}");
+        assert!(!out.contains("compile_error"), "{out}");
+    }
+}

@@ -467,14 +467,58 @@ mod tests {
         assert!(matches!(&waiter[1].value.kind, NodeKind::Number(n) if n == "-1"));
     }
 
+    fn string_of(node: &Node, key: &str) -> String {
+        let NodeKind::Object(members) = &node.kind else {
+            panic!("not an object")
+        };
+        match &members.iter().find(|m| m.key == key).unwrap().value.kind {
+            NodeKind::String(s) => s.value(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn shape_ids_and_text_blocks_are_strings() {
+        let node =
+            parse_trait_value(quote! { state: success errorType: OhNo member: Foo$bar }).unwrap();
+        assert_eq!(string_of(&node, "state"), "success");
+        assert_eq!(string_of(&node, "errorType"), "OhNo");
+        assert_eq!(string_of(&node, "member"), "Foo$bar");
+        let tokens: TokenStream = "documentation: \"\"\"\n    Line one.\n      two\n\n    \"\"\""
+            .parse()
+            .unwrap();
+        let node = parse_trait_value(tokens).unwrap();
+        assert_eq!(string_of(&node, "documentation"), "Line one.\n  two\n\n");
+        let tokens: TokenStream = "documentation: \"\"\"\n    closed on the line\"\"\""
+            .parse()
+            .unwrap();
+        assert_eq!(
+            string_of(&parse_trait_value(tokens).unwrap(), "documentation"),
+            "closed on the line"
+        );
+        // A plain empty string stays one.
+        let node = parse_trait_value(quote! { documentation: "" }).unwrap();
+        assert_eq!(string_of(&node, "documentation"), "");
+    }
+
+    #[test]
+    fn pasted_wrappers_are_stripped() {
+        let inner = quote! { A: { acceptors: [] } };
+        for wrapped in [
+            quote! { @waitable(#inner) },
+            quote! { "smithy.waiters#waitable": { #inner } },
+            quote! { { "smithy.waiters#waitable": { #inner } } },
+        ] {
+            assert_eq!(keys(&parse_trait_value(wrapped).unwrap()), ["A"]);
+        }
+        let err = parse_trait_value(quote! { @documentation("x") }).unwrap_err();
+        assert!(err.to_string().contains("not the waiter trait"), "{err}");
+    }
+
     #[test]
     fn syntax_errors_say_what_to_write() {
-        let err = parse_trait_value(quote! { A: { state: success } }).unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("strings are written in double quotes"),
-            "{err}"
-        );
+        let err = parse_trait_value(quote! { A: { state: - } }).unwrap_err();
+        assert!(err.to_string().contains("expected a number"), "{err}");
         let err = parse_trait_value(quote! { A { } }).unwrap_err();
         assert!(err.to_string().contains("expected `:`"), "{err}");
         let err = parse_trait_value(quote! {}).unwrap_err();

@@ -127,4 +127,3 @@ pub use searchable::{SearchArray, SearchObject, Searchable, Serialized};
 
 /// Derives [`Searchable`] (trait) for a struct or enum; see the trait for the data model.
 pub use waiter_macros::Searchable;
-

@@ -10,7 +10,6 @@ pub use crate::error_metadata::ProvideErrorMetadata;
 pub mod jmespath {
     pub use crate::jmespath::rt::*;
 }
-pub use waiter_macros::__jmespath_verdict;
 pub use crate::jmespath::expression::EvalFn;
 pub use crate::jmespath::matchers::{
     all_string_equals, any_string_equals, boolean_equals, failure_message, string_equals,
@@ -20,6 +19,7 @@ pub use crate::waiter::acceptor::{AcceptorState, Matched, Polled};
 pub use crate::waiter::matchers::{ErrorCode, error_type, shape_name, success};
 pub use crate::waiter::poller::{PollParam, ResultParts};
 pub use crate::waiter::{Waiter, WaiterMetadata};
+pub use waiter_macros::__jmespath_verdict;
 
 mod checks;
 pub use checks::{
