@@ -6,11 +6,14 @@
 //! * [`jmespath!`]: the JMESPath compiler on its own.
 //! * [`retry`]: the retry machinery the AWS SDKs use: standard and adaptive strategies,
 //!   prioritised retry classifiers and a shared retry quota.
+//! * [`poll_scope`]: what a retry layer knows inside a waiter's poll (which errors the waiter's
+//!   acceptors name, its deadline), so that retries and waiters work together.
 
 #![forbid(unsafe_code)]
 
 pub mod error_metadata;
 pub mod jmespath;
+pub mod poll_scope;
 pub mod retry;
 pub mod waiter;
 

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::time::Instant;
-use waiter_runtime::waiter::context::in_waiter_poll;
+use waiter_runtime::poll_scope::in_poll as in_waiter_poll;
 use waiter_runtime::waiter::{
     AcceptorState, Matched, PollEvent, Polled, Waiter, WaiterError, WaiterMetadata,
 };

@@ -7,9 +7,9 @@
 //! a Smithy `@waitable` trait; everything the macro emits per waiter is a small classification
 //! function, the rest is here, generic.
 //!
-//! [`context`] tells the retry layer that it runs inside a waiter's poll.
+//! Each poll runs inside a [`PollScope`](crate::poll_scope::PollScope): the retry layer
+//! inside it returns at once the errors the waiter's acceptors name and retries the others.
 
-pub mod context;
 pub mod delay;
 pub mod matchers;
 

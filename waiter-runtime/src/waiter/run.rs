@@ -8,12 +8,12 @@ use tokio::time::Instant;
 use tracing::Instrument;
 
 use super::acceptor::{AcceptorState, Polled};
-use super::context::scope_poll;
 use super::delay::{compute_delay, random_between};
 use super::metadata::WaiterMetadata;
 use super::observer::{PollEvent, PollObserver};
 use super::outcome::{FinalPoll, WaiterError};
 use super::poller::Poller;
+use crate::poll_scope::{NamedErrors, PollScope};
 
 /// A waiter ready to run: set options, then call [`wait`](Self::wait) with the maximum time
 /// you are willing to wait (the spec requires the caller to give one).
@@ -119,8 +119,8 @@ impl<P: Poller, Obs: PollObserver> Waiter<P, Obs> {
     /// error no acceptor matches, or `max_wait` passes.
     ///
     /// The first poll is immediate. A poll still in flight at the deadline is cancelled (its
-    /// future is dropped). Each poll runs inside [`scope_poll`], so the operation's own retries
-    /// stand down: the waiter is the retry loop.
+    /// future is dropped). Each poll runs inside a [`PollScope`]: a retry layer inside the
+    /// operation returns at once the errors the waiter's acceptors name and retries the others.
     pub async fn wait(
         self,
         max_wait: Duration,
@@ -158,7 +158,8 @@ impl<P: Poller, Obs: PollObserver> Waiter<P, Obs> {
         let mut retries: u32 = 0;
         let mut last = None;
         loop {
-            let poll = scope_poll(self.poller.poll_once());
+            let scope = PollScope::new(NamedErrors::every(), deadline);
+            let poll = scope.run(self.poller.poll_once());
             let polled = match deadline {
                 Some(deadline) => match tokio::time::timeout_at(deadline, poll).await {
                     Ok(polled) => polled,
