@@ -38,6 +38,8 @@ mod backoff;
 mod classifier;
 pub mod classifiers;
 mod config;
+#[cfg(feature = "http")]
+pub mod layer;
 mod quota;
 mod rate_limit;
 mod retrier;
