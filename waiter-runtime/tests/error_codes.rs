@@ -10,7 +10,7 @@ use waiter_runtime::error_metadata::normalize_code;
 use waiter_runtime::retry::{
     ClassifyContext, ErrorKind, RetryAction, RetryClassifiers, RetryReason,
 };
-// The `errorType` matcher the code of `#[waitable]` calls.
+// The matcher `#[waitable]` expansions call for `errorType` acceptors.
 use waiter_runtime::__private_v0_1::error_type;
 
 /// An error whose code is whatever the service sent, as a hand-written awsJson client reads it

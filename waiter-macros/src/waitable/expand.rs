@@ -89,7 +89,8 @@ fn metadata(op: &Operation, waiter: &WaiterDef) -> TokenStream {
 /// The `wait_until_*` function (with `body`), the metadata const, and the marker that makes two
 /// waiters of one impl block or module whose names differ only in case collide.
 fn items(item: &MaybeItemFn, op: &Operation, waiter: &WaiterDef, body: TokenStream) -> TokenStream {
-    let vis = &item.vis;
+    // Like the `fn` token (see `signature`), the visibility belongs to the macro's items.
+    let vis = krate::respan(item.vis.to_token_stream(), Span::call_site());
     let snake = waiter.name.to_snake_case();
     let fn_ident = Ident::new(&format!("wait_until_{snake}"), waiter.name_span);
     let shouty = format!("{}_WAITER", waiter.name.to_shouty_snake_case());
@@ -179,6 +180,9 @@ fn signature(op: &Operation, fn_ident: &Ident) -> Signature {
         _ => (quote!(()), quote!(())),
     };
     sig.asyncness = None;
+    // The `fn` token comes from the macro, not from the operation: rustc's advice on a waiter
+    // awaited without `.wait(..)` ("make `fn` asynchronous") must not point into the operation.
+    sig.fn_token.span = Span::call_site();
     sig.ident = fn_ident.clone();
     sig.output = syn::parse_quote!(-> #rt::Waiter<#lt, #ok, #err>);
     sig
