@@ -17,12 +17,14 @@ mod acceptor;
 mod metadata;
 mod observer;
 mod outcome;
+mod poll_retries;
 mod poller;
 mod run;
 
 pub use acceptor::{AcceptorState, Matched, Polled};
-pub use metadata::WaiterMetadata;
+pub use metadata::{AcceptorDescription, Comparator, MatcherDescription, WaiterMetadata};
 pub use observer::{PollEvent, PollObserver};
 pub use outcome::{FinalPoll, WaiterError};
+pub use poll_retries::PollRetries;
 pub use poller::{Captures, PollParam, Poller, ResultParts};
 pub use run::Waiter;
