@@ -28,7 +28,12 @@ struct AwsError {
 
 impl std::fmt::Display for AwsError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code.as_deref().unwrap_or("?"), self.source)
+        write!(
+            f,
+            "{}: {}",
+            self.code.as_deref().unwrap_or("?"),
+            self.source
+        )
     }
 }
 impl std::error::Error for AwsError {}
@@ -288,7 +293,10 @@ async fn ec2_instance_running_survives_25_percent_throttling() {
     let stats = service.stats();
     assert!(stats.throttled > 0, "{stats:?}");
     assert!(aws.retries.load(Ordering::Relaxed) > 0);
-    assert!(attempts > done.polls, "throttles were retried inside the polls");
+    assert!(
+        attempts > done.polls,
+        "throttles were retried inside the polls"
+    );
 }
 
 #[tokio::test]
@@ -310,7 +318,10 @@ async fn ec2_instance_running_fails_fast_on_a_terminated_instance() {
         .wait(MAX_WAIT)
         .await
         .unwrap_err();
-    assert!(matches!(err, WaiterError::FailureState { acceptor: 2, .. }), "{err}");
+    assert!(
+        matches!(err, WaiterError::FailureState { acceptor: 2, .. }),
+        "{err}"
+    );
     assert!(
         err.to_string()
             .ends_with(r#": Reservations[].Instances[].State.Name anyStringEquals "terminated""#),
@@ -345,7 +356,10 @@ async fn dynamodb_table_exists_survives_25_percent_throttling() {
     };
     let (polls, not_found) = waiter.await.unwrap();
     let polls = polls.unwrap_or_else(|e| panic!("{e}"));
-    assert!(not_found >= 2, "ResourceNotFoundException went to its retry acceptor");
+    assert!(
+        not_found >= 2,
+        "ResourceNotFoundException went to its retry acceptor"
+    );
     assert!(polls > not_found);
     assert!(service.stats().throttled > 0);
 }
@@ -362,7 +376,10 @@ async fn cloudformation_stack_create_complete_survives_25_percent_throttling() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(done.polls, 5);
-    assert_eq!(done.output().unwrap().Stacks[0].StackStatus, "CREATE_COMPLETE");
+    assert_eq!(
+        done.output().unwrap().Stacks[0].StackStatus,
+        "CREATE_COMPLETE"
+    );
     assert!(service.stats().throttled > 0);
 }
 
@@ -385,6 +402,12 @@ async fn cloudformation_validation_error_ends_the_wait_at_once_even_when_throttl
     // The two throttles were retried inside the first poll; `ValidationError`, named by a
     // failure acceptor, was not.
     assert_eq!(attempts, [3]);
-    assert!(matches!(err, WaiterError::FailureState { acceptor: 6, .. }), "{err}");
-    assert!(err.to_string().ends_with(": errorType ValidationError"), "{err}");
+    assert!(
+        matches!(err, WaiterError::FailureState { acceptor: 6, .. }),
+        "{err}"
+    );
+    assert!(
+        err.to_string().ends_with(": errorType ValidationError"),
+        "{err}"
+    );
 }

@@ -154,7 +154,8 @@ async fn the_deadline_cancels_a_hung_request_and_the_server_sees_it_closed() {
     // The last poll starts min_delay (50 ms) before the deadline; once it answers, too little
     // time is left for another: the wait ends between max_wait - min_delay and max_wait.
     assert!(
-        elapsed >= max_wait - Duration::from_millis(50) && elapsed < max_wait + Duration::from_secs(1),
+        elapsed >= max_wait - Duration::from_millis(50)
+            && elapsed < max_wait + Duration::from_secs(1),
         "{elapsed:?}"
     );
     let stats = service
@@ -233,7 +234,8 @@ async fn a_resource_that_never_settles_ends_at_the_max_wait_with_the_last_result
     // The last poll starts min_delay (50 ms) before the deadline; once it answers, too little
     // time is left for another: the wait ends between max_wait - min_delay and max_wait.
     assert!(
-        elapsed >= max_wait - Duration::from_millis(50) && elapsed < max_wait + Duration::from_secs(1),
+        elapsed >= max_wait - Duration::from_millis(50)
+            && elapsed < max_wait + Duration::from_secs(1),
         "{elapsed:?}"
     );
     // The create, each completed poll, and perhaps a last poll cut short at the deadline.

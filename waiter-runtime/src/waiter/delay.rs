@@ -44,7 +44,7 @@ use crate::retry::backoff;
 /// });
 /// assert_eq!(delay, secs(22));
 /// // Close to the deadline the last poll starts `minDelay` before it, with time to answer.
-/// assert_eq!(compute_delay(13, secs(2), secs(120), secs(5), |low, _| low), secs(3));
+/// assert_eq!(compute_delay(13, secs(2), secs(120), secs(5), |_, high| high), secs(3));
 /// ```
 pub fn compute_delay(
     attempt: u32,

@@ -117,11 +117,11 @@ impl WaiterMetadata {
     ///
     /// let hand_written = WaiterMetadata::new("Ready", "get");
     /// assert!(hand_written.named_errors().is_every());
-    /// let any_error_fails = hand_written.with_acceptors(&[
+    /// const ANY_ERROR_FAILS: WaiterMetadata = WaiterMetadata::new("Ready", "get").with_acceptors(&[
     ///     AcceptorDescription::new(AcceptorState::Success, MatcherDescription::Success(true)),
     ///     AcceptorDescription::new(AcceptorState::Failure, MatcherDescription::Success(false)),
     /// ]);
-    /// assert!(any_error_fails.named_errors().is_every());
+    /// assert!(ANY_ERROR_FAILS.named_errors().is_every());
     /// ```
     pub fn named_errors(&self) -> NamedErrors {
         if self.acceptors.is_empty()
