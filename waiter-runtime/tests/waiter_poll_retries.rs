@@ -11,8 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::time::Instant;
+use waiter_runtime::__private_v0_1::{Matched, Polled, waiter as new_waiter};
 use waiter_runtime::retry::{Jitter, RateLimiter, Retrier, RetryConfig};
-use waiter_runtime::waiter::{PollEvent, Polled, Waiter, WaiterMetadata};
+use waiter_runtime::waiter::{AcceptorState, PollEvent, WaiterMetadata};
 use waiter_runtime::{ProvideErrorMetadata, Searchable, WaiterError, waitable};
 
 #[derive(Debug, Clone, PartialEq, ProvideErrorMetadata)]
@@ -390,18 +391,13 @@ async fn the_last_poll_can_answer() {
             let ready = start.elapsed() >= Duration::from_millis(9_900);
             Polled::new(
                 Ok::<_, Error>(ready),
-                ready.then(|| {
-                    waiter_runtime::waiter::Matched::new(
-                        0,
-                        waiter_runtime::waiter::AcceptorState::Success,
-                    )
-                }),
+                ready.then(|| Matched::new(0, AcceptorState::Success)),
             )
         }
     };
     for seed in 0..20 {
         let start_wait = Instant::now();
-        let done = Waiter::new(WaiterMetadata::new("Ready", "get"), poll(start_wait))
+        let done = new_waiter(WaiterMetadata::new("Ready", "get"), poll(start_wait))
             .min_delay(Duration::from_millis(100))
             .max_delay(SECS(1))
             .seed(seed)
@@ -475,7 +471,7 @@ async fn setting_one_delay_bound_moves_the_other() {
     assert!(matches!(err, Err(WaiterError::InvalidDelays { .. })));
     // A contradictory pair in hand-written metadata is an error too.
     let meta = WaiterMetadata::new("Bad", "get").with_delays(SECS(9), SECS(5));
-    let err = Waiter::new(meta, || async { Polled::new(Ok::<_, Error>(()), None) })
+    let err = new_waiter(meta, || async { Polled::new(Ok::<_, Error>(()), None) })
         .wait(SECS(30))
         .await;
     assert!(matches!(err, Err(WaiterError::InvalidDelays { .. })));
@@ -489,7 +485,7 @@ async fn the_deadline_is_a_tokio_timer_with_1_ms_resolution() {
         (Duration::from_millis(200), Duration::from_millis(200)),
     ] {
         let start = Instant::now();
-        let err = Waiter::new(WaiterMetadata::new("Hang", "get"), || async {
+        let err = new_waiter(WaiterMetadata::new("Hang", "get"), || async {
             std::future::pending::<Polled<(), Error>>().await
         })
         .wait(max_wait)

@@ -64,7 +64,7 @@ impl FaultConfig {
 
     /// Draws the fault for one request from `rng` (`None`: answer normally).
     fn draw(&self, rng: &mut StdRng) -> Option<Fault> {
-        let roll: f64 = rng.r#gen();
+        let roll: f64 = rng.random();
         let mut edge = 0.0;
         for (share, fault) in [
             (self.throttle, Fault::Throttle),
@@ -82,7 +82,7 @@ impl FaultConfig {
 
     fn draw_latency(&self, rng: &mut StdRng) -> Duration {
         match self.latency {
-            Some((min, max)) if max > min => rng.gen_range(min..=max),
+            Some((min, max)) if max > min => rng.random_range(min..=max),
             Some((min, _)) => min,
             None => Duration::ZERO,
         }

@@ -38,7 +38,8 @@ pub(crate) mod backoff;
 mod classifier;
 pub mod classifiers;
 mod config;
-pub mod hint;
+#[cfg(feature = "http")]
+pub mod layer;
 mod quota;
 mod rate_limit;
 mod retrier;
@@ -57,3 +58,7 @@ pub use quota::{QuotaExhausted, RetryQuota, RetryQuotaBuilder, RetryToken};
 pub use rate_limit::RateLimiter;
 pub use retrier::{CustomizedRun, Retrier, RetryEvent, RunReport, StopReason};
 pub mod adaptive;
+
+/// Reading a server's retry-after hint from response headers (lives in
+/// [`error_metadata::hint`](crate::error_metadata::hint), next to the other header readers).
+pub use crate::error_metadata::hint;

@@ -384,7 +384,10 @@ impl Retrier {
             .as_ref()
             .and_then(|first| first.started)
             .unwrap_or_else(tokio::time::Instant::now);
-        let deadline = config.max_total_time().map(|budget| started + budget);
+        // A budget reaching past what `Instant` can hold is no budget.
+        let deadline = config
+            .max_total_time()
+            .and_then(|budget| started.checked_add(budget));
         let inspects_success = match &call.classifiers {
             Some(own) if call.replace => own.inspects_success(),
             Some(own) => own.inspects_success() || inner.classifiers.inspects_success(),
@@ -392,7 +395,7 @@ impl Retrier {
         };
 
         let mut attempt = 1u32;
-        let mut tokens_taken = 0u32;
+        let mut tokens_taken = 0u64;
         let (mut first, ticket) = match first {
             Some(first) if first.acquired => (Some(first.result), first.ticket),
             first => (
@@ -499,7 +502,9 @@ impl Retrier {
                 (_, hint) => config.delay(attempt, 0.0, hint),
             };
             if let Some(deadline) = deadline {
-                if tokio::time::Instant::now() + delay > deadline {
+                // A delay reaching past what `Instant` can hold ends past any deadline.
+                let end = tokio::time::Instant::now().checked_add(delay);
+                if end.is_none_or(|end| end > deadline) {
                     token.failure();
                     tracing::debug!(attempt, %reason, ?delay, "not retrying: the retry would end past the time budget");
                     return done(StopReason::TimeBudgetExhausted, result, 0);
@@ -520,7 +525,8 @@ impl Retrier {
                     return done(StopReason::QuotaExhausted(exhausted), result, 0);
                 }
             };
-            tokens_taken += token.held();
+            // At most `u32::MAX` attempts of at most `u32::MAX` tokens: no overflow in a u64.
+            tokens_taken += u64::from(token.held());
 
             let error = result.as_ref().err();
             tracing::debug!(
@@ -665,8 +671,9 @@ pub struct RunReport<O, E> {
     pub attempts: u32,
     /// Why there was no further attempt.
     pub stop: StopReason,
-    /// Tokens the call's retries took from the quota.
-    pub tokens_taken: u32,
+    /// Tokens the call's retries took from the quota (a `u64`: a call whose retries take
+    /// more than the quota's capacity, as other calls give tokens back, cannot overflow it).
+    pub tokens_taken: u64,
     /// Tokens the call gave back to the quota.
     pub tokens_returned: u32,
 }

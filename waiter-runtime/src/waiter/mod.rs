@@ -11,20 +11,18 @@
 //! inside it returns at once the errors the waiter's acceptors name and retries the others.
 
 pub mod delay;
-pub mod matchers;
 
-mod acceptor;
+pub(crate) mod matchers;
+
+pub(crate) mod acceptor;
 mod metadata;
 mod observer;
 mod outcome;
-mod poll_retries;
-mod poller;
+pub(crate) mod poller;
 mod run;
 
-pub use acceptor::{AcceptorState, Matched, Polled};
+pub use acceptor::AcceptorState;
 pub use metadata::{AcceptorDescription, Comparator, MatcherDescription, WaiterMetadata};
 pub use observer::{PollEvent, PollObserver};
 pub use outcome::{FinalPoll, WaiterError};
-pub use poll_retries::PollRetries;
-pub use poller::{Captures, PollParam, Poller, ResultParts};
 pub use run::Waiter;

@@ -12,8 +12,7 @@ use super::delay::{compute_delay, random_between};
 use super::metadata::WaiterMetadata;
 use super::observer::{PollEvent, PollObserver};
 use super::outcome::{FinalPoll, WaiterError};
-use super::poll_retries::PollRetries;
-use super::poller::Poller;
+use super::poller::{BoxPoller, box_poller};
 use crate::ProvideErrorMetadata;
 use crate::poll_scope::PollScope;
 use crate::retry::{Retrier, RetryConfig};
@@ -21,19 +20,36 @@ use crate::retry::{Retrier, RetryConfig};
 /// A waiter ready to run: set options, then call [`wait`](Self::wait) with the maximum time
 /// you are willing to wait (the spec requires the caller to give one).
 ///
-/// `#[waitable]` returns one from every `wait_until_*` function.
+/// Every `wait_until_*` function of [`#[waitable]`](crate::waitable) returns one: a
+/// `Waiter<'a, O, E>` polls an operation returning `Result<O, E>` and borrows what the
+/// operation borrows (`&self`, borrowed parameters) for `'a`. It is `Send`, so it can be
+/// spawned, and it does nothing until awaited.
 ///
 /// ```
 /// use std::time::Duration;
-/// use waiter_runtime::waiter::{AcceptorState, Matched, Polled, Waiter, WaiterError, WaiterMetadata};
+/// use waiter_runtime::{ProvideErrorMetadata, Searchable, Waiter, WaiterError, waitable};
+///
+/// #[derive(Debug, ProvideErrorMetadata)]
+/// enum Error { NotFound }
+/// #[derive(Debug, Searchable)]
+/// struct Thing { status: String }
+/// struct Client;
+///
+/// impl Client {
+///     #[waitable(ThingReady: { acceptors: [{ state: "success", matcher: { output: {
+///         path: "status", expected: "ready", comparator: "stringEquals" } } }] })]
+///     async fn get_thing(&self, name: &str) -> Result<Thing, Error> {
+///         let _ = name;
+///         Ok(Thing { status: "creating".into() })
+///     }
+/// }
 ///
 /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
 /// # async fn main() {
-/// let never = Waiter::new(WaiterMetadata::new("Never", "get"), || async {
-///     Polled::new(Ok::<_, std::io::Error>(()), None)
-/// });
+/// let client = Client;
+/// let waiter: Waiter<'_, Thing, Error> = client.wait_until_thing_ready("t1");
 /// let mut polls = Vec::new();
-/// let err = never
+/// let err = waiter
 ///     .min_delay(Duration::from_millis(500))
 ///     .max_delay(Duration::from_secs(2))
 ///     .seed(42)
@@ -47,11 +63,10 @@ use crate::retry::{Retrier, RetryConfig};
 /// # }
 /// ```
 #[must_use = "a waiter does nothing until `.wait(max_wait).await`"]
-pub struct Waiter<P, Obs = (), R = ()> {
+pub struct Waiter<'a, O, E, Obs = ()> {
     metadata: WaiterMetadata,
-    poller: P,
+    poller: BoxPoller<'a, O, E>,
     observer: Obs,
-    retries: R,
     min_delay: Duration,
     max_delay: Duration,
     /// Which bounds the caller set (`min_delay`, `max_delay`).
@@ -59,7 +74,7 @@ pub struct Waiter<P, Obs = (), R = ()> {
     seed: Option<u64>,
 }
 
-impl<P, Obs, R> std::fmt::Debug for Waiter<P, Obs, R> {
+impl<O, E, Obs> std::fmt::Debug for Waiter<'_, O, E, Obs> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Waiter")
             .field("waiter", &self.metadata.name)
@@ -71,14 +86,13 @@ impl<P, Obs, R> std::fmt::Debug for Waiter<P, Obs, R> {
     }
 }
 
-impl<P: Poller> Waiter<P> {
+impl<'a, O, E> Waiter<'a, O, E> {
     /// A waiter that polls with `poller`, with the delays in `metadata`.
-    pub fn new(metadata: WaiterMetadata, poller: P) -> Self {
+    pub(crate) fn from_poller(metadata: WaiterMetadata, poller: BoxPoller<'a, O, E>) -> Self {
         Waiter {
             metadata,
             poller,
             observer: (),
-            retries: (),
             min_delay: metadata.min_delay,
             max_delay: metadata.max_delay,
             set: (false, false),
@@ -87,7 +101,7 @@ impl<P: Poller> Waiter<P> {
     }
 }
 
-impl<P: Poller, Obs: PollObserver, R: PollRetries<P>> Waiter<P, Obs, R> {
+impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// The waiter's static description (name, delays from the model, tags...).
     pub fn metadata(&self) -> &WaiterMetadata {
         &self.metadata
@@ -98,27 +112,6 @@ impl<P: Poller, Obs: PollObserver, R: PollRetries<P>> Waiter<P, Obs, R> {
     /// When the maximum delay (the model's, or one you set) is below it, and you did not set
     /// the maximum yourself, the maximum moves up to it. Only a pair you set both halves of can
     /// be contradictory: then [`wait`](Self::wait) returns [`WaiterError::InvalidDelays`].
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use waiter_runtime::waiter::{Polled, Waiter, WaiterError, WaiterMetadata};
-    ///
-    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
-    /// # async fn main() {
-    /// // The model says minDelay 15 s (maxDelay 120 s): a 5 s maximum moves the minimum down.
-    /// let meta = WaiterMetadata::new("Slow", "get").with_min_delay(Duration::from_secs(15));
-    /// let poll = || async { Polled::new(Ok::<_, std::io::Error>(()), None) };
-    /// let err = Waiter::new(meta, poll).max_delay(Duration::from_secs(5)).wait(Duration::from_secs(60)).await;
-    /// assert!(matches!(err, Err(WaiterError::ExceededMaxWait { polls: 12, .. })));
-    /// // Both set and contradictory: an error, no poll.
-    /// let err = Waiter::new(meta, poll)
-    ///     .min_delay(Duration::from_secs(9))
-    ///     .max_delay(Duration::from_secs(5))
-    ///     .wait(Duration::from_secs(60))
-    ///     .await;
-    /// assert!(matches!(err, Err(WaiterError::InvalidDelays { .. })));
-    /// # }
-    /// ```
     pub fn min_delay(mut self, min_delay: Duration) -> Self {
         self.min_delay = min_delay;
         self.set.0 = true;
@@ -128,7 +121,8 @@ impl<P: Poller, Obs: PollObserver, R: PollRetries<P>> Waiter<P, Obs, R> {
     /// Overrides the maximum delay between polls.
     ///
     /// When the minimum delay (the model's, or one you set) is above it, and you did not set
-    /// the minimum yourself, the minimum moves down to it (see [`min_delay`](Self::min_delay)).
+    /// the minimum yourself, the minimum moves down to it: `.max_delay(5s)` on a model with
+    /// `minDelay: 15` polls every 5 s (see [`min_delay`](Self::min_delay)).
     pub fn max_delay(mut self, max_delay: Duration) -> Self {
         self.max_delay = max_delay;
         self.set.1 = true;
@@ -144,12 +138,11 @@ impl<P: Poller, Obs: PollObserver, R: PollRetries<P>> Waiter<P, Obs, R> {
     /// Calls `observer` after each poll with the poll number, the elapsed time, the state
     /// reached, the delay before the next poll, and the attempts and waits of the retries
     /// inside the poll (for progress bars and logs).
-    pub fn on_poll<F: FnMut(&PollEvent)>(self, observer: F) -> Waiter<P, F, R> {
+    pub fn on_poll<F: FnMut(&PollEvent)>(self, observer: F) -> Waiter<'a, O, E, F> {
         Waiter {
             metadata: self.metadata,
             poller: self.poller,
             observer,
-            retries: self.retries,
             min_delay: self.min_delay,
             max_delay: self.max_delay,
             set: self.set,
@@ -159,9 +152,10 @@ impl<P: Poller, Obs: PollObserver, R: PollRetries<P>> Waiter<P, Obs, R> {
 
     /// Retries inside each poll with a [`Retrier`] of this configuration, for an operation
     /// that has no retry layer of its own: see [`retrier`](Self::retrier).
-    pub fn retry(self, config: RetryConfig) -> Waiter<P, Obs, Retrier>
+    pub fn retry(self, config: RetryConfig) -> Self
     where
-        P::Error: ProvideErrorMetadata + 'static,
+        O: Send + 'a,
+        E: ProvideErrorMetadata + Send + 'static,
     {
         self.retrier(Retrier::new(config))
     }
@@ -179,56 +173,84 @@ impl<P: Poller, Obs: PollObserver, R: PollRetries<P>> Waiter<P, Obs, R> {
     /// ```
     /// use std::sync::atomic::{AtomicU32, Ordering};
     /// use std::time::Duration;
-    /// use waiter_runtime::ProvideErrorMetadata;
     /// use waiter_runtime::retry::RetryConfig;
-    /// use waiter_runtime::waiter::{AcceptorState, Matched, Polled, Waiter, WaiterMetadata};
+    /// use waiter_runtime::{ProvideErrorMetadata, Searchable, waitable};
     ///
     /// #[derive(Debug, ProvideErrorMetadata)]
     /// enum Error {
     ///     #[error_metadata(code = "ThrottlingException", throttling)]
     ///     Throttled,
     /// }
+    /// #[derive(Debug, Searchable)]
+    /// struct Thing { status: String }
+    ///
+    /// /// A client without retries: every other request is throttled.
+    /// struct Client(AtomicU32);
+    ///
+    /// impl Client {
+    ///     #[waitable(ThingReady: { acceptors: [{ state: "success", matcher: { output: {
+    ///         path: "status", expected: "ready", comparator: "stringEquals" } } }] })]
+    ///     async fn get_thing(&self) -> Result<Thing, Error> {
+    ///         match self.0.fetch_add(1, Ordering::Relaxed) {
+    ///             n if n % 2 == 0 => Err(Error::Throttled),
+    ///             n if n < 3 => Ok(Thing { status: "creating".into() }),
+    ///             _ => Ok(Thing { status: "ready".into() }),
+    ///         }
+    ///     }
+    /// }
     ///
     /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
     /// # async fn main() {
-    /// let calls = AtomicU32::new(0);
+    /// let client = Client(AtomicU32::new(0));
     /// let mut attempts = Vec::new();
-    /// let done = Waiter::new(WaiterMetadata::new("Ready", "get"), || {
-    ///     let n = calls.fetch_add(1, Ordering::Relaxed);
-    ///     async move {
-    ///         // Every other request is throttled; the third answer is "ready".
-    ///         let result = if n % 2 == 0 { Err(Error::Throttled) } else { Ok(n) };
-    ///         let ready = matches!(result, Ok(n) if n >= 3);
-    ///         Polled::new(result, ready.then(|| Matched::new(0, AcceptorState::Success)))
-    ///     }
-    /// })
-    /// .retry(RetryConfig::standard().build())
-    /// .on_poll(|e: &_| attempts.push(e.attempts))
-    /// .wait(Duration::from_secs(60))
-    /// .await
-    /// .unwrap();
+    /// let done = client
+    ///     .wait_until_thing_ready()
+    ///     .retry(RetryConfig::standard().build())
+    ///     .on_poll(|e: &_| attempts.push(e.attempts))
+    ///     .wait(Duration::from_secs(60))
+    ///     .await
+    ///     .unwrap();
     /// assert_eq!(done.polls, 2);
     /// assert_eq!(attempts, [2, 2]);
     /// # }
     /// ```
-    pub fn retrier(self, retrier: Retrier) -> Waiter<P, Obs, Retrier>
+    pub fn retrier(mut self, retrier: Retrier) -> Self
     where
-        P::Error: ProvideErrorMetadata + 'static,
+        O: Send + 'a,
+        E: ProvideErrorMetadata + Send + 'static,
     {
-        Waiter {
-            metadata: self.metadata,
-            poller: self.poller,
-            observer: self.observer,
-            retries: retrier,
-            min_delay: self.min_delay,
-            max_delay: self.max_delay,
-            set: self.set,
-            seed: self.seed,
-        }
+        // One poll at a time: the lock is never contended, and never held across an await.
+        let inner = std::sync::Arc::new(std::sync::Mutex::new(self.poller));
+        self.poller = box_poller(move || {
+            let (inner, retrier) = (std::sync::Arc::clone(&inner), retrier.clone());
+            async move {
+                // An error an acceptor matched is the waiter's: it comes back as `Ok`, never
+                // retried.
+                let report = retrier
+                    .run_waiter_poll(|| {
+                        let poll = (inner.lock().unwrap_or_else(|e| e.into_inner()))();
+                        async move {
+                            match poll.await {
+                                Polled {
+                                    result: Err(error),
+                                    matched: None,
+                                } => Err(error),
+                                polled => Ok(polled),
+                            }
+                        }
+                    })
+                    .await;
+                match report.result {
+                    Ok(polled) => polled,
+                    Err(error) => Polled::new(Err(error), None),
+                }
+            }
+        });
+        self
     }
 
     /// The delays the wait uses: a bound the caller did not set moves to meet the other.
-    fn delays(&self) -> Result<(Duration, Duration), WaiterError<P::Output, P::Error>> {
+    fn delays(&self) -> Result<(Duration, Duration), WaiterError<O, E>> {
         let (mut min_delay, mut max_delay) = (self.min_delay, self.max_delay);
         if min_delay > max_delay {
             match self.set {
@@ -263,10 +285,7 @@ impl<P: Poller, Obs: PollObserver, R: PollRetries<P>> Waiter<P, Obs, R> {
     ///
     /// The deadline is a tokio timer, which has a resolution of 1 ms: the wait ends at most
     /// about 1 ms after `max_wait` (a poll cancelled at a 1 ns deadline ends at 1 ms).
-    pub async fn wait(
-        self,
-        max_wait: Duration,
-    ) -> Result<FinalPoll<P::Output, P::Error>, WaiterError<P::Output, P::Error>> {
+    pub async fn wait(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let span = tracing::info_span!(
             "waiter",
             waiter = self.metadata.name,
@@ -276,16 +295,13 @@ impl<P: Poller, Obs: PollObserver, R: PollRetries<P>> Waiter<P, Obs, R> {
         self.run(max_wait).instrument(span).await
     }
 
-    async fn run(
-        mut self,
-        max_wait: Duration,
-    ) -> Result<FinalPoll<P::Output, P::Error>, WaiterError<P::Output, P::Error>> {
+    async fn run(mut self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let waiter = self.metadata.name;
         let (min_delay, max_delay) = self.delays()?;
         let named = self.metadata.named_errors();
         let mut rng = match self.seed {
             Some(seed) => SmallRng::seed_from_u64(seed),
-            None => SmallRng::from_entropy(),
+            None => SmallRng::from_os_rng(),
         };
         let start = Instant::now();
         // A max wait too large to represent is no deadline at all.
@@ -295,7 +311,7 @@ impl<P: Poller, Obs: PollObserver, R: PollRetries<P>> Waiter<P, Obs, R> {
         let mut last = None;
         loop {
             let scope = PollScope::new(named.clone(), deadline);
-            let poll = scope.run(self.retries.poll(&mut self.poller));
+            let poll = scope.run((self.poller)());
             let polled = match deadline {
                 Some(deadline) => match tokio::time::timeout_at(deadline, poll).await {
                     Ok(polled) => polled,
