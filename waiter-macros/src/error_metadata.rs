@@ -6,7 +6,6 @@
 //! * [`expand`] writes the `impl ProvideErrorMetadata`.
 
 mod check;
-mod ctxt;
 mod expand;
 mod model;
 mod parse;
@@ -18,12 +17,12 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
         Ok(input) => input,
         Err(err) => return err.to_compile_error(),
     };
-    let cx = ctxt::Ctxt::new();
+    let cx = crate::ctxt::Ctxt::new();
     let container = parse::container(&cx, &input);
     if let Some(container) = &container {
         check::container(&cx, container);
     }
-    match (cx.finish(), container) {
+    match (cx.check().map(drop), container) {
         (Ok(()), Some(container)) => expand::container(&container),
         (Err(err), container) => {
             // Like thiserror: also emit an impl, so the errors above are not followed by a

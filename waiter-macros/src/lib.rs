@@ -10,8 +10,10 @@
 
 use proc_macro::TokenStream;
 
+mod ctxt;
 mod error_metadata;
 mod jmespath;
+mod krate;
 mod searchable;
 mod waitable;
 

@@ -2,7 +2,7 @@
 //! retrier, with 1000 tasks on 1 and 2 threads.
 //!
 //! ```text
-//! cargo bench -p waiter-runtime --bench adaptive_acquire -- --warm-up-time 1 --measurement-time 3
+//! cargo bench -p waiter-benches --bench adaptive_acquire -- --warm-up-time 1 --measurement-time 3
 //! ```
 //!
 //! * `standard`: `Retrier::new(RetryConfig::standard())`, the baseline;
@@ -67,7 +67,8 @@ enum Client {
 
 impl Client {
     fn new(setup: Setup) -> Self {
-        let plenty = || ClientRateLimiter::with_state(RateLimiterState::steady_at(1e12, 0.0));
+        let plenty =
+            || ClientRateLimiter::with_state(RateLimiterState::steady_at(1e12, 0.0).unwrap());
         match setup {
             Setup::Standard => Client::Retrier(Retrier::new(RetryConfig::standard().build())),
             Setup::AdaptiveOff => Client::Retrier(Retrier::new(RetryConfig::adaptive().build())),

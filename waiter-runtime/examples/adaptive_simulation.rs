@@ -9,7 +9,7 @@
 //! 100 callers in `docs/adaptive.svg`.
 //!
 //! ```text
-//! cargo run --release -p waiter-runtime --example adaptive_simulation [-- FLAGS]
+//! cargo run --release -p waiter-benches --example adaptive_simulation [-- FLAGS]
 //! ```
 //!
 //! Flags: `--tunings` adds rows for opt-in [`Tuning`]s; `--series` prints the per-second
@@ -135,7 +135,9 @@ fn retrier(mode: Mode) -> (Retrier, Option<ClientRateLimiter>) {
             (adaptive(&limiter), Some(limiter))
         }
         Mode::WarmStart(_, rate) => {
-            let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(rate, 0.0));
+            let limiter = ClientRateLimiter::with_state(
+                RateLimiterState::steady_at(rate, 0.0).expect("a finite rate"),
+            );
             (adaptive(&limiter), Some(limiter))
         }
     }

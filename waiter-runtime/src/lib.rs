@@ -6,16 +6,26 @@
 //! * [`jmespath!`]: the JMESPath compiler on its own.
 //! * [`retry`]: the retry machinery the AWS SDKs use: standard and adaptive strategies,
 //!   prioritised retry classifiers and a shared retry quota.
+//! * [`poll_scope`]: what a retry layer knows inside a waiter's poll (which errors the waiter's
+//!   acceptors name, its deadline), so that retries and waiters work together.
 
 #![forbid(unsafe_code)]
 
 pub mod error_metadata;
 pub mod jmespath;
+pub mod poll_scope;
 pub mod retry;
 pub mod waiter;
 
+#[doc(hidden)]
+#[path = "private/mod.rs"]
+pub mod __private_v0_1;
+
+#[doc(no_inline)]
 pub use error_metadata::ProvideErrorMetadata;
+#[doc(no_inline)]
 pub use jmespath::Searchable;
+#[doc(no_inline)]
 pub use waiter::{FinalPoll, Waiter, WaiterError};
 /// Derives [`ProvideErrorMetadata`](trait@ProvideErrorMetadata) for an error enum or struct;
 /// the attributes are documented in [`error_metadata`](mod@error_metadata).

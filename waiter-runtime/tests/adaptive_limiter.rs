@@ -28,7 +28,7 @@ async fn off_until_the_first_throttle() {
 
 #[tokio::test(start_paused = true)]
 async fn paces_requests_at_the_fill_rate() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0));
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0).unwrap());
     let start = Instant::now();
     for _ in 0..10 {
         limiter.acquire().await; // the 10 tokens of a full bucket
@@ -77,7 +77,7 @@ async fn a_throttle_slows_the_next_requests() {
 
 #[tokio::test(start_paused = true)]
 async fn transient_errors_do_not_cut_the_rate() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(20.0, 0.0));
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(20.0, 0.0).unwrap());
     let before = limiter.state().fill_rate();
     // Responses at 20/s, none of them a throttle (successes or transient errors alike).
     for _ in 0..20 {
@@ -91,7 +91,7 @@ async fn transient_errors_do_not_cut_the_rate() {
 
 #[tokio::test(start_paused = true)]
 async fn callers_are_served_in_arrival_order() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(5.0, 0.0));
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(5.0, 0.0).unwrap());
     for _ in 0..5 {
         limiter.acquire().await; // empty the bucket
     }
@@ -170,7 +170,7 @@ async fn a_rate_increase_wakes_the_sleeper_before_its_deadline() {
 
 #[tokio::test(start_paused = true)]
 async fn a_cancelled_waiter_takes_no_token_and_lets_the_next_one_go() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(1.0, 0.0));
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(1.0, 0.0).unwrap());
     limiter.acquire().await; // empty
     let first = {
         let limiter = limiter.clone();
@@ -199,7 +199,7 @@ async fn a_cancelled_waiter_takes_no_token_and_lets_the_next_one_go() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_tasks_on_two_threads_never_overdraw() {
     // Plenty of tokens: nobody sleeps; what is checked is the accounting under contention.
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(1e6, 0.0));
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(1e6, 0.0).unwrap());
     let mut tasks = Vec::new();
     for _ in 0..100 {
         let limiter = limiter.clone();
@@ -219,7 +219,7 @@ async fn many_tasks_on_two_threads_never_overdraw() {
 
 #[tokio::test(start_paused = true)]
 async fn a_retry_keeps_its_place_in_line() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(5.0, 0.0));
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(5.0, 0.0).unwrap());
     for _ in 0..5 {
         limiter.acquire().await; // empty the bucket
     }
@@ -263,7 +263,7 @@ async fn waiters_are_not_polled_in_a_loop() {
     // 100 callers behind an empty bucket filling at 10/s: each waits up to 10 s. A waiter is
     // woken when it becomes first in line and when its timer fires: a handful of polls each,
     // not one per token handed out or per millisecond.
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0));
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0).unwrap());
     for _ in 0..10 {
         limiter.acquire().await;
     }
@@ -296,7 +296,7 @@ async fn waiters_are_not_polled_in_a_loop() {
 
 #[tokio::test(start_paused = true)]
 async fn try_acquire_never_jumps_the_line() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0));
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0).unwrap());
     while limiter.try_acquire() {}
     let mut cx = Context::from_waker(Waker::noop());
     let mut waiter = pin!(limiter.acquire());
@@ -359,7 +359,7 @@ async fn successes_counted_without_the_lock_give_the_algorithms_state() {
 
 #[tokio::test(start_paused = true)]
 async fn taking_a_token_without_the_lock_never_overtakes_a_waiter() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0));
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0).unwrap());
     // The first take goes through the lock, which then leaves 9 whole tokens to take without it.
     while limiter.try_acquire() {}
     let mut cx = Context::from_waker(Waker::noop());
@@ -395,31 +395,108 @@ async fn taking_a_token_without_the_lock_never_overtakes_a_waiter() {
 
 #[tokio::test(start_paused = true)]
 async fn tokens_taken_without_the_lock_are_the_state_machines_tokens() {
-    // The same takes on the plain state machine and through the limiter (most of them without
-    // its lock, some with it when the whole tokens run out) leave the same capacity, bit for bit.
-    // The limiter refills lazily: it takes a token at its last clock reading if one is there,
-    // and reads the clock only when none is.
-    let start = RateLimiterState::steady_at(7.3, 0.0);
+    // The same takes on the plain state machine, at the instants they happen, and through the
+    // limiter (most of them without its lock, some with it when the whole tokens run out) are
+    // granted alike.
+    let start = RateLimiterState::steady_at(7.3, 0.0).unwrap();
     let limiter = ClientRateLimiter::with_state(start);
     let mut reference = start;
-    let mut last_reading = 0.0;
     let t0 = Instant::now();
-    for step in 0..40 {
+    for step in 0..60 {
         if step % 3 == 0 {
             tokio::time::advance(Duration::from_millis(130)).await;
         }
-        let took = reference.try_acquire(last_reading).is_ok() || {
-            last_reading = (Instant::now() - t0).as_secs_f64();
-            reference.try_acquire(last_reading).is_ok()
-        };
+        let now = (Instant::now() - t0).as_secs_f64();
+        let took = reference.try_acquire(now).is_ok();
         assert_eq!(limiter.try_acquire(), took, "step {step}");
-        if step % 5 == 4 {
-            // Several takes without the lock between two looks at the state.
-            assert_eq!(
-                limiter.state().capacity(),
-                reference.capacity(),
-                "step {step}"
-            );
+        if step % 7 == 6 {
+            // A look at the state in between (a critical section) changes nothing.
+            let _ = limiter.state();
+        }
+    }
+}
+
+/// How many tokens `limiter` gives at once (`try_acquire` until it says no).
+fn burst(limiter: &ClientRateLimiter) -> u64 {
+    let mut taken = 0;
+    while limiter.try_acquire() {
+        taken += 1;
+        assert!(taken <= 1_000_000, "the limiter does not limit");
+    }
+    taken
+}
+
+/// How many tokens the plain state machine gives at once at `now`.
+fn reference_burst(state: &mut RateLimiterState, now: f64) -> u64 {
+    let mut taken = 0;
+    while state.try_acquire(now).is_ok() {
+        taken += 1;
+    }
+    taken
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_burst_after_an_idle_period_never_exceeds_the_state_machines() {
+    // Regression: the tokens taken without the lock were counted at the last critical
+    // section's instant and the bucket refilled to now after them. Once the bucket had filled
+    // up in between (idle), the refill gave back what its cap had dropped: steady at 10/s,
+    // after 10 s idle, 20 tokens at once (the state machine and botocore give 10); at 50/s,
+    // 100 instead of 50.
+    for (rate, idle_secs, expected) in [(10.0, 10.0, 10), (50.0, 10.0, 50)] {
+        let limiter =
+            ClientRateLimiter::with_state(RateLimiterState::steady_at(rate, 0.0).unwrap());
+        // One take through the lock at 0, which leaves the rest to take without it.
+        assert!(limiter.try_acquire());
+        tokio::time::advance(Duration::from_secs_f64(idle_secs)).await;
+        assert_eq!(
+            burst(&limiter),
+            expected,
+            "{rate}/s after {idle_secs} s idle"
+        );
+    }
+
+    // The same for various rates, idle periods and takes before the idle period: at every
+    // instant a burst gets at most what the state machine grants then, and exactly that when
+    // the takes before the idle period ended with a look under the lock.
+    for rate in [0.5, 1.0, 3.7, 10.0, 50.0, 333.3] {
+        for before in [0, 1, 2, 5, usize::MAX] {
+            for idle_ms in [0, 1, 99, 100, 250, 1_000, 10_000, 1_000_000] {
+                // The limiter's time zero is now: so is the reference's.
+                let t0 = Instant::now();
+                let limiter =
+                    ClientRateLimiter::with_state(RateLimiterState::steady_at(rate, 0.0).unwrap());
+                let mut reference = RateLimiterState::steady_at(rate, 0.0).unwrap();
+                let start = 0.0;
+                let taken_before = if before == usize::MAX {
+                    let taken = burst(&limiter);
+                    assert_eq!(taken, reference_burst(&mut reference, start));
+                    taken
+                } else {
+                    let mut taken = 0;
+                    for _ in 0..before {
+                        let took = limiter.try_acquire();
+                        assert_eq!(took, reference.try_acquire(start).is_ok());
+                        taken += u64::from(took);
+                    }
+                    taken
+                };
+                let ended_under_the_lock = before == usize::MAX;
+                tokio::time::advance(Duration::from_millis(idle_ms)).await;
+                let now = (Instant::now() - t0).as_secs_f64();
+                let got = burst(&limiter);
+                let allowed = reference_burst(&mut reference, now);
+                let case =
+                    format!("{rate}/s, {before} before ({taken_before} taken), {idle_ms} ms idle");
+                assert!(got <= allowed, "{case}: {got} > {allowed}");
+                if ended_under_the_lock || before <= 1 {
+                    assert_eq!(got, allowed, "{case}");
+                }
+                // And the bucket is at most full after that: the next burst is the refill.
+                tokio::time::advance(Duration::from_secs(1)).await;
+                let now = (Instant::now() - t0).as_secs_f64();
+                let (got, allowed) = (burst(&limiter), reference_burst(&mut reference, now));
+                assert!(got <= allowed, "{case}, 1 s later: {got} > {allowed}");
+            }
         }
     }
 }

@@ -195,8 +195,9 @@ async fn a_retry_is_served_before_later_calls_first_attempts() {
         min_fill_rate: 2.0,
         ..Tuning::AWS
     };
-    let limiter =
-        ClientRateLimiter::with_state(RateLimiterState::steady_at_with_tuning(tuning, 2.0, 0.0));
+    let limiter = ClientRateLimiter::with_state(
+        RateLimiterState::steady_at_with_tuning(tuning, 2.0, 0.0).unwrap(),
+    );
     while limiter.try_acquire() {}
     let retrier = Retrier::new(
         RetryConfig::adaptive()

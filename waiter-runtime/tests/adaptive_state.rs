@@ -302,8 +302,8 @@ fn capacity_stays_within_zero_and_max_under_any_sequence() {
         let mut state = RateLimiterState::with_tuning(tuning, 0.0);
         let mut now = 0.0;
         for _ in 0..100_000 {
-            now += rng.gen_range(0.0..0.05);
-            match rng.gen_range(0..10) {
+            now += rng.random_range(0.0..0.05);
+            match rng.random_range(0..10) {
                 0 => drop(state.on_response(now, true)),
                 1..=4 => drop(state.on_response(now, false)),
                 _ => {
@@ -323,7 +323,7 @@ fn capacity_stays_within_zero_and_max_under_any_sequence() {
 
 #[test]
 fn steady_state_sits_at_its_plateau() {
-    let state = RateLimiterState::steady_at(40.0, 3.0);
+    let state = RateLimiterState::steady_at(40.0, 3.0).unwrap();
     assert_close(state.cubic().success(3.0), 40.0, "CUBIC at the plateau");
     assert_eq!((state.fill_rate(), state.capacity()), (40.0, 40.0));
 }
@@ -394,4 +394,38 @@ fn tuning_validation_names_the_field() {
         assert_eq!(err.field(), field);
         assert!(err.to_string().contains(field), "{err}");
     }
+}
+
+#[test]
+fn a_steady_rate_must_be_finite_and_not_negative() {
+    // Regression: NaN, negative and infinite rates were taken; after `steady_at(inf)` the
+    // measured rate stayed infinite and the limiter never limited again.
+    for rate in [
+        f64::NAN,
+        -1.0,
+        -f64::MIN_POSITIVE,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ] {
+        let err = RateLimiterState::steady_at(rate, 0.0).unwrap_err();
+        assert!(err.rate().is_nan() || err.rate() == rate);
+        assert!(
+            err.to_string()
+                .contains("finite number of requests per second")
+        );
+    }
+    // 0 is the bucket's minimum; a huge finite rate is taken, and throttles cut it down to what
+    // the client measures.
+    assert_eq!(
+        RateLimiterState::steady_at(0.0, 0.0).unwrap().fill_rate(),
+        0.5
+    );
+    assert!(RateLimiterState::steady_at(f64::MAX, 0.0).is_ok());
+    let mut state = RateLimiterState::steady_at(1e12, 0.0).unwrap();
+    for i in 1..=200 {
+        // 10 responses per second, every 20th throttled.
+        state.on_response(f64::from(i) * 0.1, i % 20 == 0);
+    }
+    assert!(state.fill_rate() < 20.0, "{}", state.fill_rate());
+    assert!(state.try_acquire(20.0).is_ok());
 }

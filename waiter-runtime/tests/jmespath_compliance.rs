@@ -10,7 +10,7 @@
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use waiter_runtime::jmespath::__private::Verdict;
+use waiter_runtime::__private_v0_1::jmespath::Verdict;
 use waiter_runtime::jmespath::{Node, SearchError};
 
 enum Expected {
@@ -113,15 +113,15 @@ fn the_harness_rejects_wrong_outcomes() {
         expected,
         verdict,
     };
-    let a = waiter_runtime::jmespath::__jmespath_verdict!("a");
+    let a = waiter_runtime::__private_v0_1::__jmespath_verdict!("a");
     assert!(outcome(&case(Expected::Result("1"), a), &given).is_ok());
     assert!(outcome(&case(Expected::Result("1.0"), a), &given).is_ok());
     assert!(outcome(&case(Expected::Result("2"), a), &given).is_err());
     assert!(outcome(&case(Expected::Error("syntax"), a), &given).is_err());
-    let bad = waiter_runtime::jmespath::__jmespath_verdict!("a.[");
+    let bad = waiter_runtime::__private_v0_1::__jmespath_verdict!("a.[");
     assert!(outcome(&case(Expected::Error("syntax"), bad), &given).is_ok());
     assert!(outcome(&case(Expected::Result("null"), bad), &given).is_err());
-    let arity = waiter_runtime::jmespath::__jmespath_verdict!("length(a, a)");
+    let arity = waiter_runtime::__private_v0_1::__jmespath_verdict!("length(a, a)");
     assert!(outcome(&case(Expected::Error("syntax"), arity), &given).is_err());
     assert!(outcome(&case(Expected::Error("invalid-arity"), arity), &given).is_ok());
 }

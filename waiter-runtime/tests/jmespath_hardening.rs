@@ -5,9 +5,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::marker::PhantomData;
 
 use serde_json::{Value, json};
+use waiter_runtime::__private_v0_1::__jmespath_verdict as verdict;
+use waiter_runtime::__private_v0_1::jmespath::Verdict;
+use waiter_runtime::__private_v0_1::{all_string_equals, any_string_equals, failure_message};
 use waiter_runtime::jmespath;
-use waiter_runtime::jmespath::__jmespath_verdict as verdict;
-use waiter_runtime::jmespath::__private::Verdict;
 use waiter_runtime::jmespath::{Expression, Node, SearchError, Searchable};
 
 /// The `jmespath` crate's interpreter on the same data (the reference for results).
@@ -475,14 +476,14 @@ fn comparators_read_projected_strings() {
         r,
         Ok(Node::Array(waiter_runtime::jmespath::Array::Strs(_)))
     ));
-    assert!(jmespath::all_string_equals(&r, "ok"));
-    assert!(jmespath::any_string_equals(&r, "ok"));
-    assert!(!jmespath::any_string_equals(&r, "ko"));
-    assert_eq!(jmespath::failure_message(&r).as_deref(), Some("ok; ok"));
+    assert!(all_string_equals(&r, "ok"));
+    assert!(any_string_equals(&r, "ok"));
+    assert!(!any_string_equals(&r, "ko"));
+    assert_eq!(failure_message(&r).as_deref(), Some("ok; ok"));
     // A projection mixing strings and other values falls back to nodes, in order.
     let data = json!({"a": [{"b": "x"}, {"b": 1}, {"b": "y"}]});
     let r = jmespath!("a[].b").search(&data);
     assert_eq!(r.clone().unwrap(), json!(["x", 1, "y"]));
-    assert!(!jmespath::all_string_equals(&r, "x"));
-    assert_eq!(jmespath::failure_message(&r).as_deref(), Some("x; y"));
+    assert!(!all_string_equals(&r, "x"));
+    assert_eq!(failure_message(&r).as_deref(), Some("x; y"));
 }

@@ -1,8 +1,8 @@
 //! Compile-time checks of `jmespath!`, observed through the hidden verdict macro (the same
 //! checks and messages the real macro reports as `compile_error!` on the string literal).
 
-use waiter_runtime::jmespath::__jmespath_verdict as verdict;
-use waiter_runtime::jmespath::__private::Verdict;
+use waiter_runtime::__private_v0_1::__jmespath_verdict as verdict;
+use waiter_runtime::__private_v0_1::jmespath::Verdict;
 
 #[track_caller]
 fn rejected(v: Verdict, kind: &str, parts: &[&str]) {

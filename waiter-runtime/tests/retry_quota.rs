@@ -230,8 +230,8 @@ fn concurrent_calls_neither_create_nor_lose_tokens() {
                             }
                         })
                         .await;
-                    assert!(report.tokens_returned <= report.tokens_taken.max(1));
-                    taken.fetch_add(u64::from(report.tokens_taken), Ordering::Relaxed);
+                    assert!(u64::from(report.tokens_returned) <= report.tokens_taken.max(1));
+                    taken.fetch_add(report.tokens_taken, Ordering::Relaxed);
                     returned.fetch_add(u64::from(report.tokens_returned), Ordering::Relaxed);
                     assert!(quota_ok(retrier.quota()));
                 }

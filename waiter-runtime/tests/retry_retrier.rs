@@ -1,4 +1,4 @@
-//! The retrier's loop: max attempts, one attempt inside a waiter's poll, the `on_retry` hook,
+//! The retrier's loop: max attempts, the rule inside a waiter's poll, the `on_retry` hook,
 //! the rate-limiter hook, cancellation, `Send` futures.
 
 mod retry_support;
@@ -10,11 +10,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use retry_support::{Script, TestError};
+use waiter_runtime::poll_scope::{NamedErrors, PollScope};
 use waiter_runtime::retry::{
     ErrorKind, Jitter, RateLimiter, Retrier, RetryAction, RetryConfig, RetryReason, StopReason,
     classifier_fn,
 };
-use waiter_runtime::waiter::context::scope_poll;
 
 fn no_jitter(max_attempts: u32) -> RetryConfig {
     RetryConfig::standard()
@@ -97,39 +97,151 @@ async fn an_ok_result_can_be_classified_as_retryable() {
     assert_eq!((report.attempts, report.result), (2, Ok(2)));
 }
 
+fn poll(named: NamedErrors, deadline_in: Option<Duration>) -> PollScope {
+    PollScope::new(named, deadline_in.map(|d| tokio::time::Instant::now() + d))
+}
+
 #[tokio::test(start_paused = true)]
-async fn inside_a_waiter_poll_exactly_one_attempt_is_made() {
+async fn inside_a_poll_an_error_the_acceptors_name_is_returned_at_once() {
     let retrier = Retrier::new(no_jitter(5));
+    let scope = poll(
+        NamedErrors::codes(["com.example#ThrottlingException"]),
+        None,
+    );
     let script = Script::failing(TestError::Throttling);
-    let report = scope_poll(retrier.run_report(|| script.call())).await;
+    let report = scope.run(retrier.run_report(|| script.call())).await;
     assert_eq!(
         (report.attempts, report.stop),
-        (1, StopReason::InsideWaiterPoll)
+        (1, StopReason::NamedByWaiter)
     );
     assert_eq!(report.tokens_taken, 0, "no retry, so no token taken");
     assert_eq!(retrier.quota().available(), 500);
+    assert_eq!(scope.stats().attempts, 1);
 
-    // Outside the poll, the same retrier retries.
+    // Per-call max attempts do not override the rule.
     let script = Script::failing(TestError::Throttling);
-    assert_eq!(retrier.run_report(|| script.call()).await.attempts, 5);
-
-    // Per-call max attempts do not override the waiter rule.
-    let script = Script::failing(TestError::Throttling);
-    let report = scope_poll(
-        retrier
-            .customize()
-            .max_attempts(9)
-            .run_report(|| script.call()),
-    )
-    .await;
+    let report = scope
+        .run(
+            retrier
+                .customize()
+                .max_attempts(9)
+                .run_report(|| script.call()),
+        )
+        .await;
     assert_eq!(report.attempts, 1);
 
-    // Successes and non-retryable errors inside a poll are reported as usual.
-    let report = scope_poll(retrier.run_report(|| async { Ok::<_, TestError>(1) })).await;
+    // `success: false` names every error, code or none.
+    let scope = poll(NamedErrors::every(), None);
+    for error in [
+        TestError::Throttling,
+        TestError::Unavailable,
+        TestError::Timeout,
+    ] {
+        let script = Script::failing(error);
+        let report = scope.run(retrier.run_report(|| script.call())).await;
+        assert_eq!(
+            (report.attempts, report.stop),
+            (1, StopReason::NamedByWaiter)
+        );
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn inside_a_poll_other_errors_are_retried_as_outside() {
+    let retrier = Retrier::new(no_jitter(5));
+    // The waiter names `NotFound` only: throttles, 503s, transient and modeled-retryable errors
+    // are retried as they would be outside a waiter, with backoff and quota.
+    let scope = poll(NamedErrors::codes(["NotFound"]), None);
+    let script = Script::new([
+        Err(TestError::Throttling),
+        Err(TestError::Unavailable),
+        Err(TestError::Timeout),
+        Ok(7),
+    ]);
+    let report = scope.run(retrier.run_report(|| script.call())).await;
+    assert_eq!((report.attempts, report.result), (4, Ok(7)));
+    assert_eq!(script.gaps(), [1, 2, 4].map(Duration::from_secs));
+    let stats = scope.stats();
+    assert_eq!(
+        (stats.attempts, stats.retry_wait),
+        (4, Duration::from_secs(7))
+    );
+    assert_eq!(
+        retrier.quota().available(),
+        490,
+        "5 + 10 + 10 taken, 5 + 10 returned"
+    );
+
+    // A retry-after hint is honoured inside a poll too.
+    let scope = poll(NamedErrors::codes(["NotFound"]), None);
+    let script = Script::new([
+        Err(TestError::UnavailableAfter(Duration::from_millis(1500))),
+        Ok(1),
+    ]);
+    scope.run(retrier.run_report(|| script.call())).await;
+    assert_eq!(script.gaps(), [Duration::from_millis(1500)]);
+
+    // Max attempts still apply.
+    let scope = poll(NamedErrors::codes(["NotFound"]), None);
+    let script = Script::failing(TestError::Throttling);
+    let report = scope.run(retrier.run_report(|| script.call())).await;
+    assert_eq!((report.attempts, report.stop), (5, StopReason::MaxAttempts));
+    assert_eq!(scope.stats().attempts, 5);
+
+    // The named error is still returned at once after retries of others.
+    let scope = poll(NamedErrors::codes(["ThrottlingException"]), None);
+    let script = Script::new([Err(TestError::Unavailable), Err(TestError::Throttling)]);
+    let report = scope.run(retrier.run_report(|| script.call())).await;
+    assert_eq!(
+        (report.attempts, report.stop),
+        (2, StopReason::NamedByWaiter)
+    );
+
+    // Successes and non-retryable errors are reported as usual.
+    let report = scope
+        .run(retrier.run_report(|| async { Ok::<_, TestError>(1) }))
+        .await;
     assert_eq!(report.stop, StopReason::Succeeded);
-    let report =
-        scope_poll(retrier.run_report(|| async { Err::<(), _>(TestError::NotFound) })).await;
+    let report = scope
+        .run(retrier.run_report(|| async { Err::<(), _>(TestError::Coded("Invalid")) }))
+        .await;
     assert_eq!(report.stop, StopReason::NotRetryable);
+
+    // `run` (its fast first try included) follows the same rule.
+    let scope = poll(NamedErrors::codes(["NotFound"]), None);
+    let script = Script::new([Err(TestError::Throttling), Ok(3)]);
+    assert_eq!(scope.run(retrier.run(|| script.call())).await, Ok(3));
+    let script = Script::new([Err(TestError::NotFound), Ok(3)]);
+    assert_eq!(
+        scope.run(retrier.run(|| script.call())).await,
+        Err(TestError::NotFound)
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn inside_a_poll_no_retry_waits_past_the_waiters_deadline() {
+    let retrier = Retrier::new(no_jitter(10));
+    let scope = poll(NamedErrors::none(), Some(Duration::from_secs(5)));
+    let script = Script::failing(TestError::Throttling);
+    let start = tokio::time::Instant::now();
+    let report = scope.run(retrier.run_report(|| script.call())).await;
+    // Backoffs 1, 2 (ends at 3 s); the next, 4 s, would end at 7 s > 5 s.
+    assert_eq!(
+        (report.attempts, report.stop),
+        (3, StopReason::WaiterDeadline)
+    );
+    assert_eq!(start.elapsed(), Duration::from_secs(3));
+    assert!(scope.stopped_at_deadline());
+    assert_eq!(retrier.quota().available(), 490);
+    // A delay that ends exactly at the deadline is allowed.
+    let scope = poll(NamedErrors::none(), Some(Duration::from_secs(3)));
+    let script = Script::failing(TestError::Throttling);
+    let report = scope.run(retrier.run_report(|| script.call())).await;
+    assert_eq!(
+        (report.attempts, report.stop),
+        (3, StopReason::WaiterDeadline)
+    );
+    assert_eq!(script.gaps(), [1, 2].map(Duration::from_secs));
 }
 
 #[tokio::test(start_paused = true)]

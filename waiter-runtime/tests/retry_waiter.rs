@@ -154,7 +154,7 @@ async fn after_the_waiter_the_retrier_retries_again() {
         .unwrap();
     assert_eq!((client.sends(), retries.load(Ordering::Relaxed)), (2, 0));
     // The script now repeats Ok; a throttled direct call would retry (flag not leaked).
-    assert!(!waiter_runtime::waiter::context::in_waiter_poll());
+    assert!(!waiter_runtime::poll_scope::in_poll());
     let client = Client::new(
         vec![Err(DescribeError::Throttled), Ok("ready")],
         retrier(&retries),

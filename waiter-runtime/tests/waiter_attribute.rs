@@ -366,3 +366,17 @@ async fn impl_trait_parameters() {
     let done = wait_until_named(&owned, 3).wait(secs(1)).await.unwrap();
     assert_eq!(done.into_result().unwrap(), "xxx");
 }
+
+/// A raw identifier's `r#` is not part of its error code (`r#type` has code `type`).
+#[test]
+fn raw_identifiers_lose_their_prefix_in_codes() {
+    use waiter_runtime::ProvideErrorMetadata;
+    #[derive(Debug, ProvideErrorMetadata)]
+    #[allow(non_camel_case_types)]
+    enum Odd {
+        r#type,
+        Plain,
+    }
+    assert_eq!(Odd::r#type.code(), Some("type"));
+    assert_eq!(Odd::Plain.code(), Some("Plain"));
+}

@@ -5,10 +5,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::time::Instant;
-use waiter_runtime::waiter::context::in_waiter_poll;
-use waiter_runtime::waiter::{
-    AcceptorState, Matched, PollEvent, Polled, Waiter, WaiterError, WaiterMetadata,
-};
+use waiter_runtime::poll_scope::in_poll as in_waiter_poll;
+// The loop is driven by hand-made pollers through the runtime's hidden constructor (what the
+// code of `#[waitable]` calls), so every branch of the workflow can be forced.
+use waiter_runtime::__private_v0_1::{Matched, Polled, waiter as new_waiter};
+use waiter_runtime::waiter::{AcceptorState, PollEvent, Waiter, WaiterError, WaiterMetadata};
 
 const fn secs(s: u64) -> Duration {
     Duration::from_secs(s)
@@ -32,14 +33,14 @@ fn scripted(
     script: Vec<Result<&'static str, Error>>,
     classify: fn(&Result<&'static str, Error>) -> Option<Matched>,
 ) -> (
-    Waiter<impl waiter_runtime::waiter::Poller<Output = &'static str, Error = Error>>,
+    Waiter<'static, &'static str, Error>,
     Arc<Mutex<Vec<Duration>>>,
 ) {
     let start = Instant::now();
     let times = Arc::new(Mutex::new(Vec::new()));
     let seen = times.clone();
     let mut n = 0;
-    let waiter = Waiter::new(WaiterMetadata::new(name, "get"), move || {
+    let waiter = new_waiter(WaiterMetadata::new(name, "get"), move || {
         let result = script[n.min(script.len() - 1)].clone();
         n += 1;
         seen.lock().unwrap().push(start.elapsed());
@@ -307,7 +308,7 @@ async fn the_deadline_cancels_the_poll_in_flight() {
     let flag = dropped.clone();
     let mut n = 0u32;
     let start = Instant::now();
-    let waiter = Waiter::new(WaiterMetadata::new("Slow", "get"), move || {
+    let waiter = new_waiter(WaiterMetadata::new("Slow", "get"), move || {
         n += 1;
         let (n, guard) = (n, DropFlag(flag.clone()));
         async move {
@@ -356,7 +357,7 @@ async fn the_deadline_cancels_the_poll_in_flight() {
 async fn polls_run_inside_the_waiter_poll_scope() {
     let inside = Arc::new(Mutex::new(Vec::new()));
     let seen = inside.clone();
-    let waiter = Waiter::new(WaiterMetadata::new("Scoped", "get"), move || {
+    let waiter = new_waiter(WaiterMetadata::new("Scoped", "get"), move || {
         let seen = seen.clone();
         async move {
             seen.lock().unwrap().push(in_waiter_poll());

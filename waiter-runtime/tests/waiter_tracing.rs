@@ -8,7 +8,8 @@ use std::time::Duration;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
-use waiter_runtime::waiter::{AcceptorState, Matched, Polled, Waiter, WaiterMetadata};
+use waiter_runtime::__private_v0_1::{Matched, Polled, waiter as new_waiter};
+use waiter_runtime::waiter::{AcceptorState, WaiterMetadata};
 
 #[derive(Default)]
 struct Recorder {
@@ -54,7 +55,7 @@ async fn one_span_per_wait_and_one_event_per_poll() {
     let recorder = Shared::default();
     let _guard = tracing::subscriber::set_default(recorder.clone());
     let mut n = 0;
-    let waiter = Waiter::new(WaiterMetadata::new("ThingExists", "get_thing"), move || {
+    let waiter = new_waiter(WaiterMetadata::new("ThingExists", "get_thing"), move || {
         n += 1;
         let n = n;
         async move {

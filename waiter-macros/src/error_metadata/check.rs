@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use proc_macro2::Span;
 
-use super::ctxt::Ctxt;
 use super::model::{Container, Data, Role, Variant};
+use crate::ctxt::Ctxt;
 
 pub(crate) fn container(cx: &Ctxt, container: &Container) {
     match &container.data {
@@ -164,7 +164,7 @@ pub(crate) fn static_code(v: &Variant) -> Option<(String, Span)> {
     }
     Some(match &attrs.code {
         Some(lit) => (lit.value(), lit.span()),
-        None => (v.name.to_string(), v.name.span()),
+        None => (syn::ext::IdentExt::unraw(v.name).to_string(), v.name.span()),
     })
 }
 

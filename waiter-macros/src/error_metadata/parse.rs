@@ -7,8 +7,8 @@ use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Token, parse_quote};
 
-use super::ctxt::Ctxt;
 use super::model::{Container, Data, Field, Role, Variant, VariantAttrs};
+use crate::ctxt::Ctxt;
 
 const ATTR: &str = "error_metadata";
 

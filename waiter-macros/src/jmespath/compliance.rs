@@ -120,7 +120,7 @@ fn cases() -> Result<TokenStream, String> {
                         expression: #expr,
                         given: #given_index,
                         expected: #expected,
-                        verdict: ::waiter_runtime::jmespath::__jmespath_verdict!(#expr),
+                        verdict: ::waiter_runtime::__private_v0_1::__jmespath_verdict!(#expr),
                     }
                 });
             }

@@ -12,7 +12,8 @@ use quote::{format_ident, quote};
 use super::functions;
 
 pub(crate) fn rt() -> TokenStream {
-    quote!(::waiter_runtime::jmespath::__private)
+    let p = crate::krate::private();
+    quote!(#p::jmespath)
 }
 
 /// Emits `fn __jmespath_eval<'a>(Node<'a>) -> Result<Node<'a>, SearchError>` for `ast`.

@@ -94,17 +94,43 @@ fn parse_input(input: TokenStream) -> Result<LitStr, syn::Error> {
     })
 }
 
-/// `jmespath!("expr")`: an `Expression` value.
+/// Splits a leading `crate = "path",` off the macro's input.
+fn crate_option(input: TokenStream) -> Result<(Option<syn::Path>, TokenStream), syn::Error> {
+    let tokens: Vec<proc_macro2::TokenTree> = input.clone().into_iter().collect();
+    use proc_macro2::TokenTree as T;
+    match tokens.as_slice() {
+        [T::Ident(kw), T::Punct(eq), T::Literal(lit), rest @ ..]
+            if kw == "crate" && eq.as_char() == '=' =>
+        {
+            let lit: LitStr = syn::parse2(T::Literal(lit.clone()).into())?;
+            let path = crate::krate::parse_path(&lit)?;
+            let rest = match rest {
+                [T::Punct(p), rest @ ..] if p.as_char() == ',' => rest,
+                rest => rest,
+            };
+            Ok((Some(path), rest.iter().cloned().collect()))
+        }
+        _ => Ok((None, input)),
+    }
+}
+
+/// `jmespath!([crate = "path",] "expr")`: an `Expression` value.
 pub(crate) fn expand_macro(input: TokenStream) -> TokenStream {
-    let lit = match parse_input(input) {
-        Ok(l) => l,
+    let (krate, input) = match crate_option(input) {
+        Ok(split) => split,
         Err(e) => return expression_error(e),
     };
-    let expr = lit.value();
-    match compile(&expr) {
-        Ok(c) => expression(&lit, &c),
-        Err(problems) => expression_error(to_error(&lit, &expr, &problems)),
-    }
+    crate::krate::with(krate.as_ref(), || {
+        let lit = match parse_input(input) {
+            Ok(l) => l,
+            Err(e) => return expression_error(e),
+        };
+        let expr = lit.value();
+        match compile(&expr) {
+            Ok(c) => expression(&lit, &c),
+            Err(problems) => expression_error(to_error(&lit, &expr, &problems)),
+        }
+    })
 }
 
 /// Several `compile_error!`s in expression position: a block, with a diverging tail so that no

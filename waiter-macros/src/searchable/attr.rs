@@ -4,18 +4,8 @@ use super::model::How;
 use super::rename::Rule;
 use syn::{Attribute, LitStr, spanned::Spanned};
 
-/// Errors collected over the whole input (serde_derive's `Ctxt`).
-#[derive(Default)]
-pub(crate) struct Errors(pub(crate) Option<syn::Error>);
-
-impl Errors {
-    pub(crate) fn push(&mut self, e: syn::Error) {
-        match &mut self.0 {
-            Some(all) => all.combine(e),
-            None => self.0 = Some(e),
-        }
-    }
-}
+/// Errors are collected in the context every macro of the crate shares.
+pub(crate) use crate::ctxt::Ctxt as Errors;
 
 /// The attributes that change wire names, presence or conversion.
 #[derive(Default)]
@@ -28,12 +18,14 @@ pub(crate) struct Attrs {
     pub(crate) flatten: bool,
     pub(crate) untagged: bool,
     pub(crate) how: Option<(How, proc_macro2::Span)>,
+    /// `#[searchable(crate = "..")]`: the runtime crate's path.
+    pub(crate) krate: Option<syn::Path>,
 }
 
 fn rule(lit: &LitStr, errors: &mut Errors) -> Option<Rule> {
     let r = Rule::from_str(&lit.value());
     if r.is_none() {
-        errors.push(syn::Error::new(
+        errors.syn_error(syn::Error::new(
             lit.span(),
             format!(
                 "unknown rename rule `{}`; expected one of {}",
@@ -47,7 +39,7 @@ fn rule(lit: &LitStr, errors: &mut Errors) -> Option<Rule> {
 
 fn set_how(a: &mut Attrs, how: How, span: proc_macro2::Span, errors: &mut Errors) {
     if a.how.is_some() {
-        errors.push(syn::Error::new(
+        errors.syn_error(syn::Error::new(
             span,
             "only one of `blob`, `timestamp`, `serde`, `with = ..` may be given for a field",
         ));
@@ -93,7 +85,7 @@ pub(crate) fn attrs(list: &[Attribute], errors: &mut Errors) -> Attrs {
                 } else if p.is_ident("untagged") {
                     a.untagged = true;
                 } else if p.is_ident("tag") || p.is_ident("content") {
-                    errors.push(syn::Error::new(
+                    errors.syn_error(syn::Error::new(
                         p.span(),
                         "`#[derive(Searchable)]` supports externally tagged enums (Smithy \
                          unions: an object with one member); for another shape implement \
@@ -132,17 +124,23 @@ pub(crate) fn attrs(list: &[Attribute], errors: &mut Errors) -> Attrs {
                 } else if p.is_ident("with") {
                     let path: syn::Path = meta.value()?.parse()?;
                     set_how(&mut a, How::With(path), p.span(), errors);
+                } else if p.is_ident("crate") {
+                    let lit = meta.value()?.parse::<LitStr>()?;
+                    match crate::krate::parse_path(&lit) {
+                        Ok(path) => a.krate = Some(path),
+                        Err(e) => errors.syn_error(e),
+                    }
                 } else {
                     return Err(meta.error(
                         "unknown `searchable` attribute; expected `rename = \"..\"`, \
                          `rename_all = \"..\"`, `skip`, `flatten`, `untagged`, `blob`, \
-                         `timestamp`, `serde` or `with = path::to::fn`",
+                         `timestamp`, `serde`, `with = path::to::fn` or `crate = \"path\"`",
                     ));
                 }
                 Ok(())
             });
             if let Err(e) = r {
-                errors.push(e);
+                errors.syn_error(e);
             }
         }
     }

@@ -9,7 +9,7 @@ pub(crate) fn wire_names(out: &[Field], fs: &Fields, errors: &mut Errors) {
     let mut seen = std::collections::HashSet::new();
     for (f, src) in out.iter().zip(fs.iter()) {
         if !f.flatten && !seen.insert(f.wire.clone()) {
-            errors.push(syn::Error::new(
+            errors.syn_error(syn::Error::new(
                 src.span(),
                 format!("two members are named `{}` on the wire; rename one", f.wire),
             ));

@@ -2,8 +2,10 @@
 //!
 //! Phases, as in serde_derive: [`attr`] reads `#[serde(..)]` / `#[searchable(..)]` attributes,
 //! [`parse`] builds the [`model`] of the type, [`check`] validates it (every error collected in
-//! one [`attr::Errors`]), [`expand`] writes the `Searchable` / `SearchObject` impls. Names follow serde's wire names:
-//! `#[serde(rename)]`, `#[serde(rename_all)]`, overridden by `#[searchable(..)]`.
+//! the crate's shared [`Ctxt`](crate::ctxt::Ctxt)), [`expand`] writes the `Searchable` /
+//! `SearchObject` impls, or on error a fallback `Searchable` impl so that uses of the type do not
+//! fail too. Names follow serde's wire names: `#[serde(rename)]`, `#[serde(rename_all)]`,
+//! overridden by `#[searchable(..)]`.
 
 mod attr;
 mod check;
@@ -20,8 +22,14 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
         Ok(i) => i,
         Err(e) => return e.to_compile_error(),
     };
-    match parse::container(&input) {
-        Ok(model) => expand::expand(&input, &model),
-        Err(e) => e.to_compile_error(),
-    }
+    let mut cx = crate::ctxt::Ctxt::new();
+    let (model, krate) = parse::container(&input, &mut cx);
+    crate::krate::with(krate.as_ref(), || match cx.check() {
+        Ok(_) => expand::expand(&input, &model),
+        Err(e) => {
+            let mut tokens = e.to_compile_error();
+            tokens.extend(expand::fallback(&input));
+            tokens
+        }
+    })
 }

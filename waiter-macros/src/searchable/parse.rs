@@ -11,14 +11,14 @@ fn fields(fs: &Fields, rule: Option<Rule>, errors: &mut Errors) -> Vec<Field> {
         let a = attrs(&f.attrs, errors);
         if let Some((_, span)) = &a.how {
             if a.flatten {
-                errors.push(syn::Error::new(
+                errors.syn_error(syn::Error::new(
                     *span,
                     "a flattened field cannot also be converted",
                 ));
             }
         }
         if a.rename_all.is_some() || a.serde_rename_all.is_some() || a.untagged {
-            errors.push(syn::Error::new(
+            errors.syn_error(syn::Error::new(
                 f.span(),
                 "`rename_all` and `untagged` apply to types and variants, not fields",
             ));
@@ -51,12 +51,12 @@ fn fields(fs: &Fields, rule: Option<Rule>, errors: &mut Errors) -> Vec<Field> {
     out
 }
 
-pub(crate) fn container(input: &DeriveInput) -> syn::Result<Shape> {
-    let mut errors = Errors::default();
-    let a = attrs(&input.attrs, &mut errors);
+/// The model of the type, and the runtime crate's path if `#[searchable(crate = "..")]` gives one.
+pub(crate) fn container(input: &DeriveInput, errors: &mut Errors) -> (Shape, Option<syn::Path>) {
+    let a = attrs(&input.attrs, errors);
     let rule = a.rename_all.or(a.serde_rename_all);
     if a.untagged {
-        errors.push(syn::Error::new(
+        errors.syn_error(syn::Error::new(
             input.ident.span(),
             "`#[derive(Searchable)]` does not support untagged enums: a Smithy union is an \
              object with one member; mark single variants `#[searchable(untagged)]` instead, \
@@ -64,30 +64,30 @@ pub(crate) fn container(input: &DeriveInput) -> syn::Result<Shape> {
         ));
     }
     if a.how.is_some() || a.flatten || a.skip {
-        errors.push(syn::Error::new(
+        errors.syn_error(syn::Error::new(
             input.ident.span(),
             "`blob`, `timestamp`, `serde`, `with`, `flatten` and `skip` apply to fields",
         ));
     }
     let shape = match &input.data {
         Data::Struct(s) => match &s.fields {
-            Fields::Named(_) => Shape::Object(fields(&s.fields, rule, &mut errors)),
+            Fields::Named(_) => Shape::Object(fields(&s.fields, rule, errors)),
             Fields::Unnamed(u) if u.unnamed.len() == 1 => {
-                let mut fs = fields(&s.fields, rule, &mut errors);
+                let mut fs = fields(&s.fields, rule, errors);
                 match fs.pop() {
                     Some(f) => Shape::Newtype(f),
                     None => Shape::Unit,
                 }
             }
-            Fields::Unnamed(_) => Shape::Tuple(fields(&s.fields, rule, &mut errors)),
+            Fields::Unnamed(_) => Shape::Tuple(fields(&s.fields, rule, errors)),
             Fields::Unit => Shape::Unit,
         },
         Data::Enum(e) => {
             let mut variants = Vec::new();
             for v in &e.variants {
-                let va = attrs(&v.attrs, &mut errors);
+                let va = attrs(&v.attrs, errors);
                 if va.skip {
-                    errors.push(syn::Error::new(
+                    errors.syn_error(syn::Error::new(
                         v.ident.span(),
                         "variants cannot be skipped: a value of this variant must still \
                          be searchable",
@@ -103,17 +103,13 @@ pub(crate) fn container(input: &DeriveInput) -> syn::Result<Shape> {
                 let fields = match &v.fields {
                     Fields::Unit => VariantFields::Unit,
                     Fields::Unnamed(u) if u.unnamed.len() == 1 => {
-                        match fields(&v.fields, None, &mut errors).pop() {
+                        match fields(&v.fields, None, errors).pop() {
                             Some(f) => VariantFields::Newtype(f),
                             None => VariantFields::Unit,
                         }
                     }
-                    Fields::Unnamed(_) => {
-                        VariantFields::Tuple(fields(&v.fields, None, &mut errors))
-                    }
-                    Fields::Named(_) => {
-                        VariantFields::Named(fields(&v.fields, inner_rule, &mut errors))
-                    }
+                    Fields::Unnamed(_) => VariantFields::Tuple(fields(&v.fields, None, errors)),
+                    Fields::Named(_) => VariantFields::Named(fields(&v.fields, inner_rule, errors)),
                 };
                 variants.push(Variant {
                     ident: v.ident.clone(),
@@ -125,7 +121,7 @@ pub(crate) fn container(input: &DeriveInput) -> syn::Result<Shape> {
             Shape::Enum(variants)
         }
         Data::Union(u) => {
-            errors.push(syn::Error::new(
+            errors.syn_error(syn::Error::new(
                 u.union_token.span,
                 "`#[derive(Searchable)]` works on structs and enums, not unions; a Smithy \
                  union is a Rust enum with one variant per member",
@@ -133,8 +129,5 @@ pub(crate) fn container(input: &DeriveInput) -> syn::Result<Shape> {
             Shape::Unit
         }
     };
-    match errors.0 {
-        Some(e) => Err(e),
-        None => Ok(shape),
-    }
+    (shape, a.krate)
 }

@@ -3,11 +3,52 @@
 
 use std::collections::HashMap;
 
-use super::ctxt::Ctxt;
-use super::model::{Matcher, State, Waitable};
-use super::signature::Operation;
+use proc_macro2::TokenStream;
 
-pub(crate) fn check(cx: &mut Ctxt, model: &Waitable, op: Option<&Operation>) {
+use super::model::{Matcher, State, Waitable};
+use super::paths;
+use super::signature::Operation;
+use crate::ctxt::Ctxt;
+
+/// What the check phase compiled for one acceptor: the condition of a path matcher and the
+/// failure message (`None` when the acceptor has neither).
+pub(crate) struct AcceptorCode {
+    pub condition: Option<TokenStream>,
+    pub message: TokenStream,
+}
+
+/// Checks the model and compiles every path, so that JMESPath errors and type errors come out
+/// with the other errors. Returns the compiled code per waiter, per acceptor.
+pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<AcceptorCode>> {
+    rules(cx, model, Some(op));
+    model
+        .waiters
+        .iter()
+        .map(|waiter| {
+            waiter
+                .acceptors
+                .iter()
+                .map(|acceptor| AcceptorCode {
+                    condition: match &acceptor.matcher {
+                        Matcher::Output(m) => Some(paths::condition(cx, op, m, false)),
+                        Matcher::InputOutput(m) => Some(paths::condition(cx, op, m, true)),
+                        Matcher::Success(_) | Matcher::ErrorType(_) => None,
+                    },
+                    message: paths::message(cx, op, acceptor),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn rules(cx: &Ctxt, model: &Waitable, op: Option<&Operation>) {
+    if model.waiters.is_empty() && !cx.has_errors() {
+        cx.error(
+            proc_macro2::Span::call_site(),
+            "the `@waitable` trait value has no waiter: add one, as in \
+             `BucketExists: { acceptors: [{ state: \"success\", matcher: { success: true } }] }`",
+        );
+    }
     let mut seen: HashMap<String, &str> = HashMap::new();
     for waiter in &model.waiters {
         let name = waiter.name.as_str();

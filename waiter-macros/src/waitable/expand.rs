@@ -1,51 +1,70 @@
 //! Rust for each waiter: a `wait_until_<name>` function beside the operation, returning a
-//! [`Waiter`](waiter_runtime::waiter::Waiter), and a `<NAME>_WAITER` metadata const. The
-//! per-waiter code is only the acceptors' conditions; the loop is generic in the runtime.
+//! `Waiter<'_, O, E>`, and a `<NAME>_WAITER` metadata const. The per-waiter code is only the
+//! acceptors' conditions; the loop is generic in the runtime.
+//!
+//! On error, [`fallback`] declares the same items with the same signatures and no logic, so that
+//! the attribute's errors are the only ones: callers of `wait_until_*` still type-check.
 
 use heck::{ToShoutySnakeCase, ToSnakeCase};
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
-use syn::{FnArg, GenericParam, Ident, ItemFn, LitStr, Pat};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::{FnArg, GenericParam, Ident, LitStr, Pat, Signature};
 
-use super::ctxt::{Ctxt, warning_tokens};
-use super::model::{Acceptor, Matcher, State, Waitable, WaiterDef};
+use super::check::AcceptorCode;
+use super::model::{Acceptor, Comparator, Matcher, State, Waitable, WaiterDef};
 use super::paths;
-use super::signature::{Operation, name_elided_lifetimes};
+use super::signature::{MaybeItemFn, Operation, result_parts, waiter_lifetime};
+use crate::ctxt::warning_tokens;
+use crate::krate;
 
 pub(crate) fn expand(
-    cx: &mut Ctxt,
-    item: &ItemFn,
+    item: &MaybeItemFn,
     op: &Operation,
     model: &Waitable,
+    code: &[Vec<AcceptorCode>],
+    warnings: &[(Span, String)],
 ) -> TokenStream {
+    let warnings = warning_tokens("waitable", warnings);
     model
         .waiters
         .iter()
-        .map(|w| expand_waiter(cx, item, op, w))
+        .zip(code)
+        .enumerate()
+        .map(|(i, (w, code))| {
+            let warnings = if i == 0 {
+                warnings.clone()
+            } else {
+                TokenStream::new()
+            };
+            let body = body(op, w, code, warnings);
+            items(item, op, w, body)
+        })
         .collect()
 }
 
-pub(crate) fn warnings(item: &ItemFn, warnings: &[(Span, String)]) -> TokenStream {
-    if warnings.is_empty() {
-        return TokenStream::new();
-    }
-    let name = format_ident!(
-        "WAITABLE_WARNINGS_FOR_{}",
-        item.sig.ident.to_string().to_shouty_snake_case(),
-        span = item.sig.ident.span()
-    );
-    let body = warning_tokens(warnings);
-    quote! {
-        #[doc(hidden)]
-        #[allow(dead_code)]
-        const #name: () = { #body };
-    }
+/// The items of every waiter whose name could be read, with bodies that are never run.
+pub(crate) fn fallback(item: &MaybeItemFn, op: &Operation, model: &Waitable) -> TokenStream {
+    let p = krate::private();
+    model
+        .waiters
+        .iter()
+        .map(|w| {
+            let params = op.params.iter().map(|param| &param.ident);
+            let body = quote! {
+                let _ = (#(&#params,)*);
+                #p::unreachable_waiter()
+            };
+            items(item, op, w, body)
+        })
+        .collect()
 }
 
 fn metadata(op: &Operation, waiter: &WaiterDef) -> TokenStream {
+    let rt = krate::runtime();
     let name = &waiter.name;
     let operation = op.sig.ident.to_string();
-    let mut expr = quote!(::waiter_runtime::waiter::WaiterMetadata::new(#name, #operation));
+    let operation = operation.strip_prefix("r#").unwrap_or(&operation);
+    let mut expr = quote!(#rt::waiter::WaiterMetadata::new(#name, #operation));
     if waiter.min_delay.is_some() || waiter.max_delay.is_some() {
         let min = waiter.min_delay.map_or(2, |(d, _)| d);
         let max = waiter.max_delay.map_or(120, |(d, _)| d);
@@ -67,100 +86,117 @@ fn metadata(op: &Operation, waiter: &WaiterDef) -> TokenStream {
     expr
 }
 
-fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDef) -> TokenStream {
+/// The `wait_until_*` function (with `body`), the metadata const, and the marker that makes two
+/// waiters of one impl block or module whose names differ only in case collide.
+fn items(item: &MaybeItemFn, op: &Operation, waiter: &WaiterDef, body: TokenStream) -> TokenStream {
     let vis = &item.vis;
-    let op_ident = &op.sig.ident;
     let snake = waiter.name.to_snake_case();
     let fn_ident = Ident::new(&format!("wait_until_{snake}"), waiter.name_span);
-    let const_ident = Ident::new(
-        &format!("{}_WAITER", waiter.name.to_shouty_snake_case()),
-        waiter.name_span,
-    );
-    let unique_ident = Ident::new(
-        &format!(
-            "WAITER_NAMES_MUST_BE_UNIQUE_IGNORING_CASE_{}",
-            waiter.name.to_ascii_uppercase()
-        ),
-        waiter.name_span,
-    );
-    let meta = metadata(op, waiter);
-    // Two waiters whose names are equal ignoring case, in different `#[waitable]`s of one impl
-    // block or module, collide here, at the second name.
-    let cfgs_for_unique: Vec<_> = item
+    let shouty = format!("{}_WAITER", waiter.name.to_shouty_snake_case());
+    let const_ident = Ident::new(&shouty, waiter.name_span);
+    let folded = format!("{}_WAITER", waiter.name.to_ascii_uppercase());
+    // `#[cfg]`s of the operation apply to its waiters too.
+    let cfgs: Vec<_> = item
         .attrs
         .iter()
         .filter(|a| a.path().is_ident("cfg"))
         .collect();
-    let unique = quote_spanned! {waiter.name_span=>
-        #(#cfgs_for_unique)*
-        #[doc(hidden)]
-        #[allow(dead_code, non_upper_case_globals)]
-        const #unique_ident: () = ();
+    // `BucketExists` and `BUCKETEXISTS` in two `#[waitable]`s of one scope: their consts
+    // `BUCKET_EXISTS_WAITER` and `BUCKETEXISTS_WAITER` differ, so the first also declares the
+    // case-folded name, hidden, and the second collides with it at its waiter name.
+    let unique = (folded != shouty).then(|| {
+        let ident = Ident::new(&folded, waiter.name_span);
+        quote_spanned! {waiter.name_span=>
+            #(#cfgs)*
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            const #ident: () = ();
+        }
+    });
+    let meta = metadata(op, waiter);
+    let sig = signature(op, &fn_ident);
+    let doc = docs(op, waiter);
+    let deprecated = waiter.deprecated.then(|| {
+        let note = format!("the service model deprecates the `{}` waiter", waiter.name);
+        quote!(#[deprecated(note = #note)])
+    });
+    let const_doc = format!(
+        "The `{}` waiter's metadata (delays, tags, documentation), used by [`Self::{fn_ident}`].",
+        waiter.name
+    );
+    let const_doc = if op.receiver.is_some() {
+        const_doc
+    } else {
+        const_doc.replace("Self::", "")
     };
+    let rt = krate::runtime();
+    quote! {
+        #(#cfgs)*
+        #(#doc)*
+        #deprecated
+        #[allow(clippy::needless_lifetimes, clippy::extra_unused_lifetimes)]
+        #vis #sig {
+            #body
+        }
 
-    // The signature: the operation's, with every elided lifetime named, plain parameter names,
-    // and the waiter as return type.
-    let mut sig = op.sig.clone();
-    let lifetimes = name_elided_lifetimes(&mut sig);
-    for lt in &lifetimes {
-        sig.generics.params.insert(
-            0,
-            GenericParam::Lifetime(syn::LifetimeParam::new(lt.clone())),
-        );
+        #(#cfgs)*
+        #[doc = #const_doc]
+        #vis const #const_ident: #rt::waiter::WaiterMetadata = #meta;
+
+        #unique
     }
+}
+
+/// The waiter function's signature: the operation's, not `async`, with plain parameter names,
+/// and `Waiter<'a, O, E>` as return type.
+fn signature(op: &Operation, fn_ident: &Ident) -> Signature {
+    let mut sig = op.sig.clone();
+    let lt = waiter_lifetime(&mut sig);
     let mut typed = op.params.iter();
     for input in sig.inputs.iter_mut() {
         if let FnArg::Typed(pat) = input {
             let param = typed.next().expect("one Param per typed input");
-            let ident = &param.ident;
             *pat.pat = Pat::Ident(syn::PatIdent {
                 attrs: Vec::new(),
                 by_ref: None,
                 mutability: None,
-                ident: ident.clone(),
+                ident: param.ident.clone(),
                 subpat: None,
             });
             pat.attrs.clear();
         }
     }
-    let ret = match &sig.output {
-        syn::ReturnType::Type(_, ty) => (**ty).clone(),
-        syn::ReturnType::Default => op.ret.clone(),
+    let rt = krate::runtime();
+    let p = krate::private();
+    let (ok, err) = match &sig.output {
+        syn::ReturnType::Type(_, ty) if op.ret.is_some() => match result_parts(ty) {
+            Some((o, e)) => (o.to_token_stream(), e.to_token_stream()),
+            None => (
+                quote!(<#ty as #p::ResultParts>::Ok),
+                quote!(<#ty as #p::ResultParts>::Err),
+            ),
+        },
+        _ => (quote!(()), quote!(())),
     };
     sig.asyncness = None;
     sig.ident = fn_ident.clone();
-    let all_lifetimes: Vec<_> = sig
-        .generics
-        .lifetimes()
-        .map(|l| l.lifetime.clone())
-        .collect();
-    let captured: Vec<_> = all_lifetimes.iter().map(|lt| quote!(&#lt ())).collect();
-    let self_capture = op.receiver.map(|_| {
-        let lt = sig.inputs.iter().find_map(|i| match i {
-            FnArg::Receiver(r) => r.reference.as_ref().and_then(|(_, lt)| lt.clone()),
-            _ => None,
-        });
-        quote!(&#lt Self,)
-    });
-    sig.output = syn::parse_quote! {
-        -> ::waiter_runtime::waiter::Waiter<
-            impl ::waiter_runtime::waiter::Poller<
-                Output = <#ret as ::waiter_runtime::waiter::ResultParts>::Ok,
-                Error = <#ret as ::waiter_runtime::waiter::ResultParts>::Err,
-                Future = impl ::core::future::Future<
-                    Output = ::waiter_runtime::waiter::Polled<
-                        <#ret as ::waiter_runtime::waiter::ResultParts>::Ok,
-                        <#ret as ::waiter_runtime::waiter::ResultParts>::Err,
-                    >,
-                > + ::waiter_runtime::waiter::Captures<(#self_capture #(#captured,)*)>,
-            > + ::waiter_runtime::waiter::Captures<(#self_capture #(#captured,)*)>
-        >
-    };
+    sig.output = syn::parse_quote!(-> #rt::Waiter<#lt, #ok, #err>);
+    sig
+}
 
-    // One poll: clone the parameters, call the operation, find the first matching acceptor.
-    let clones = op.params.iter().map(|p| {
-        let ident = &p.ident;
-        quote_spanned! {p.span=> let #ident = ::waiter_runtime::waiter::PollParam::for_poll(&#ident); }
+/// One poll: clone the parameters, call the operation, find the first matching acceptor.
+fn body(
+    op: &Operation,
+    waiter: &WaiterDef,
+    code: &[AcceptorCode],
+    warnings: TokenStream,
+) -> TokenStream {
+    let p = krate::private();
+    let op_ident = &op.sig.ident;
+    let meta = metadata(op, waiter);
+    let clones = op.params.iter().map(|param| {
+        let ident = &param.ident;
+        quote_spanned! {param.span=> let #ident = #p::PollParam::for_poll(&#ident); }
     });
     let has_impl_trait = op
         .params
@@ -180,13 +216,14 @@ fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDe
     let turbofish =
         (!turbofish_args.is_empty() && !has_impl_trait).then(|| quote!(::<#(#turbofish_args),*>));
     // A waiter that reads its input after the call hands the call clones.
+    let reads_input = paths::reads_input(&waiter.acceptors);
     let args: Vec<TokenStream> = op
         .params
         .iter()
-        .map(|p| {
-            let ident = &p.ident;
-            if paths::reads_input(&waiter.acceptors) {
-                quote_spanned!(p.span=> ::waiter_runtime::waiter::PollParam::for_poll(&#ident))
+        .map(|param| {
+            let ident = &param.ident;
+            if reads_input {
+                quote_spanned!(param.span=> #p::PollParam::for_poll(&#ident))
             } else {
                 quote!(#ident)
             }
@@ -197,65 +234,30 @@ fn expand_waiter(cx: &mut Ctxt, item: &ItemFn, op: &Operation, waiter: &WaiterDe
             let this = Ident::new("self", span);
             quote!(#this.#op_ident #turbofish (#(#args),*))
         }
-        None => {
-            quote!(#op_ident #turbofish (#(::waiter_runtime::waiter::PollParam::for_poll(&#args)),*))
-        }
+        None => quote!(#op_ident #turbofish (#(#p::PollParam::for_poll(&#args)),*)),
     };
-    let classify = classify(cx, op, &waiter.acceptors);
-
-    let doc = docs(op, waiter);
-    let deprecated = waiter.deprecated.then(|| {
-        let note = format!("the service model deprecates the `{}` waiter", waiter.name);
-        quote!(#[deprecated(note = #note)])
-    });
-    let const_doc = format!(
-        "The `{}` waiter's metadata (delays, tags, documentation), used by [`Self::{fn_ident}`].",
-        waiter.name
-    );
-    let const_doc = if op.receiver.is_some() {
-        const_doc
-    } else {
-        const_doc.replace("Self::", "")
-    };
-    // `#[cfg]`s of the operation apply to its waiters too.
-    let cfgs: Vec<_> = item
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("cfg"))
-        .collect();
+    let classify = classify(op, &waiter.acceptors, code);
     quote! {
-        #(#cfgs)*
-        #(#doc)*
-        #deprecated
-        #[allow(clippy::needless_lifetimes, clippy::extra_unused_lifetimes, clippy::type_complexity)]
-        #vis #sig {
-            ::waiter_runtime::waiter::Waiter::new(#meta, move || {
-                #(#clones)*
-                async move {
-                    let __result = #call.await;
-                    let __matched = {
-                        let __result = &__result;
-                        #classify
-                    };
-                    ::waiter_runtime::waiter::Polled::new(__result, __matched)
-                }
-            })
-        }
-
-        #(#cfgs)*
-        #[doc = #const_doc]
-        #vis const #const_ident: ::waiter_runtime::waiter::WaiterMetadata = #meta;
-
-        #unique
+        #warnings
+        #p::waiter(#meta, move || {
+            #(#clones)*
+            async move {
+                let __result = #call.await;
+                let __matched = {
+                    let __result = &__result;
+                    #classify
+                };
+                #p::Polled::new(__result, __matched)
+            }
+        })
     }
 }
 
-use quote::ToTokens;
-
+/// The function's rustdoc: the waiter's documentation, what it polls, and its acceptors.
 fn docs(op: &Operation, waiter: &WaiterDef) -> Vec<TokenStream> {
     let mut lines = Vec::new();
     match &waiter.documentation {
-        Some(doc) => lines.push(doc.clone()),
+        Some(doc) => lines.extend(doc.lines().map(str::to_owned)),
         None => lines.push(format!("Waits until `{}`.", waiter.name)),
     }
     let target = if op.receiver.is_some() {
@@ -269,9 +271,21 @@ fn docs(op: &Operation, waiter: &WaiterDef) -> Vec<TokenStream> {
     lines.push(format!(
         "Smithy waiter `{}`: polls [`{}`]({target}) with the same arguments, between {min} s and {max} s apart \
          (exponential backoff with jitter), until an acceptor reaches `success` or `failure`. \
-         Call `.wait(max_wait)` on the result to run it.",
+         Call `.wait(max_wait).await` on the result to run it.",
         waiter.name, op.sig.ident
     ));
+    lines.push(String::new());
+    lines.push("# Acceptors".to_owned());
+    lines.push(String::new());
+    lines.push(
+        "Checked in order after each poll; the first that matches decides. An error no acceptor \
+         matches ends the wait; anything else polls again."
+            .to_owned(),
+    );
+    lines.push(String::new());
+    for (i, acceptor) in waiter.acceptors.iter().enumerate() {
+        lines.push(format!("{}. {}", i + 1, describe_acceptor(acceptor)));
+    }
     if !waiter.tags.is_empty() {
         lines.push(String::new());
         lines.push(format!("Tags: {}.", waiter.tags.join(", ")));
@@ -285,29 +299,73 @@ fn docs(op: &Operation, waiter: &WaiterDef) -> Vec<TokenStream> {
         .collect()
 }
 
-fn classify(cx: &mut Ctxt, op: &Operation, acceptors: &[Acceptor]) -> TokenStream {
+fn describe_acceptor(acceptor: &Acceptor) -> String {
+    let state = match acceptor.state {
+        State::Success => "**success**",
+        State::Failure => "**failure**",
+        State::Retry => "**retry**",
+    };
+    let when = match &acceptor.matcher {
+        Matcher::Success(true) => "the operation succeeds".to_owned(),
+        Matcher::Success(false) => "the operation fails with any error".to_owned(),
+        Matcher::ErrorType(e) => format!("the operation fails with error code `{}`", e.value()),
+        Matcher::Output(m) | Matcher::InputOutput(m) => {
+            let of = if matches!(acceptor.matcher, Matcher::Output(_)) {
+                "the output"
+            } else {
+                "`{input, output}`"
+            };
+            let compare = match m.comparator {
+                Comparator::StringEquals => format!("is `\"{}\"`", m.expected.value()),
+                Comparator::BooleanEquals => format!("is `{}`", m.expected.value()),
+                Comparator::AllStringEquals => {
+                    format!("is a list of `\"{}\"` only", m.expected.value())
+                }
+                Comparator::AnyStringEquals => {
+                    format!("is a list holding `\"{}\"`", m.expected.value())
+                }
+            };
+            format!(
+                "`{}` in {of} {compare} (`{}`)",
+                m.path.value().replace('`', "'"),
+                m.comparator.name()
+            )
+        }
+    };
+    let message = match &acceptor.message {
+        Some(m) => format!("; message: `{}`", m.value().replace('`', "'")),
+        None => String::new(),
+    };
+    format!("{state} when {when}{message}")
+}
+
+fn classify(op: &Operation, acceptors: &[Acceptor], code: &[AcceptorCode]) -> TokenStream {
+    let p = krate::private();
     let mut out = quote!(::core::option::Option::None);
-    for (index, acceptor) in acceptors.iter().enumerate().rev() {
-        let condition = match &acceptor.matcher {
-            Matcher::Success(expected) => {
-                quote!(::waiter_runtime::waiter::matchers::success(__result, #expected))
+    for (index, (acceptor, code)) in acceptors.iter().zip(code).enumerate().rev() {
+        let condition = match (&acceptor.matcher, &code.condition) {
+            (_, Some(condition)) => condition.clone(),
+            (Matcher::Success(expected), None) => quote!(#p::success(__result, #expected)),
+            (Matcher::ErrorType(expected), None) => {
+                let p = krate::private_at(expected.span());
+                if op.parts.as_ref().is_some_and(|(_, e)| is_std_type(e)) {
+                    quote_spanned!(expected.span()=> #p::foreign_error_type(__result, #expected))
+                } else {
+                    quote_spanned!(expected.span()=> #p::error_type(__result, #expected))
+                }
             }
-            Matcher::ErrorType(expected) => {
-                quote_spanned!(expected.span()=> ::waiter_runtime::waiter::matchers::error_type(__result, #expected))
-            }
-            Matcher::Output(m) => paths::condition(cx, op, m, false),
-            Matcher::InputOutput(m) => paths::condition(cx, op, m, true),
+            (Matcher::Output(_) | Matcher::InputOutput(_), None) => quote!(false),
         };
         let matched = match acceptor.state {
             State::Success => {
-                quote!(::waiter_runtime::waiter::Matched::new(#index, ::waiter_runtime::waiter::AcceptorState::Success))
+                quote!(#p::Matched::new(#index, #p::AcceptorState::Success))
             }
             State::Retry => {
-                quote!(::waiter_runtime::waiter::Matched::new(#index, ::waiter_runtime::waiter::AcceptorState::Retry))
+                quote!(#p::Matched::new(#index, #p::AcceptorState::Retry))
             }
             State::Failure => {
-                let message = paths::message(cx, op, acceptor);
-                quote!(::waiter_runtime::waiter::Matched::failure(#index, #message))
+                let message = &code.message;
+                quote!(#p::Matched::failure(#index, #message))
             }
         };
         out = quote! {
@@ -315,4 +373,49 @@ fn classify(cx: &mut Ctxt, op: &Operation, acceptors: &[Acceptor]) -> TokenStrea
         };
     }
     out
+}
+
+/// Whether `ty` is certainly a type of the standard library (on which nobody can derive).
+fn is_std_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_std_type(&r.elem),
+        syn::Type::Tuple(_) | syn::Type::Slice(_) | syn::Type::Array(_) => true,
+        syn::Type::TraitObject(_) => true,
+        syn::Type::Paren(t) => is_std_type(&t.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let first = p.path.segments.first().map(|s| s.ident.to_string());
+            if matches!(first.as_deref(), Some("std" | "core" | "alloc")) {
+                return true;
+            }
+            p.path.segments.len() == 1
+                && matches!(
+                    p.path.segments[0].ident.to_string().as_str(),
+                    "String"
+                        | "str"
+                        | "Box"
+                        | "Arc"
+                        | "Rc"
+                        | "Vec"
+                        | "Option"
+                        | "Cow"
+                        | "bool"
+                        | "char"
+                        | "u8"
+                        | "u16"
+                        | "u32"
+                        | "u64"
+                        | "u128"
+                        | "usize"
+                        | "i8"
+                        | "i16"
+                        | "i32"
+                        | "i64"
+                        | "i128"
+                        | "isize"
+                        | "f32"
+                        | "f64"
+                )
+        }
+        _ => false,
+    }
 }

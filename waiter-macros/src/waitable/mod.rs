@@ -1,15 +1,21 @@
 //! `#[waitable(...)]`: the value of a Smithy `@waitable` trait on an `async fn`.
 //!
-//! Phases, as in `serde_derive`: [`node`] reads the tokens as a Smithy node value (IDL or JSON
-//! form), [`model`] types it, [`check`] applies the cross-member rules, [`signature`] reads the
-//! annotated function, and [`expand`] emits one `wait_until_*` function per waiter. Every phase
-//! reports into one [`ctxt::Ctxt`], so all errors come out together.
+//! Phases, as in `serde_derive`, all reporting into one [`Ctxt`]:
+//! * parse: [`node`] reads the tokens as a Smithy node value (IDL or JSON form), [`model`] types
+//!   it, [`signature`] reads the annotated function's signature (never its body, which passes
+//!   through untouched, as `tracing-attributes` does);
+//! * check: [`check`] applies the cross-member rules and compiles every JMESPath path and
+//!   message ([`paths`]), with its static type against the comparator;
+//! * expand: [`expand`] emits one `wait_until_*` function and one metadata const per waiter, or
+//!   on error the same items with their signatures and no logic ([`expand::fallback`]), so that
+//!   one mistake is one error and callers do not fail too.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::quote;
 
+use crate::ctxt::Ctxt;
+
 mod check;
-mod ctxt;
 mod expand;
 mod model;
 mod node;
@@ -17,43 +23,126 @@ mod paths;
 mod signature;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let item_fn: syn::ItemFn = match syn::parse2(item.clone()) {
+    let item_fn: signature::MaybeItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
             let err = syn::Error::new(
-                proc_macro2::Span::call_site(),
+                Span::call_site(),
                 "#[waitable] goes on an `async fn` with a body (a method taking `&self`, or a free function) returning `Result<O, E>`",
             )
             .to_compile_error();
             return quote!(#err #item);
         }
     };
-    let mut cx = ctxt::Ctxt::default();
-    let op = signature::read(&mut cx, &item_fn.sig);
-    let model = match node::parse_trait_value(attr) {
-        Ok(node) => Some(model::read(&mut cx, &node)),
+    let (krate, attr) = match crate_option(attr) {
+        Ok(split) => split,
         Err(err) => {
-            cx.push(err);
-            None
+            let err = err.to_compile_error();
+            return quote!(#err #item);
         }
     };
-    let mut expanded = TokenStream::new();
-    if let Some(model) = &model {
-        check::check(&mut cx, model, op.as_ref());
-        if let Some(op) = &op {
-            if !cx.has_errors() {
-                expanded = expand::expand(&mut cx, &item_fn, op, model);
+    let expanded = crate::krate::with(krate.as_ref(), || {
+        let cx = Ctxt::new();
+        let op = signature::read(&cx, &item_fn.sig);
+        let model = match node::parse_trait_value(attr) {
+            Ok(node) => model::read(&cx, &node),
+            Err(err) => {
+                cx.syn_error(err);
+                model::Waitable {
+                    waiters: Vec::new(),
+                }
+            }
+        };
+        let code = check::check(&cx, &model, &op);
+        match cx.check() {
+            Ok(warnings) => expand::expand(&item_fn, &op, &model, &code, &warnings),
+            Err(errors) => {
+                let errors = errors.to_compile_error();
+                let fallback = expand::fallback(&item_fn, &op, &model);
+                quote!(#errors #fallback)
             }
         }
+    });
+    // The annotated function itself, exactly as written.
+    quote!(#item #expanded)
+}
+
+/// Splits a leading `crate = "path",` off the attribute's tokens.
+fn crate_option(attr: TokenStream) -> syn::Result<(Option<syn::Path>, TokenStream)> {
+    let tokens: Vec<TokenTree> = attr.clone().into_iter().collect();
+    match tokens.as_slice() {
+        [TokenTree::Ident(kw), TokenTree::Punct(eq), rest @ ..]
+            if kw == "crate" && eq.as_char() == '=' =>
+        {
+            let (lit, rest) = match rest {
+                [TokenTree::Literal(lit), rest @ ..] => (lit, rest),
+                _ => {
+                    return Err(syn::Error::new(
+                        eq.span(),
+                        "expected `crate = \"path\"`, such as `crate = \"my_sdk::waiters\"`",
+                    ));
+                }
+            };
+            let lit: syn::LitStr = syn::parse2(TokenTree::Literal(lit.clone()).into())?;
+            let path = crate::krate::parse_path(&lit)?;
+            let rest = match rest {
+                [TokenTree::Punct(p), rest @ ..] if p.as_char() == ',' => rest,
+                rest => rest,
+            };
+            Ok((Some(path), rest.iter().cloned().collect()))
+        }
+        _ => Ok((None, attr)),
     }
-    match cx.into_errors() {
-        Ok(warnings) => {
-            let warnings = expand::warnings(&item_fn, &warnings);
-            quote!(#item_fn #expanded #warnings)
-        }
-        Err(errors) => {
-            let errors = errors.to_compile_error();
-            quote!(#item_fn #errors)
-        }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    /// The signature rustdoc shows for a waiter is the one the macro writes: it names the
+    /// output and error types, `Waiter<'_, O, E>`.
+    fn signature_of(item: proc_macro2::TokenStream) -> String {
+        let attr =
+            quote!(ThingExists: { acceptors: [{ state: "success", matcher: { success: true } }] });
+        let out = super::expand(attr, item).to_string();
+        let start = out
+            .find("fn wait_until_thing_exists")
+            .expect("a waiter function");
+        let end = start + out[start..].find('{').expect("a body");
+        out[start..end].trim().to_owned()
+    }
+
+    #[test]
+    fn waiter_signatures_name_output_and_error() {
+        assert_eq!(
+            signature_of(quote! {
+                pub async fn describe(&self, ids: Vec<String>) -> Result<DescribeInstancesOutput, CloudError> { todo!() }
+            }),
+            "fn wait_until_thing_exists (& self , ids : Vec < String >) -> :: waiter_runtime :: Waiter < '_ , DescribeInstancesOutput , CloudError >"
+        );
+        assert_eq!(
+            signature_of(quote! {
+                pub async fn describe(&self, id: &str) -> Result<Out, Error> { todo!() }
+            }),
+            "fn wait_until_thing_exists < 'a > (& 'a self , id : & 'a str) -> :: waiter_runtime :: Waiter < 'a , Out , Error >"
+        );
+        assert_eq!(
+            signature_of(quote! {
+                async fn describe(id: String) -> Result<Out, Error> { todo!() }
+            }),
+            "fn wait_until_thing_exists (id : String) -> :: waiter_runtime :: Waiter < 'static , Out , Error >"
+        );
+    }
+
+    #[test]
+    fn the_body_is_passed_through_untouched() {
+        let item = quote! {
+            async fn describe(id: String) -> Result<Out, Error> { this is not rust at all }
+        };
+        let attr =
+            quote!(ThingExists: { acceptors: [{ state: "success", matcher: { success: true } }] });
+        let out = super::expand(attr, item.clone()).to_string();
+        assert!(out.starts_with(&item.to_string()), "{out}");
+        assert!(!out.contains("compile_error"), "{out}");
     }
 }

@@ -5,8 +5,8 @@
 use proc_macro2::Span;
 use syn::LitStr;
 
-use super::ctxt::Ctxt;
 use super::node::{Member, Node, NodeKind};
+use crate::ctxt::Ctxt;
 
 pub(crate) struct Waitable {
     pub waiters: Vec<WaiterDef>,
@@ -78,8 +78,12 @@ impl Comparator {
 }
 
 /// Reads the trait value. Returns what could be read; errors are in `cx`.
-pub(crate) fn read(cx: &mut Ctxt, node: &Node) -> Waitable {
+pub(crate) fn read(cx: &Ctxt, node: &Node) -> Waitable {
     let mut waiters = Vec::new();
+    if let Some(span) = botocore(node) {
+        cx.error(span, BOTOCORE);
+        return Waitable { waiters };
+    }
     if let Some(members) = object(
         cx,
         node,
@@ -94,7 +98,61 @@ pub(crate) fn read(cx: &mut Ctxt, node: &Node) -> Waitable {
     Waitable { waiters }
 }
 
-fn object<'a>(cx: &mut Ctxt, node: &'a Node, what: &str) -> Option<&'a [Member]> {
+const BOTOCORE: &str = "this is a botocore `waiters-2.json` waiter (the AWS SDKs' own format, with \
+    `delay`, `maxAttempts` and `matcher: \"path\"`), not the value of a Smithy `@waitable` trait. \
+    Paste the waiter from the service's Smithy model instead (the `@waitable( .. )` of the IDL, or the \
+    `\"smithy.waiters#waitable\"` value of the JSON model), or translate it: `delay` -> `minDelay`, \
+    `maxAttempts` -> the max wait you give `.wait(..)`, `matcher: \"path\"`/`\"pathAll\"`/`\"pathAny\"` with \
+    `argument` -> `matcher: { output: { path: <argument>, expected: .., comparator: \"stringEquals\"` \
+    (`\"allStringEquals\"`, `\"anyStringEquals\"`) `} }`, `\"status\"` -> `success`, `\"error\"` -> `errorType`";
+
+/// Where `node` shows itself to be botocore's `waiters-2.json` format rather than a Smithy trait
+/// value: the file's `version`/`waiters` keys, a waiter's `delay`/`maxAttempts`/`operation`, or
+/// an acceptor whose `matcher` is a string.
+fn botocore(node: &Node) -> Option<Span> {
+    let NodeKind::Object(top) = &node.kind else {
+        return None;
+    };
+    if let Some(m) = top
+        .iter()
+        .find(|m| m.key == "waiters" || m.key == "version")
+    {
+        if top.iter().all(|m| m.key == "waiters" || m.key == "version") {
+            return Some(m.key_span);
+        }
+    }
+    for waiter in top {
+        let NodeKind::Object(members) = &waiter.value.kind else {
+            continue;
+        };
+        if let Some(m) = members
+            .iter()
+            .find(|m| matches!(m.key.as_str(), "delay" | "maxAttempts" | "operation"))
+        {
+            return Some(m.key_span);
+        }
+        let Some(acceptors) = members.iter().find(|m| m.key == "acceptors") else {
+            continue;
+        };
+        let NodeKind::Array(items) = &acceptors.value.kind else {
+            continue;
+        };
+        for item in items {
+            let NodeKind::Object(fields) = &item.kind else {
+                continue;
+            };
+            if let Some(m) = fields.iter().find(|m| {
+                m.key == "argument"
+                    || (m.key == "matcher" && matches!(m.value.kind, NodeKind::String(_)))
+            }) {
+                return Some(m.value.span);
+            }
+        }
+    }
+    None
+}
+
+fn object<'a>(cx: &Ctxt, node: &'a Node, what: &str) -> Option<&'a [Member]> {
     match &node.kind {
         NodeKind::Object(members) => Some(members),
         _ => {
@@ -110,7 +168,7 @@ fn object<'a>(cx: &mut Ctxt, node: &'a Node, what: &str) -> Option<&'a [Member]>
     }
 }
 
-fn string(cx: &mut Ctxt, member: &Member) -> Option<LitStr> {
+fn string(cx: &Ctxt, member: &Member) -> Option<LitStr> {
     match &member.value.kind {
         NodeKind::String(s) => Some(s.clone()),
         _ => {
@@ -127,7 +185,7 @@ fn string(cx: &mut Ctxt, member: &Member) -> Option<LitStr> {
     }
 }
 
-fn boolean(cx: &mut Ctxt, member: &Member) -> Option<bool> {
+fn boolean(cx: &Ctxt, member: &Member) -> Option<bool> {
     match &member.value.kind {
         NodeKind::Bool(b) => Some(*b),
         _ => {
@@ -144,7 +202,7 @@ fn boolean(cx: &mut Ctxt, member: &Member) -> Option<bool> {
     }
 }
 
-fn delay(cx: &mut Ctxt, member: &Member) -> Option<(u64, Span)> {
+fn delay(cx: &Ctxt, member: &Member) -> Option<(u64, Span)> {
     let span = member.value.span;
     match &member.value.kind {
         NodeKind::Number(text) => match text.parse::<i128>() {
@@ -197,7 +255,7 @@ fn delay(cx: &mut Ctxt, member: &Member) -> Option<(u64, Span)> {
     }
 }
 
-fn unknown(cx: &mut Ctxt, member: &Member, of: &str, known: &[&str]) {
+fn unknown(cx: &Ctxt, member: &Member, of: &str, known: &[&str]) {
     cx.warn(
         member.key_span,
         format!(
@@ -208,7 +266,7 @@ fn unknown(cx: &mut Ctxt, member: &Member, of: &str, known: &[&str]) {
     );
 }
 
-fn duplicate(cx: &mut Ctxt, members: &[Member], member: &Member) -> bool {
+fn duplicate(cx: &Ctxt, members: &[Member], member: &Member) -> bool {
     let first = members.iter().position(|m| m.key == member.key);
     let is_dup = first.is_some_and(|i| !std::ptr::eq(&members[i], member));
     if is_dup {
@@ -217,7 +275,7 @@ fn duplicate(cx: &mut Ctxt, members: &[Member], member: &Member) -> bool {
     is_dup
 }
 
-fn read_waiter(cx: &mut Ctxt, entry: &Member) -> Option<WaiterDef> {
+fn read_waiter(cx: &Ctxt, entry: &Member) -> Option<WaiterDef> {
     let members = object(cx, &entry.value, &format!("the waiter `{}`", entry.key))?;
     let mut waiter = WaiterDef {
         name: entry.key.clone(),
@@ -310,7 +368,7 @@ fn read_waiter(cx: &mut Ctxt, entry: &Member) -> Option<WaiterDef> {
     Some(waiter)
 }
 
-fn read_acceptor(cx: &mut Ctxt, node: &Node) -> Option<Acceptor> {
+fn read_acceptor(cx: &Ctxt, node: &Node) -> Option<Acceptor> {
     let members = object(cx, node, "an acceptor")?;
     let mut state = None;
     let mut matcher = None;
@@ -385,7 +443,7 @@ fn read_acceptor(cx: &mut Ctxt, node: &Node) -> Option<Acceptor> {
 
 const MATCHERS: &str = "`output`, `inputOutput`, `success` or `errorType`";
 
-fn read_matcher(cx: &mut Ctxt, member: &Member) -> Option<Matcher> {
+fn read_matcher(cx: &Ctxt, member: &Member) -> Option<Matcher> {
     let members = object(cx, &member.value, "a matcher")?;
     let known: Vec<&Member> = members
         .iter()
@@ -433,7 +491,7 @@ fn read_matcher(cx: &mut Ctxt, member: &Member) -> Option<Matcher> {
     }
 }
 
-fn read_path_matcher(cx: &mut Ctxt, member: &Member) -> Option<PathMatcher> {
+fn read_path_matcher(cx: &Ctxt, member: &Member) -> Option<PathMatcher> {
     let members = object(cx, &member.value, &format!("the `{}` matcher", member.key))?;
     let (mut path, mut expected, mut comparator) = (None, None, None);
     let (mut has_path, mut has_expected, mut has_comparator) = (false, false, false);

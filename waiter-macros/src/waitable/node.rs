@@ -49,8 +49,48 @@ impl Node {
 }
 
 /// Parses the whole attribute argument: an object's members, with or without its braces.
+///
+/// What users paste from a Smithy model is accepted as is: the `@waitable( .. )` wrapper of the
+/// IDL form, and the `"smithy.waiters#waitable": { .. }` key of the JSON AST form (both are
+/// stripped here).
 pub(crate) fn parse_trait_value(tokens: TokenStream) -> syn::Result<Node> {
-    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    // `@waitable( .. )` or `@smithy.waiters#waitable( .. )`.
+    if let Some(TokenTree::Punct(at)) = tokens.first() {
+        if at.as_char() == '@' {
+            let at_span = at.span();
+            match tokens.last() {
+                Some(TokenTree::Group(g))
+                    if g.delimiter() == Delimiter::Parenthesis && tokens.len() >= 3 =>
+                {
+                    let name: String = tokens[1..tokens.len() - 1]
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect();
+                    if name != "waitable" && name != "smithy.waiters#waitable" {
+                        return Err(syn::Error::new(
+                            at_span,
+                            format!(
+                                "`@{name}` is not the waiter trait: paste the value of `@waitable( .. )` (or the whole `@waitable( .. )`)"
+                            ),
+                        ));
+                    }
+                    tokens = g.stream().into_iter().collect();
+                }
+                _ => {
+                    return Err(syn::Error::new(
+                        at_span,
+                        "expected `@waitable( .. )`, or the trait value alone: `BucketExists: { acceptors: [ .. ] }`",
+                    ));
+                }
+            }
+        }
+    }
+    let node = parse_whole(tokens)?;
+    unwrap_trait_key(node)
+}
+
+fn parse_whole(tokens: Vec<TokenTree>) -> syn::Result<Node> {
     if let [TokenTree::Group(group)] = tokens.as_slice() {
         if group.delimiter() == Delimiter::Brace {
             return parse_object(group.stream(), group.span());
@@ -71,6 +111,38 @@ pub(crate) fn parse_trait_value(tokens: TokenStream) -> syn::Result<Node> {
         ));
     }
     parse_object(tokens.into_iter().collect(), span)
+}
+
+/// `{"smithy.waiters#waitable": { .. }}` (a trait as the JSON AST writes it) is its value.
+fn unwrap_trait_key(node: Node) -> syn::Result<Node> {
+    let NodeKind::Object(members) = &node.kind else {
+        return Ok(node);
+    };
+    let is_trait_key = |m: &Member| m.key.contains('#') || m.key == "waitable";
+    if !members.iter().any(is_trait_key) {
+        return Ok(node);
+    }
+    match members.as_slice() {
+        [only] if only.key == "smithy.waiters#waitable" || only.key == "waitable" => {
+            Ok(only.value.clone())
+        }
+        _ => {
+            let mut errors = members.iter().filter(|m| is_trait_key(m)).map(|m| {
+                let message = if m.key == "smithy.waiters#waitable" || m.key == "waitable" {
+                    "paste the `smithy.waiters#waitable` trait alone: other members are not waiters".to_owned()
+                } else {
+                    format!(
+                        "`{}` is a shape ID, not a waiter name: paste only the value of the `smithy.waiters#waitable` trait",
+                        m.key
+                    )
+                };
+                syn::Error::new(m.key_span, message)
+            });
+            let mut first = errors.next().expect("a trait key");
+            errors.for_each(|e| first.combine(e));
+            Err(first)
+        }
+    }
 }
 
 fn parse_object(stream: TokenStream, span: Span) -> syn::Result<Node> {
@@ -176,20 +248,14 @@ fn parse_value(
                 "true" => NodeKind::Bool(true),
                 "false" => NodeKind::Bool(false),
                 "null" => NodeKind::Null,
-                other => {
-                    return Err(syn::Error::new(
-                        ident.span(),
-                        format!(
-                            "expected a value, found `{other}`: strings are written in double quotes (\"{other}\")"
-                        ),
-                    ));
-                }
+                _ => return Ok(shape_id(ident, tokens)),
             };
             Ok(Node {
                 kind,
                 span: ident.span(),
             })
         }
+        TokenTree::Literal(lit) if lit.to_string() == "\"\"" => text_block(lit, tokens),
         TokenTree::Literal(lit) => literal(lit, false),
         TokenTree::Punct(p) if p.as_char() == '-' => match tokens.next() {
             Some(TokenTree::Literal(lit)) => {
@@ -206,6 +272,123 @@ fn parse_value(
                 p.as_char()
             ),
         )),
+    }
+}
+
+/// An unquoted shape ID (`OhNo`, `smithy.example#OhNo`, `Foo$bar`) is a string in the IDL.
+fn shape_id(
+    first: proc_macro2::Ident,
+    tokens: &mut std::iter::Peekable<impl Iterator<Item = TokenTree>>,
+) -> Node {
+    let mut text = first.to_string();
+    let mut span = first.span();
+    loop {
+        let Some(TokenTree::Punct(p)) = tokens.peek() else {
+            break;
+        };
+        if !matches!(p.as_char(), '.' | '#' | '$') || p.spacing() == proc_macro2::Spacing::Joint {
+            break;
+        }
+        let p = p.clone();
+        tokens.next();
+        match tokens.peek() {
+            Some(TokenTree::Ident(next)) => {
+                text.push(p.as_char());
+                text.push_str(&next.to_string());
+                span = span.join(next.span()).unwrap_or(span);
+                tokens.next();
+            }
+            _ => {
+                text.push(p.as_char());
+                break;
+            }
+        }
+    }
+    Node {
+        kind: NodeKind::String(LitStr::new(&text, span)),
+        span,
+    }
+}
+
+/// A Smithy text block `"""..."""`, which Rust's lexer reads as `""`, `"..."`, `""`: the
+/// content with its incidental indentation removed, as the Smithy IDL specifies.
+fn text_block(
+    open: proc_macro2::Literal,
+    tokens: &mut std::iter::Peekable<impl Iterator<Item = TokenTree>>,
+) -> syn::Result<Node> {
+    let body = match tokens.peek() {
+        Some(TokenTree::Literal(lit)) => syn::parse_str::<LitStr>(&lit.to_string()).ok(),
+        _ => None,
+    };
+    let Some(body) = body else {
+        // A plain empty string.
+        return Ok(Node {
+            kind: NodeKind::String(LitStr::new("", open.span())),
+            span: open.span(),
+        });
+    };
+    let body_span = tokens.next().map(|t| t.span()).unwrap_or(open.span());
+    let close = match tokens.next() {
+        Some(TokenTree::Literal(lit)) if lit.to_string() == "\"\"" => lit,
+        _ => {
+            return Err(syn::Error::new(
+                open.span(),
+                "unterminated text block: close it with `\"\"\"`",
+            ));
+        }
+    };
+    let span = open.span().join(close.span()).unwrap_or(body_span);
+    let text = body.value();
+    let Some(text) = text
+        .strip_prefix('\n')
+        .or_else(|| text.strip_prefix("\r\n"))
+    else {
+        return Err(syn::Error::new(
+            body_span,
+            "a text block starts with a new line after the opening `\"\"\"`",
+        ));
+    };
+    Ok(Node {
+        kind: NodeKind::String(LitStr::new(&normalize_text_block(text), span)),
+        span,
+    })
+}
+
+/// Smithy's text-block rules: remove the indentation common to every non-blank line (and the
+/// closing delimiter's line), trailing spaces, and the final line break before the delimiter
+/// only when the delimiter sits on its own line.
+fn normalize_text_block(text: &str) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let indent = |l: &str| l.len() - l.trim_start_matches([' ', '\t']).len();
+    let last = lines.len() - 1;
+    let common = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| *i == last || !l.trim().is_empty())
+        .map(|(_, l)| indent(l))
+        .min()
+        .unwrap_or(0);
+    let mut out: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let l = l.strip_suffix('\r').unwrap_or(l);
+            let cut = l.char_indices().nth(common).map_or(l.len(), |(i, _)| i);
+            let l = if l.trim().is_empty() {
+                ""
+            } else {
+                &l[cut.min(l.len())..]
+            };
+            l.trim_end_matches([' ', '\t']).to_owned()
+        })
+        .collect();
+    // The closing delimiter's line holds only indentation: it ends the text with a line break.
+    if out.last().is_some_and(String::is_empty) {
+        out.pop();
+        let mut s = out.join("\n");
+        s.push('\n');
+        s
+    } else {
+        out.join("\n")
     }
 }
 
@@ -284,14 +467,58 @@ mod tests {
         assert!(matches!(&waiter[1].value.kind, NodeKind::Number(n) if n == "-1"));
     }
 
+    fn string_of(node: &Node, key: &str) -> String {
+        let NodeKind::Object(members) = &node.kind else {
+            panic!("not an object")
+        };
+        match &members.iter().find(|m| m.key == key).unwrap().value.kind {
+            NodeKind::String(s) => s.value(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn shape_ids_and_text_blocks_are_strings() {
+        let node =
+            parse_trait_value(quote! { state: success errorType: OhNo member: Foo$bar }).unwrap();
+        assert_eq!(string_of(&node, "state"), "success");
+        assert_eq!(string_of(&node, "errorType"), "OhNo");
+        assert_eq!(string_of(&node, "member"), "Foo$bar");
+        let tokens: TokenStream = "documentation: \"\"\"\n    Line one.\n      two\n\n    \"\"\""
+            .parse()
+            .unwrap();
+        let node = parse_trait_value(tokens).unwrap();
+        assert_eq!(string_of(&node, "documentation"), "Line one.\n  two\n\n");
+        let tokens: TokenStream = "documentation: \"\"\"\n    closed on the line\"\"\""
+            .parse()
+            .unwrap();
+        assert_eq!(
+            string_of(&parse_trait_value(tokens).unwrap(), "documentation"),
+            "closed on the line"
+        );
+        // A plain empty string stays one.
+        let node = parse_trait_value(quote! { documentation: "" }).unwrap();
+        assert_eq!(string_of(&node, "documentation"), "");
+    }
+
+    #[test]
+    fn pasted_wrappers_are_stripped() {
+        let inner = quote! { A: { acceptors: [] } };
+        for wrapped in [
+            quote! { @waitable(#inner) },
+            quote! { "smithy.waiters#waitable": { #inner } },
+            quote! { { "smithy.waiters#waitable": { #inner } } },
+        ] {
+            assert_eq!(keys(&parse_trait_value(wrapped).unwrap()), ["A"]);
+        }
+        let err = parse_trait_value(quote! { @documentation("x") }).unwrap_err();
+        assert!(err.to_string().contains("not the waiter trait"), "{err}");
+    }
+
     #[test]
     fn syntax_errors_say_what_to_write() {
-        let err = parse_trait_value(quote! { A: { state: success } }).unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("strings are written in double quotes"),
-            "{err}"
-        );
+        let err = parse_trait_value(quote! { A: { state: - } }).unwrap_err();
+        assert!(err.to_string().contains("expected a number"), "{err}");
         let err = parse_trait_value(quote! { A { } }).unwrap_err();
         assert!(err.to_string().contains("expected `:`"), "{err}");
         let err = parse_trait_value(quote! {}).unwrap_err();

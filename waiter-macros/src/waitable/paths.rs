@@ -6,10 +6,11 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::LitStr;
 
-use super::ctxt::Ctxt;
 use super::model::{Acceptor, Comparator, Matcher, PathMatcher};
 use super::signature::Operation;
+use crate::ctxt::Ctxt;
 use crate::jmespath::{StaticType, compile_search};
+use crate::krate;
 
 /// What a path searches: the output alone, or `{"input": .., "output": ..}`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -25,50 +26,88 @@ pub(crate) fn reads_input(acceptors: &[Acceptor]) -> bool {
         .any(|a| matches!(a.matcher, Matcher::InputOutput(_)))
 }
 
-/// Statements binding `__data`, the `T: Searchable` searched for `data` (with `__output: &O`
-/// in scope), and the `&T` expression to search.
-fn data_tokens(op: &Operation, data: Data, span: proc_macro2::Span) -> (TokenStream, TokenStream) {
+/// The `&T` expression a path searches: the output, or `{"input": .., "output": ..}` built
+/// inside the search function from its `__output` and `__input` parameters.
+fn data_expr(data: Data, span: proc_macro2::Span) -> TokenStream {
     match data {
-        Data::Output => (TokenStream::new(), quote_spanned!(span=> __output)),
+        Data::Output => quote_spanned!(span=> __output),
+        Data::InputOutput => quote_spanned!(span=> &__data),
+    }
+}
+
+/// A `bool` or `Option<String>` expression (`ret`) computing `finish` from `__value`, the result
+/// of `eval` over what `data` names, for `__output: &O` in scope.
+///
+/// The search runs in a function generic over the output type, bounded by
+/// `OutputSearchable` (and the parameters go through `searchable_input`), and called at the
+/// path's span: an output or parameter type that is not `Searchable` is one error there,
+/// saying to derive it, and nothing else.
+fn search(
+    op: &Operation,
+    data: Data,
+    span: proc_macro2::Span,
+    eval: TokenStream,
+    ret: TokenStream,
+    finish: TokenStream,
+) -> TokenStream {
+    let p = krate::private();
+    let at = krate::private_at(span);
+    match data {
+        Data::Output => {
+            let call = quote_spanned!(span=> __search(__output));
+            quote! {{
+                fn __search<__O: #p::OutputSearchable>(__output: &__O) -> #ret {
+                    let __value = #eval;
+                    #finish
+                }
+                #call
+            }}
+        }
         Data::InputOutput => {
             let input = match op.params.as_slice() {
                 [one] => {
-                    let ident = &one.ident;
-                    quote_spanned!(span=> let __input = &#ident;)
+                    let mut ident = one.ident.clone();
+                    ident.set_span(span);
+                    quote_spanned!(span=> #at::searchable_input(&#ident))
                 }
                 params => {
-                    let fields = params.iter().map(|p| {
-                        let (ident, name) = (&p.ident, &p.name);
-                        quote_spanned!(span=> (#name, &#ident as &dyn ::waiter_runtime::jmespath::Searchable))
+                    let fields = params.iter().map(|param| {
+                        let mut ident = param.ident.clone();
+                        ident.set_span(span);
+                        let name = &param.name;
+                        quote_spanned!(span=> (#name, #at::searchable_input(&#ident)))
                     });
-                    quote_spanned! {span=>
-                        let __fields: &[(&'static str, &dyn ::waiter_runtime::jmespath::Searchable)] = &[#(#fields),*];
-                        let __input = &::waiter_runtime::jmespath::Fields(__fields);
-                    }
+                    quote_spanned!(span=> &#at::Fields(&[#(#fields),*]))
                 }
             };
-            let setup = quote_spanned! {span=>
-                #input
-                let __data = ::waiter_runtime::jmespath::InputOutput::new(__input, __output);
-            };
-            (setup, quote_spanned!(span=> &__data))
+            let call = quote_spanned!(span=> __search(__output, #input));
+            quote! {{
+                fn __search<__O: #p::OutputSearchable>(
+                    __output: &__O,
+                    __input: &dyn #p::Searchable,
+                ) -> #ret {
+                    let __data = #p::InputOutput::new(__input, __output);
+                    let __value = #eval;
+                    #finish
+                }
+                #call
+            }}
         }
     }
 }
 
 /// Compiles `path` and checks the field chains it reads from the root against the signature.
-/// Returns statements binding `__value` (the search result) and the result's static type.
+/// Returns the search expression over what `data` names, and the result's static type.
 fn compile(
-    cx: &mut Ctxt,
+    cx: &Ctxt,
     op: &Operation,
     path: &LitStr,
     data: Data,
 ) -> Option<(TokenStream, StaticType)> {
-    let (setup, data_expr) = data_tokens(op, data, path.span());
-    let compiled = match compile_search(path, data_expr) {
+    let compiled = match compile_search(path, data_expr(data, path.span())) {
         Ok(c) => c,
         Err(e) => {
-            cx.push(e);
+            cx.syn_error(e);
             return None;
         }
     };
@@ -128,8 +167,7 @@ fn compile(
             }
         }
     }
-    let eval = compiled.eval;
-    ok.then_some((quote!(#setup let __value = #eval;), compiled.ty))
+    ok.then_some((compiled.eval, compiled.ty))
 }
 
 fn can_satisfy(comparator: Comparator, ty: &StaticType) -> bool {
@@ -155,7 +193,7 @@ fn describe(ty: &StaticType) -> String {
 
 /// The condition (a `bool` expression over `__result: &Result<O, E>`) of a path matcher.
 pub(crate) fn condition(
-    cx: &mut Ctxt,
+    cx: &Ctxt,
     op: &Operation,
     matcher: &PathMatcher,
     input_output: bool,
@@ -174,10 +212,21 @@ pub(crate) fn condition(
             Comparator::BooleanEquals => "a boolean",
             Comparator::AllStringEquals | Comparator::AnyStringEquals => "an array of strings",
         };
+        let advice = match (matcher.comparator, &ty) {
+            (Comparator::StringEquals, StaticType::Array(elem))
+                if matches!(**elem, StaticType::String | StaticType::Any) =>
+            {
+                "; to compare every element use `\"allStringEquals\"`, to find one `\"anyStringEquals\"`"
+            }
+            (Comparator::AllStringEquals | Comparator::AnyStringEquals, StaticType::String) => {
+                "; to compare one string use `\"stringEquals\"`"
+            }
+            _ => "",
+        };
         cx.error(
             matcher.path.span(),
             format!(
-                "`{}` needs {needs}, but \"{}\" is {}, so this acceptor could never match",
+                "`{}` needs {needs}, but \"{}\" is {}, so this acceptor could never match{advice}",
                 matcher.comparator.name(),
                 matcher.path.value(),
                 describe(&ty)
@@ -186,27 +235,20 @@ pub(crate) fn condition(
         return quote!(false);
     }
     let expected = &matcher.expected;
+    let p = krate::private();
     let compare = match matcher.comparator {
-        Comparator::StringEquals => {
-            quote!(::waiter_runtime::jmespath::string_equals(&__value, #expected))
-        }
+        Comparator::StringEquals => quote!(#p::string_equals(&__value, #expected)),
         Comparator::BooleanEquals => {
             let b = expected.value() == "true";
-            quote!(::waiter_runtime::jmespath::boolean_equals(&__value, #b))
+            quote!(#p::boolean_equals(&__value, #b))
         }
-        Comparator::AllStringEquals => {
-            quote!(::waiter_runtime::jmespath::all_string_equals(&__value, #expected))
-        }
-        Comparator::AnyStringEquals => {
-            quote!(::waiter_runtime::jmespath::any_string_equals(&__value, #expected))
-        }
+        Comparator::AllStringEquals => quote!(#p::all_string_equals(&__value, #expected)),
+        Comparator::AnyStringEquals => quote!(#p::any_string_equals(&__value, #expected)),
     };
+    let search = search(op, data, matcher.path.span(), eval, quote!(bool), compare);
     quote! {
         match __result {
-            ::core::result::Result::Ok(__output) => {
-                #eval
-                #compare
-            }
+            ::core::result::Result::Ok(__output) => #search,
             ::core::result::Result::Err(_) => false,
         }
     }
@@ -215,7 +257,7 @@ pub(crate) fn condition(
 /// The failure message (an `Option<String>` expression) of a failure acceptor: its `message`
 /// evaluated against what its matcher searches (the output, or input and output; for `success`
 /// and `errorType` matchers the output, when the poll succeeded).
-pub(crate) fn message(cx: &mut Ctxt, op: &Operation, acceptor: &Acceptor) -> TokenStream {
+pub(crate) fn message(cx: &Ctxt, op: &Operation, acceptor: &Acceptor) -> TokenStream {
     let Some(message) = &acceptor.message else {
         return quote!(::core::option::Option::None);
     };
@@ -233,6 +275,7 @@ pub(crate) fn message(cx: &mut Ctxt, op: &Operation, acceptor: &Acceptor) -> Tok
     let Some((eval, ty)) = compile(cx, op, message, data) else {
         return quote!(::core::option::Option::None);
     };
+    let p = krate::private();
     let fits = match &ty {
         StaticType::String | StaticType::Any => true,
         StaticType::Array(elem) => matches!(**elem, StaticType::String | StaticType::Any),
@@ -249,12 +292,17 @@ pub(crate) fn message(cx: &mut Ctxt, op: &Operation, acceptor: &Acceptor) -> Tok
         );
         return quote!(::core::option::Option::None);
     }
+    let search = search(
+        op,
+        data,
+        message.span(),
+        eval,
+        quote!(::core::option::Option<::std::string::String>),
+        quote!(#p::failure_message(&__value)),
+    );
     quote! {
         match __result {
-            ::core::result::Result::Ok(__output) => {
-                #eval
-                ::waiter_runtime::jmespath::failure_message(&__value)
-            }
+            ::core::result::Result::Ok(__output) => #search,
             ::core::result::Result::Err(_) => ::core::option::Option::None,
         }
     }

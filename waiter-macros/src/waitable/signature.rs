@@ -3,17 +3,51 @@
 
 use proc_macro2::Span;
 use syn::visit_mut::VisitMut;
-use syn::{FnArg, GenericArgument, Ident, Lifetime, PathArguments, ReturnType, Signature, Type};
+use syn::{
+    FnArg, GenericArgument, GenericParam, Ident, Lifetime, PathArguments, ReturnType, Signature,
+    Type,
+};
 
-use super::ctxt::Ctxt;
+use crate::ctxt::Ctxt;
+
+/// The annotated item as `tracing-attributes` reads it: attributes, visibility and signature
+/// parsed, the body kept as tokens and never looked at (a typo in it gets rustc's error alone).
+pub(crate) struct MaybeItemFn {
+    pub attrs: Vec<syn::Attribute>,
+    pub vis: syn::Visibility,
+    pub sig: Signature,
+}
+
+impl syn::parse::Parse for MaybeItemFn {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(syn::Attribute::parse_outer)?;
+        let vis: syn::Visibility = input.parse()?;
+        let sig: Signature = input.parse()?;
+        // The body: one brace-delimited group, whatever it holds.
+        let _body: proc_macro2::Group = input.step(|cursor| match cursor.token_tree() {
+            Some((proc_macro2::TokenTree::Group(g), rest))
+                if g.delimiter() == proc_macro2::Delimiter::Brace =>
+            {
+                Ok((g, rest))
+            }
+            _ => Err(cursor.error("expected the function's body")),
+        })?;
+        if !input.is_empty() {
+            return Err(input.error("unexpected tokens after the function"));
+        }
+        Ok(MaybeItemFn { attrs, vis, sig })
+    }
+}
 
 pub(crate) struct Operation {
     pub sig: Signature,
     /// `Some(span of self)` for a `&self` method.
     pub receiver: Option<Span>,
     pub params: Vec<Param>,
-    /// The `Result<O, E>` type as written.
-    pub ret: Type,
+    /// The `Result<O, E>` type as written, when the signature returns one.
+    pub ret: Option<Type>,
+    /// `O` and `E` as written, when the return type spells both (`Result<O, E>`).
+    pub parts: Option<(Type, Type)>,
     /// Whether `O` is written `()`: such an operation has no output to match.
     pub unit_output: bool,
 }
@@ -28,14 +62,15 @@ pub(crate) struct Param {
     pub span: Span,
 }
 
-pub(crate) fn read(cx: &mut Ctxt, sig: &Signature) -> Option<Operation> {
-    let mut ok = true;
+/// Reads the signature, reporting what a waiter cannot be built from. Always returns the
+/// operation (with what could be read), so that later phases still check the trait value and
+/// the fallback expansion can still declare the waiter functions.
+pub(crate) fn read(cx: &Ctxt, sig: &Signature) -> Operation {
     if sig.asyncness.is_none() {
         cx.error(
             sig.fn_token.span,
             "#[waitable] goes on an `async fn`: the waiter polls it; write `async fn`",
         );
-        ok = false;
     }
     let mut receiver = None;
     let mut params = Vec::new();
@@ -47,7 +82,6 @@ pub(crate) fn read(cx: &mut Ctxt, sig: &Signature) -> Option<Operation> {
                         r.self_token.span,
                         "a waitable method takes `&self`: the waiter calls it once per poll, so it cannot take `self` by value or `&mut self`",
                     );
-                    ok = false;
                 }
                 receiver = Some(r.self_token.span);
             }
@@ -91,15 +125,36 @@ pub(crate) fn read(cx: &mut Ctxt, sig: &Signature) -> Option<Operation> {
             None
         }
     };
-    let ret = ret?;
-    let unit_output = matches!(result_args(&ret), Some(Some(Type::Tuple(t))) if t.elems.is_empty());
-    ok.then(|| Operation {
+    let unit_output = ret.as_ref().is_some_and(
+        |ret| matches!(result_args(ret), Some(Some(Type::Tuple(t))) if t.elems.is_empty()),
+    );
+    let parts = ret.as_ref().and_then(result_parts);
+    Operation {
         sig: sig.clone(),
         receiver,
         params,
         ret,
+        parts,
         unit_output,
-    })
+    }
+}
+
+/// `O` and `E` of a return type spelled `Result<O, E>` (any path ending in `Result` with two
+/// type arguments).
+pub(crate) fn result_parts(ty: &Type) -> Option<(Type, Type)> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let mut types = args.args.iter().filter_map(|a| match a {
+        GenericArgument::Type(t) => Some(t.clone()),
+        _ => None,
+    });
+    match (types.next(), types.next(), types.next()) {
+        (Some(o), Some(e), None) => Some((o, e)),
+        _ => None,
+    }
 }
 
 /// `Some(first type argument)` when `ty` is a path ending in `Result` (`Result<O, E>`,
@@ -119,60 +174,101 @@ fn result_args(ty: &Type) -> Option<Option<&Type>> {
     })
 }
 
-/// Gives every elided lifetime of the parameters (`&T`, `&self`, `Foo<'_>`) a name, so that the
-/// waiter's return type can say it captures them, and applies the elision rules to the return
-/// type. Returns the new lifetimes, in order.
-pub(crate) fn name_elided_lifetimes(sig: &mut Signature) -> Vec<Lifetime> {
-    struct Namer {
-        made: Vec<Lifetime>,
-    }
-    impl Namer {
-        fn fresh(&mut self, span: Span) -> Lifetime {
-            let lt = Lifetime::new(&format!("'__waitable{}", self.made.len()), span);
-            self.made.push(lt.clone());
-            lt
+/// The lifetime of the waiter a `wait_until_*` function returns, and the signature rewritten so
+/// that everything the waiter keeps (`&self`, borrowed parameters, generic parameters) lives at
+/// least that long.
+///
+/// The common cases keep the signature as written: a method taking `&self` and owned
+/// parameters returns `Waiter<'_, O, E>`, a function without borrows `Waiter<'static, O, E>`.
+/// Otherwise every elided lifetime becomes one named lifetime (`'a`), which by variance accepts
+/// the same calls, and the signature's own lifetimes, type parameters and `impl Trait`
+/// parameters are bounded by it (type parameters by `Send` too: the waiter is `Send`).
+pub(crate) fn waiter_lifetime(sig: &mut Signature) -> Lifetime {
+    struct Count(usize, bool);
+    impl syn::visit::Visit<'_> for Count {
+        fn visit_type_reference(&mut self, r: &syn::TypeReference) {
+            if r.lifetime.is_none() {
+                self.0 += 1;
+            }
+            syn::visit::visit_type_reference(self, r);
+        }
+        fn visit_lifetime(&mut self, lt: &Lifetime) {
+            if lt.ident == "_" {
+                self.0 += 1;
+            }
+        }
+        fn visit_type_impl_trait(&mut self, _: &syn::TypeImplTrait) {
+            self.1 = true;
         }
     }
-    impl VisitMut for Namer {
+    let mut count = Count(0, false);
+    for input in &sig.inputs {
+        match input {
+            FnArg::Receiver(r) => {
+                if matches!(&r.reference, Some((_, None))) {
+                    count.0 += 1;
+                }
+            }
+            FnArg::Typed(pat) => syn::visit::Visit::visit_type(&mut count, &pat.ty),
+        }
+    }
+    let simple = count.0 <= 1
+        && !count.1
+        && sig.generics.lifetimes().next().is_none()
+        && sig.generics.type_params().next().is_none();
+    if simple {
+        let name = if count.0 == 1 { "'_" } else { "'static" };
+        return Lifetime::new(name, Span::call_site());
+    }
+    let taken: Vec<String> = sig
+        .generics
+        .lifetimes()
+        .map(|l| l.lifetime.ident.to_string())
+        .collect();
+    let name = ["a", "waiter", "__waiter"]
+        .into_iter()
+        .find(|n| !taken.iter().any(|t| t == n))
+        .expect("a free lifetime name");
+    let lt = Lifetime::new(&format!("'{name}"), Span::call_site());
+
+    struct Fill(Lifetime);
+    impl VisitMut for Fill {
         fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
             if r.lifetime.is_none() {
-                r.lifetime = Some(self.fresh(r.and_token.span));
+                r.lifetime = Some(self.0.clone());
             }
             syn::visit_mut::visit_type_reference_mut(self, r);
         }
         fn visit_lifetime_mut(&mut self, lt: &mut Lifetime) {
             if lt.ident == "_" {
-                *lt = self.fresh(lt.apostrophe);
+                *lt = self.0.clone();
             }
         }
-        fn visit_type_impl_trait_mut(&mut self, _: &mut syn::TypeImplTrait) {
-            // Lifetimes elided inside `impl Trait` arguments stay as they are.
+        fn visit_type_impl_trait_mut(&mut self, t: &mut syn::TypeImplTrait) {
+            // The waiter keeps the parameter and sends it along with its poll futures.
+            t.bounds.push(syn::parse_quote!(::core::marker::Send));
+            t.bounds.push(syn::TypeParamBound::Lifetime(self.0.clone()));
         }
     }
-    let mut namer = Namer { made: Vec::new() };
-    let mut self_lifetime = None;
+    let mut fill = Fill(lt.clone());
     for input in sig.inputs.iter_mut() {
         match input {
             FnArg::Receiver(r) => {
-                if let Some((_, lt)) = &mut r.reference {
-                    if lt.is_none() {
-                        *lt = Some(namer.fresh(r.self_token.span));
+                if let Some((_, l)) = &mut r.reference {
+                    if l.is_none() {
+                        *l = Some(lt.clone());
                     }
-                    self_lifetime = lt.clone();
-                    *r.ty = syn::parse_quote!(&#lt Self);
+                    let l = l.clone();
+                    let mutability = r.mutability;
+                    *r.ty = syn::parse_quote!(&#l #mutability Self);
                 }
             }
-            FnArg::Typed(pat) => namer.visit_type_mut(&mut pat.ty),
+            FnArg::Typed(pat) => fill.visit_type_mut(&mut pat.ty),
         }
     }
-    // Elision in the return type: the `self` lifetime, else the only input lifetime.
-    let output_lifetime = self_lifetime.or_else(|| match namer.made.as_slice() {
-        [only] => Some(only.clone()),
-        _ => None,
-    });
-    if let (ReturnType::Type(_, ty), Some(lt)) = (&mut sig.output, output_lifetime) {
-        struct Fill(Lifetime);
-        impl VisitMut for Fill {
+    if let ReturnType::Type(_, ty) = &mut sig.output {
+        struct FillOutput(Lifetime);
+        impl VisitMut for FillOutput {
             fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
                 if r.lifetime.is_none() {
                     r.lifetime = Some(self.0.clone());
@@ -185,7 +281,30 @@ pub(crate) fn name_elided_lifetimes(sig: &mut Signature) -> Vec<Lifetime> {
                 }
             }
         }
-        Fill(lt).visit_type_mut(ty);
+        FillOutput(lt.clone()).visit_type_mut(ty);
     }
-    namer.made
+    let lifetimes: Vec<Lifetime> = sig
+        .generics
+        .lifetimes()
+        .map(|l| l.lifetime.clone())
+        .collect();
+    let types: Vec<Ident> = sig
+        .generics
+        .type_params()
+        .map(|t| t.ident.clone())
+        .collect();
+    sig.generics.params.insert(
+        0,
+        GenericParam::Lifetime(syn::LifetimeParam::new(lt.clone())),
+    );
+    let where_clause = sig.generics.make_where_clause();
+    for l in lifetimes {
+        where_clause.predicates.push(syn::parse_quote!(#l: #lt));
+    }
+    for t in types {
+        where_clause
+            .predicates
+            .push(syn::parse_quote!(#t: ::core::marker::Send + #lt));
+    }
+    lt
 }

@@ -5,7 +5,7 @@
 //! ```
 //! use serde_json::json;
 //! use waiter_runtime::jmespath;
-//! use waiter_runtime::jmespath::{all_string_equals, any_string_equals, failure_message};
+//! use waiter_runtime::__private_v0_1::{all_string_equals, any_string_equals, failure_message};
 //!
 //! let output = json!({"Instances": [{"State": "running"}, {"State": "stopped"}]});
 //! let states = jmespath!("Instances[].State").search(&output);

@@ -109,27 +109,21 @@
 
 pub mod data_model;
 mod error;
-mod expression;
+pub(crate) mod expression;
 mod input_output;
-mod matchers;
+pub(crate) mod matchers;
 mod node;
 mod searchable;
 
-#[doc(hidden)]
+/// Helpers the emitted code calls, re-exported by the runtime's private module.
 #[path = "rt.rs"]
-pub mod __private;
+pub(crate) mod rt;
 
 pub use error::SearchError;
-pub use expression::{EvalFn, Expression};
+pub use expression::Expression;
 pub use input_output::{Fields, InputOutput};
-pub use matchers::{
-    all_string_equals, any_string_equals, boolean_equals, failure_message, string_equals,
-};
 pub use node::{Array, Node, Object};
 pub use searchable::{SearchArray, SearchObject, Searchable, Serialized};
 
 /// Derives [`Searchable`] (trait) for a struct or enum; see the trait for the data model.
 pub use waiter_macros::Searchable;
-
-#[doc(hidden)]
-pub use waiter_macros::__jmespath_verdict;

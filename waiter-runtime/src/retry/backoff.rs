@@ -34,7 +34,9 @@ pub(crate) fn jittered(bound: Duration, random: f64) -> Duration {
     } else {
         random.clamp(0.0, 1.0)
     };
-    bound.mul_f64(random).min(bound)
+    // `Duration::mul_f64` panics when the product rounds past `Duration::MAX` (a bound near
+    // 2^64 s times a number near 1): such a product is the bound.
+    Duration::try_from_secs_f64(bound.as_secs_f64() * random).map_or(bound, |d| d.min(bound))
 }
 
 /// A random number in `[0, 1)`.
@@ -70,5 +72,12 @@ mod tests {
         assert_eq!(jittered(b, f64::NAN), Duration::ZERO);
         assert_eq!(jittered(b, 7.0), b);
         assert_eq!(jittered(b, -1.0), Duration::ZERO);
+        // Regression: a bound near 2^64 s times a number near 1 rounds past `Duration::MAX`.
+        for bound in [Duration::MAX, Duration::from_secs(u64::MAX - 1024)] {
+            for random in [1.0, 0.999_999_999_999_999_9, 7.0] {
+                assert!(jittered(bound, random) <= bound, "{bound:?} x {random}");
+            }
+            assert_eq!(jittered(bound, 0.0), Duration::ZERO);
+        }
     }
 }

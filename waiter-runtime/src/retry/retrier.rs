@@ -12,7 +12,7 @@ use super::{
     backoff, run_classifiers,
 };
 use crate::ProvideErrorMetadata;
-use crate::waiter::context::in_waiter_poll;
+use crate::poll_scope::{self, PollScope};
 
 type RetryHook = Arc<dyn Fn(&RetryEvent<'_>) + Send + Sync>;
 
@@ -21,8 +21,12 @@ type RetryHook = Arc<dyn Fn(&RetryEvent<'_>) + Send + Sync>;
 /// a shared [`RetryQuota`] limits retries across calls, exponential backoff with full jitter
 /// (or the server's retry-after hint) spaces them.
 ///
-/// Cheap to clone (clones share the quota); one per client is the normal use. Inside a waiter's
-/// poll it makes exactly one attempt: the waiter is the retry loop.
+/// Cheap to clone (clones share the quota); one per client is the normal use.
+///
+/// Inside a waiter's poll (see [`poll_scope`](crate::poll_scope)) it follows one more rule: an
+/// error that one of the waiter's acceptors names is returned at once, never retried (it may be
+/// the waiter's own terminal condition); every other error is retried as outside a waiter, but
+/// no retry waits past the waiter's deadline.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU32, Ordering};
@@ -221,7 +225,7 @@ impl Retrier {
             // retry loop (boxed) is only entered by calls that fail.
             let ticket = limiter.call_started();
             let token = inner.quota.acquire();
-            limiter.acquire_for(ticket).await;
+            acquire_timed(limiter, ticket).await;
             let result = op().await;
             if result.is_ok() {
                 limiter.on_response(false);
@@ -334,6 +338,25 @@ impl Retrier {
         }
     }
 
+    /// Runs one waiter poll with the waiter's own retries ([`Waiter::retry`]): as
+    /// [`run_report`](Self::run_report), except that it does not count as the operation's retry
+    /// layer and stands down once the operation shows it has one.
+    ///
+    /// [`Waiter::retry`]: crate::waiter::Waiter::retry
+    pub(crate) async fn run_waiter_poll<F, Fut, O, E>(&self, op: F) -> RunReport<O, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        let token = self.inner.quota.acquire();
+        let call = CallSettings {
+            waiter_owned: true,
+            ..CallSettings::default()
+        };
+        self.execute(&call, op, token, None).await
+    }
+
     /// The retry loop. `token` was acquired before the first try; `first` is the first try
     /// when the caller already made it.
     async fn execute<'q, F, Fut, O, E>(
@@ -350,11 +373,21 @@ impl Retrier {
     {
         let inner = &*self.inner;
         let config = &inner.config;
+        // Inside a waiter's poll: the errors its acceptors name, its deadline, its counters.
+        let scope = poll_scope::current();
+        if let Some(scope) = &scope {
+            if !call.waiter_owned {
+                scope.record_retry_layer();
+            }
+        }
         let started = first
             .as_ref()
             .and_then(|first| first.started)
             .unwrap_or_else(tokio::time::Instant::now);
-        let deadline = config.max_total_time().map(|budget| started + budget);
+        // A budget reaching past what `Instant` can hold is no budget.
+        let deadline = config
+            .max_total_time()
+            .and_then(|budget| started.checked_add(budget));
         let inspects_success = match &call.classifiers {
             Some(own) if call.replace => own.inspects_success(),
             Some(own) => own.inspects_success() || inner.classifiers.inspects_success(),
@@ -362,7 +395,7 @@ impl Retrier {
         };
 
         let mut attempt = 1u32;
-        let mut tokens_taken = 0u32;
+        let mut tokens_taken = 0u64;
         let (mut first, ticket) = match first {
             Some(first) if first.acquired => (Some(first.result), first.ticket),
             first => (
@@ -378,11 +411,26 @@ impl Retrier {
                 Some(result) => result,
                 None => {
                     if let Some(limiter) = &inner.rate_limiter {
-                        limiter.acquire_for(ticket).await;
+                        acquire_timed(&**limiter, ticket).await;
                     }
                     op().await
                 }
             };
+            // The waiter's own retries (`Waiter::retry`) stand down once the operation has a
+            // retry layer of its own: no double retries.
+            if call.waiter_owned
+                && result.is_err()
+                && scope.as_ref().is_some_and(PollScope::retry_layer_ran)
+            {
+                token.failure();
+                return RunReport {
+                    result,
+                    attempts: attempt,
+                    stop: StopReason::RetriedByOperation,
+                    tokens_taken,
+                    tokens_returned: 0,
+                };
+            }
             // Fast path: no classifier would retry a success.
             if result.is_ok() && !inspects_success && inner.rate_limiter.is_none() {
                 let tokens_returned = token.success();
@@ -431,20 +479,18 @@ impl Retrier {
                 }
             };
 
-            // Asked only once a retry is indicated: the waiter is the retry loop.
-            let in_poll = in_waiter_poll();
-            let max_attempts = if in_poll {
-                1
-            } else {
-                call.max_attempts.unwrap_or(config.max_attempts()).max(1)
-            };
+            // Inside a waiter's poll, an error the waiter's acceptors name is its to decide.
+            if let (Some(scope), Err(error)) = (&scope, &result) {
+                if scope.names(error) {
+                    token.failure();
+                    tracing::debug!(attempt, %reason, error_code = error.code(), "not retrying: the waiter's acceptors name this error");
+                    return done(StopReason::NamedByWaiter, result, 0);
+                }
+            }
+            let max_attempts = call.max_attempts.unwrap_or(config.max_attempts()).max(1);
             if attempt >= max_attempts {
                 token.failure();
-                let stop = if in_poll {
-                    StopReason::InsideWaiterPoll
-                } else {
-                    StopReason::MaxAttempts
-                };
+                let stop = StopReason::MaxAttempts;
                 tracing::debug!(attempt, %reason, ?stop, "not retrying");
                 return done(stop, result, 0);
             }
@@ -456,10 +502,20 @@ impl Retrier {
                 (_, hint) => config.delay(attempt, 0.0, hint),
             };
             if let Some(deadline) = deadline {
-                if tokio::time::Instant::now() + delay > deadline {
+                // A delay reaching past what `Instant` can hold ends past any deadline.
+                let end = tokio::time::Instant::now().checked_add(delay);
+                if end.is_none_or(|end| end > deadline) {
                     token.failure();
                     tracing::debug!(attempt, %reason, ?delay, "not retrying: the retry would end past the time budget");
                     return done(StopReason::TimeBudgetExhausted, result, 0);
+                }
+            }
+            if let Some(scope) = &scope {
+                if !scope.fits(delay) {
+                    token.failure();
+                    scope.record_deadline_stop();
+                    tracing::debug!(attempt, %reason, ?delay, "not retrying: the retry would end past the waiter's deadline");
+                    return done(StopReason::WaiterDeadline, result, 0);
                 }
             }
             token = match token.schedule_retry(reason.kind()) {
@@ -469,7 +525,8 @@ impl Retrier {
                     return done(StopReason::QuotaExhausted(exhausted), result, 0);
                 }
             };
-            tokens_taken += token.held();
+            // At most `u32::MAX` attempts of at most `u32::MAX` tokens: no overflow in a u64.
+            tokens_taken += u64::from(token.held());
 
             let error = result.as_ref().err();
             tracing::debug!(
@@ -490,11 +547,34 @@ impl Retrier {
                 });
             }
             drop(result);
+            if let Some(scope) = &scope {
+                scope.record_retry(delay);
+            }
             if !delay.is_zero() {
                 // Boxed: keeps the timer out of every call's future, retried or not.
                 Box::pin(tokio::time::sleep(delay)).await;
             }
             attempt += 1;
+        }
+    }
+}
+
+/// Waits for the rate limiter; inside a waiter's poll, a wait is added to the poll's counters.
+/// The clock is read only when the limiter makes the attempt wait.
+async fn acquire_timed(limiter: &dyn RateLimiter, ticket: u64) {
+    let mut acquire = limiter.acquire_for(ticket);
+    let mut waiting_since = None;
+    std::future::poll_fn(|cx| match acquire.as_mut().poll(cx) {
+        std::task::Poll::Ready(()) => std::task::Poll::Ready(()),
+        std::task::Poll::Pending => {
+            waiting_since.get_or_insert_with(tokio::time::Instant::now);
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+    if let Some(since) = waiting_since {
+        if let Some(scope) = poll_scope::current() {
+            scope.record_rate_limit_wait(since.elapsed());
         }
     }
 }
@@ -514,6 +594,9 @@ struct CallSettings {
     classifiers: Option<RetryClassifiers>,
     replace: bool,
     max_attempts: Option<u32>,
+    /// The waiter's own retries around a whole poll (`Waiter::retry`): they stand down when
+    /// the operation has a retry layer of its own.
+    waiter_owned: bool,
 }
 
 impl<'r> CustomizedRun<'r> {
@@ -550,6 +633,7 @@ impl<'r> CustomizedRun<'r> {
                 classifiers,
                 replace: self.replace,
                 max_attempts: self.max_attempts,
+                waiter_owned: false,
             },
         )
     }
@@ -587,8 +671,9 @@ pub struct RunReport<O, E> {
     pub attempts: u32,
     /// Why there was no further attempt.
     pub stop: StopReason,
-    /// Tokens the call's retries took from the quota.
-    pub tokens_taken: u32,
+    /// Tokens the call's retries took from the quota (a `u64`: a call whose retries take
+    /// more than the quota's capacity, as other calls give tokens back, cannot overflow it).
+    pub tokens_taken: u64,
     /// Tokens the call gave back to the quota.
     pub tokens_returned: u32,
 }
@@ -607,8 +692,15 @@ pub enum StopReason {
     QuotaExhausted(QuotaExhausted),
     /// A retry was indicated but its backoff would have ended past the time budget.
     TimeBudgetExhausted,
-    /// A retry was indicated but the call runs inside a waiter's poll: the waiter retries.
-    InsideWaiterPoll,
+    /// The call runs inside a waiter's poll and one of the waiter's acceptors names the error:
+    /// the waiter decides what it means, so it is returned at once.
+    NamedByWaiter,
+    /// A retry was indicated inside a waiter's poll, but its wait would have ended past the
+    /// waiter's deadline.
+    WaiterDeadline,
+    /// The waiter's own retries ([`Waiter::retry`](crate::waiter::Waiter::retry)) stood down:
+    /// the operation retried inside the poll with a retry layer of its own.
+    RetriedByOperation,
 }
 
 /// A retry about to happen, as passed to [`Retrier::on_retry`] hooks.

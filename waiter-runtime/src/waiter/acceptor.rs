@@ -52,7 +52,7 @@ impl Matched {
     /// An acceptor at index `acceptor` matched and moves the waiter to `state`.
     ///
     /// ```
-    /// use waiter_runtime::waiter::{AcceptorState, Matched};
+    /// use waiter_runtime::__private_v0_1::{AcceptorState, Matched};
     /// let m = Matched::new(0, AcceptorState::Success);
     /// assert_eq!(m.message, None);
     /// ```
@@ -88,7 +88,7 @@ impl<O, E> Polled<O, E> {
     /// Pairs a result with the acceptor it matched.
     ///
     /// ```
-    /// use waiter_runtime::waiter::Polled;
+    /// use waiter_runtime::__private_v0_1::Polled;
     /// let p: Polled<u8, ()> = Polled::new(Ok(1), None);
     /// assert!(p.matched.is_none());
     /// ```
@@ -100,7 +100,7 @@ impl<O, E> Polled<O, E> {
     /// for an error (step 4) and `retry` for a success (step 5).
     ///
     /// ```
-    /// use waiter_runtime::waiter::{AcceptorState, Polled};
+    /// use waiter_runtime::__private_v0_1::{AcceptorState, Polled};
     /// assert_eq!(Polled::<(), &str>::new(Err("boom"), None).state(), AcceptorState::Failure);
     /// assert_eq!(Polled::<(), &str>::new(Ok(()), None).state(), AcceptorState::Retry);
     /// ```

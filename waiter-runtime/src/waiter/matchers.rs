@@ -6,7 +6,7 @@ use crate::ProvideErrorMetadata;
 /// The `success` matcher: `true` matches a successful response, `false` matches any error.
 ///
 /// ```
-/// use waiter_runtime::waiter::matchers::success;
+/// use waiter_runtime::__private_v0_1::success;
 /// assert!(success::<u8, ()>(&Ok(1), true));
 /// assert!(success::<u8, ()>(&Err(()), false));
 /// assert!(!success::<u8, ()>(&Err(()), true));
@@ -19,12 +19,14 @@ pub fn success<O, E>(result: &Result<O, E>, expected: bool) -> bool {
 /// The `errorType` matcher: the error's [`code`](ProvideErrorMetadata::code) equals
 /// `expected`.
 ///
-/// An absolute shape ID (`com.amazonaws.s3#NotFound`) matches on its name part; a code with
-/// dots (`InvalidInstanceID.NotFound`) is a plain string.
+/// Both sides are compared through [`normalize_code`](crate::error_metadata::normalize_code):
+/// an absolute shape ID (`com.amazonaws.s3#NotFound`), in the acceptor or in the error's code
+/// (awsJson's `__type`), matches on its name part; a code with dots
+/// (`InvalidInstanceID.NotFound`) is a plain string.
 ///
 /// ```
 /// use waiter_runtime::ProvideErrorMetadata;
-/// use waiter_runtime::waiter::matchers::error_type;
+/// use waiter_runtime::__private_v0_1::error_type;
 ///
 /// struct NotFound;
 /// impl ProvideErrorMetadata for NotFound {
@@ -39,7 +41,12 @@ pub fn success<O, E>(result: &Result<O, E>, expected: bool) -> bool {
 pub fn error_type<O, E: ErrorCode>(result: &Result<O, E>, expected: &str) -> bool {
     match result {
         Ok(_) => false,
-        Err(error) => error.error_code() == Some(shape_name(expected)),
+        Err(error) => {
+            error
+                .error_code()
+                .map(crate::error_metadata::normalize_code)
+                == Some(crate::error_metadata::normalize_code(expected))
+        }
     }
 }
 
@@ -66,7 +73,7 @@ impl<E: ProvideErrorMetadata + ?Sized> ErrorCode for E {
 /// `#` is returned unchanged.
 ///
 /// ```
-/// use waiter_runtime::waiter::matchers::shape_name;
+/// use waiter_runtime::__private_v0_1::shape_name;
 /// assert_eq!(shape_name("com.amazonaws.s3#NotFound"), "NotFound");
 /// assert_eq!(shape_name("InvalidInstanceID.NotFound"), "InvalidInstanceID.NotFound");
 /// ```

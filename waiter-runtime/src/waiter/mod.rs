@@ -7,22 +7,22 @@
 //! a Smithy `@waitable` trait; everything the macro emits per waiter is a small classification
 //! function, the rest is here, generic.
 //!
-//! [`context`] tells the retry layer that it runs inside a waiter's poll.
+//! Each poll runs inside a [`PollScope`](crate::poll_scope::PollScope): the retry layer
+//! inside it returns at once the errors the waiter's acceptors name and retries the others.
 
-pub mod context;
 pub mod delay;
-pub mod matchers;
 
-mod acceptor;
+pub(crate) mod matchers;
+
+pub(crate) mod acceptor;
 mod metadata;
 mod observer;
 mod outcome;
-mod poller;
+pub(crate) mod poller;
 mod run;
 
-pub use acceptor::{AcceptorState, Matched, Polled};
+pub use acceptor::AcceptorState;
 pub use metadata::WaiterMetadata;
 pub use observer::{PollEvent, PollObserver};
 pub use outcome::{FinalPoll, WaiterError};
-pub use poller::{Captures, PollParam, Poller, ResultParts};
 pub use run::Waiter;

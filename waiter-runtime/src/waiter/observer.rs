@@ -7,19 +7,24 @@ use super::AcceptorState;
 /// One completed poll, as given to [`Waiter::on_poll`](super::Waiter::on_poll).
 ///
 /// ```
+/// use std::sync::atomic::{AtomicU32, Ordering};
 /// use std::time::Duration;
-/// use waiter_runtime::waiter::{AcceptorState, Matched, PollEvent, Polled, Waiter, WaiterMetadata};
+/// use waiter_runtime::waitable;
+/// use waiter_runtime::waiter::{AcceptorState, PollEvent};
+///
+/// struct Client { calls: AtomicU32 }
+/// impl Client {
+///     #[waitable(Ready: { acceptors: [{ state: "success", matcher: { inputOutput: {
+///         path: "output", expected: "true", comparator: "booleanEquals" } } }] })]
+///     async fn is_ready(&self) -> Result<bool, std::io::Error> {
+///         Ok(self.calls.fetch_add(1, Ordering::Relaxed) == 1)
+///     }
+/// }
 ///
 /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
 /// # async fn main() {
-/// let mut n = 0;
-/// let waiter = Waiter::new(WaiterMetadata::new("Ready", "get"), move || {
-///     n += 1;
-///     let ready = n == 2;
-///     async move {
-///         Polled::new(Ok::<_, std::io::Error>(()), ready.then(|| Matched::new(0, AcceptorState::Success)))
-///     }
-/// });
+/// let client = Client { calls: AtomicU32::new(0) };
+/// let waiter = client.wait_until_ready();
 /// let mut log = Vec::new();
 /// waiter
 ///     .min_delay(Duration::from_secs(3))

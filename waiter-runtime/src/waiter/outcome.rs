@@ -10,16 +10,22 @@ use std::time::Duration;
 ///
 /// ```
 /// use std::time::Duration;
-/// use waiter_runtime::waiter::{AcceptorState, Matched, Polled, Waiter, WaiterMetadata};
+/// use waiter_runtime::{ProvideErrorMetadata, waitable};
+///
+/// #[derive(Debug, PartialEq, ProvideErrorMetadata)]
+/// enum Error { NotFound }
+///
+/// #[waitable(ObjectNotExists: { acceptors: [{ state: "success", matcher: { errorType: "NotFound" } }] })]
+/// async fn head_object(key: String) -> Result<(), Error> {
+///     let _ = key;
+///     Err(Error::NotFound)
+/// }
 ///
 /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
 /// # async fn main() {
-/// let gone = Waiter::new(WaiterMetadata::new("ObjectNotExists", "head_object"), || async {
-///     let result: Result<(), &str> = Err("NotFound");
-///     Polled::new(result, Some(Matched::new(0, AcceptorState::Success)))
-/// });
+/// let gone = wait_until_object_not_exists("photo.jpg".to_owned());
 /// let done = gone.wait(Duration::from_secs(60)).await.unwrap();
-/// assert_eq!((done.error(), done.polls, done.elapsed), (Some(&"NotFound"), 1, Duration::ZERO));
+/// assert_eq!((done.error(), done.polls, done.elapsed), (Some(&Error::NotFound), 1, Duration::ZERO));
 /// # }
 /// ```
 #[derive(Debug)]
@@ -56,17 +62,24 @@ impl<O, E> FinalPoll<O, E> {
 ///
 /// ```
 /// use std::time::Duration;
-/// use waiter_runtime::WaiterError;
-/// use waiter_runtime::waiter::{Polled, Waiter, WaiterMetadata};
+/// use waiter_runtime::{Searchable, WaiterError, waitable};
+///
+/// #[derive(Debug, Searchable)]
+/// struct Instance { state: String }
+///
+/// #[waitable(InstanceRunning: { acceptors: [{ state: "success", matcher: { output: {
+///     path: "state", expected: "running", comparator: "stringEquals" } } }] })]
+/// async fn describe(id: String) -> Result<Instance, std::io::Error> {
+///     let _ = id;
+///     Ok(Instance { state: "pending".into() })
+/// }
 ///
 /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
 /// # async fn main() {
-/// let pending = Waiter::new(WaiterMetadata::new("InstanceRunning", "describe"), || async {
-///     Polled::new(Ok::<_, std::io::Error>("pending"), None)
-/// });
+/// let pending = wait_until_instance_running("i-1".to_owned());
 /// let err = pending.wait(Duration::from_secs(10)).await.unwrap_err();
 /// assert!(matches!(err, WaiterError::ExceededMaxWait { .. }));
-/// assert_eq!(err.last_result().unwrap().ok(), Some(&"pending"));
+/// assert_eq!(err.last_result().unwrap().unwrap().state, "pending");
 /// assert!(err.to_string().starts_with(
 ///     "waiter `InstanceRunning` gave up: the resource did not reach the desired state within the maximum wait of 10s"
 /// ));

@@ -1,64 +1,31 @@
 //! The glue between an operation and the [`Waiter`](super::Waiter): one poll at a time.
+//!
+//! A waiter holds its operation as a boxed closure returning a boxed future, so that its type
+//! can be named (`Waiter<'a, O, E>`) in the signatures `#[waitable]` writes and in your rustdoc.
+//! The box costs one allocation per poll, next to a network call and a sleep of seconds (see
+//! `BENCHMARKS.md`, "waiter poll").
 
 use std::future::Future;
+use std::pin::Pin;
 
 use super::acceptor::Polled;
 
-/// Something that can poll an operation once and classify the result: a closure returning a
-/// future of [`Polled`]. `#[waitable]` builds one per waiter; you can write one by hand too.
-///
-/// ```
-/// use std::time::Duration;
-/// use waiter_runtime::waiter::{AcceptorState, Matched, Polled, Waiter, WaiterMetadata};
-///
-/// # #[tokio::main(flavor = "current_thread", start_paused = true)]
-/// # async fn main() {
-/// let mut calls = 0;
-/// let waiter = Waiter::new(WaiterMetadata::new("CounterReachesThree", "count"), move || {
-///     calls += 1;
-///     let n = calls;
-///     async move {
-///         let result: Result<u32, std::io::Error> = Ok(n);
-///         let matched = (n == 3).then(|| Matched::new(0, AcceptorState::Success));
-///         Polled::new(result, matched)
-///     }
-/// });
-/// let done = waiter.wait(Duration::from_secs(60)).await.unwrap();
-/// assert_eq!((done.polls, done.output()), (3, Some(&3)));
-/// # }
-/// ```
-pub trait Poller {
-    /// The operation's output.
-    type Output;
-    /// The operation's error.
-    type Error;
-    /// The future of one poll.
-    type Future: Future<Output = Polled<Self::Output, Self::Error>>;
+/// One poll's future.
+pub(crate) type BoxPoll<'a, O, E> = Pin<Box<dyn Future<Output = Polled<O, E>> + Send + 'a>>;
 
-    /// Starts one poll.
-    fn poll_once(&mut self) -> Self::Future;
-}
+/// Starts one poll.
+pub(crate) type BoxPoller<'a, O, E> = Box<dyn FnMut() -> BoxPoll<'a, O, E> + Send + 'a>;
 
-impl<F, Fut, O, E> Poller for F
+/// Boxes a closure returning poll futures.
+pub(crate) fn box_poller<'a, O, E, F, Fut>(mut poll: F) -> BoxPoller<'a, O, E>
 where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Polled<O, E>>,
+    F: FnMut() -> Fut + Send + 'a,
+    Fut: Future<Output = Polled<O, E>> + Send + 'a,
 {
-    type Output = O;
-    type Error = E;
-    type Future = Fut;
-
-    fn poll_once(&mut self) -> Fut {
-        self()
-    }
+    Box::new(move || Box::pin(poll()))
 }
 
 /// The `O` and `E` of a `Result<O, E>`, whatever alias spells it (`io::Result<T>`).
-///
-/// ```
-/// use waiter_runtime::waiter::ResultParts;
-/// let _: <std::io::Result<u8> as ResultParts>::Ok = 1u8;
-/// ```
 pub trait ResultParts {
     /// The success type.
     type Ok;
@@ -72,12 +39,6 @@ impl<O, E> ResultParts for Result<O, E> {
 }
 
 /// A parameter of a waitable operation: it is cloned for each poll.
-///
-/// ```
-/// use waiter_runtime::waiter::PollParam;
-/// let name = String::from("bucket");
-/// assert_eq!(name.for_poll(), "bucket");
-/// ```
 #[diagnostic::on_unimplemented(
     message = "a parameter of a `#[waitable]` operation must be `Clone`: each poll gets its own copy",
     label = "`{Self}` is not `Clone`",
@@ -94,18 +55,3 @@ impl<T: Clone> PollParam for T {
         self.clone()
     }
 }
-
-/// Names lifetimes an `impl Trait` return type captures, for callers on edition 2021 (where a
-/// return-position `impl Trait` does not capture lifetimes implicitly). Implemented for all
-/// types; it adds no bound.
-///
-/// ```
-/// use waiter_runtime::waiter::Captures;
-/// fn chars<'a>(s: &'a str) -> impl Iterator<Item = char> + Captures<&'a ()> {
-///     s.chars()
-/// }
-/// assert_eq!(chars("ab").count(), 2);
-/// ```
-pub trait Captures<T: ?Sized> {}
-
-impl<T: ?Sized, U: ?Sized> Captures<T> for U {}

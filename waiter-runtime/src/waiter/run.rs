@@ -8,29 +8,46 @@ use tokio::time::Instant;
 use tracing::Instrument;
 
 use super::acceptor::{AcceptorState, Polled};
-use super::context::scope_poll;
 use super::delay::{compute_delay, random_between};
 use super::metadata::WaiterMetadata;
 use super::observer::{PollEvent, PollObserver};
 use super::outcome::{FinalPoll, WaiterError};
-use super::poller::Poller;
+use super::poller::BoxPoller;
+use crate::poll_scope::{NamedErrors, PollScope};
 
 /// A waiter ready to run: set options, then call [`wait`](Self::wait) with the maximum time
 /// you are willing to wait (the spec requires the caller to give one).
 ///
-/// `#[waitable]` returns one from every `wait_until_*` function.
+/// Every `wait_until_*` function of [`#[waitable]`](crate::waitable) returns one: a
+/// `Waiter<'a, O, E>` polls an operation returning `Result<O, E>` and borrows what the
+/// operation borrows (`&self`, borrowed parameters) for `'a`. It is `Send`, so it can be
+/// spawned, and it does nothing until awaited.
 ///
 /// ```
 /// use std::time::Duration;
-/// use waiter_runtime::waiter::{AcceptorState, Matched, Polled, Waiter, WaiterError, WaiterMetadata};
+/// use waiter_runtime::{ProvideErrorMetadata, Searchable, Waiter, WaiterError, waitable};
+///
+/// #[derive(Debug, ProvideErrorMetadata)]
+/// enum Error { NotFound }
+/// #[derive(Debug, Searchable)]
+/// struct Thing { status: String }
+/// struct Client;
+///
+/// impl Client {
+///     #[waitable(ThingReady: { acceptors: [{ state: "success", matcher: { output: {
+///         path: "status", expected: "ready", comparator: "stringEquals" } } }] })]
+///     async fn get_thing(&self, name: &str) -> Result<Thing, Error> {
+///         let _ = name;
+///         Ok(Thing { status: "creating".into() })
+///     }
+/// }
 ///
 /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
 /// # async fn main() {
-/// let never = Waiter::new(WaiterMetadata::new("Never", "get"), || async {
-///     Polled::new(Ok::<_, std::io::Error>(()), None)
-/// });
+/// let client = Client;
+/// let waiter: Waiter<'_, Thing, Error> = client.wait_until_thing_ready("t1");
 /// let mut polls = Vec::new();
-/// let err = never
+/// let err = waiter
 ///     .min_delay(Duration::from_millis(500))
 ///     .max_delay(Duration::from_secs(2))
 ///     .seed(42)
@@ -43,16 +60,16 @@ use super::poller::Poller;
 /// # }
 /// ```
 #[must_use = "a waiter does nothing until `.wait(max_wait).await`"]
-pub struct Waiter<P, Obs = ()> {
+pub struct Waiter<'a, O, E, Obs = ()> {
     metadata: WaiterMetadata,
-    poller: P,
+    poller: BoxPoller<'a, O, E>,
     observer: Obs,
     min_delay: Duration,
     max_delay: Duration,
     seed: Option<u64>,
 }
 
-impl<P, Obs> std::fmt::Debug for Waiter<P, Obs> {
+impl<O, E, Obs> std::fmt::Debug for Waiter<'_, O, E, Obs> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Waiter")
             .field("waiter", &self.metadata.name)
@@ -64,9 +81,9 @@ impl<P, Obs> std::fmt::Debug for Waiter<P, Obs> {
     }
 }
 
-impl<P: Poller> Waiter<P> {
+impl<'a, O, E> Waiter<'a, O, E> {
     /// A waiter that polls with `poller`, with the delays in `metadata`.
-    pub fn new(metadata: WaiterMetadata, poller: P) -> Self {
+    pub(crate) fn from_poller(metadata: WaiterMetadata, poller: BoxPoller<'a, O, E>) -> Self {
         Waiter {
             metadata,
             poller,
@@ -78,7 +95,7 @@ impl<P: Poller> Waiter<P> {
     }
 }
 
-impl<P: Poller, Obs: PollObserver> Waiter<P, Obs> {
+impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// The waiter's static description (name, delays from the model, tags...).
     pub fn metadata(&self) -> &WaiterMetadata {
         &self.metadata
@@ -104,7 +121,7 @@ impl<P: Poller, Obs: PollObserver> Waiter<P, Obs> {
 
     /// Calls `observer` after each poll with the poll number, the elapsed time, the state
     /// reached and the delay before the next poll (for progress bars and logs).
-    pub fn on_poll<F: FnMut(&PollEvent)>(self, observer: F) -> Waiter<P, F> {
+    pub fn on_poll<F: FnMut(&PollEvent)>(self, observer: F) -> Waiter<'a, O, E, F> {
         Waiter {
             metadata: self.metadata,
             poller: self.poller,
@@ -119,12 +136,9 @@ impl<P: Poller, Obs: PollObserver> Waiter<P, Obs> {
     /// error no acceptor matches, or `max_wait` passes.
     ///
     /// The first poll is immediate. A poll still in flight at the deadline is cancelled (its
-    /// future is dropped). Each poll runs inside [`scope_poll`], so the operation's own retries
-    /// stand down: the waiter is the retry loop.
-    pub async fn wait(
-        self,
-        max_wait: Duration,
-    ) -> Result<FinalPoll<P::Output, P::Error>, WaiterError<P::Output, P::Error>> {
+    /// future is dropped). Each poll runs inside a [`PollScope`]: a retry layer inside the
+    /// operation returns at once the errors the waiter's acceptors name and retries the others.
+    pub async fn wait(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let span = tracing::info_span!(
             "waiter",
             waiter = self.metadata.name,
@@ -134,10 +148,7 @@ impl<P: Poller, Obs: PollObserver> Waiter<P, Obs> {
         self.run(max_wait).instrument(span).await
     }
 
-    async fn run(
-        mut self,
-        max_wait: Duration,
-    ) -> Result<FinalPoll<P::Output, P::Error>, WaiterError<P::Output, P::Error>> {
+    async fn run(mut self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let waiter = self.metadata.name;
         let (min_delay, max_delay) = (self.min_delay, self.max_delay);
         if min_delay.is_zero() || min_delay > max_delay {
@@ -149,7 +160,7 @@ impl<P: Poller, Obs: PollObserver> Waiter<P, Obs> {
         }
         let mut rng = match self.seed {
             Some(seed) => SmallRng::seed_from_u64(seed),
-            None => SmallRng::from_entropy(),
+            None => SmallRng::from_os_rng(),
         };
         let start = Instant::now();
         // A max wait too large to represent is no deadline at all.
@@ -158,7 +169,8 @@ impl<P: Poller, Obs: PollObserver> Waiter<P, Obs> {
         let mut retries: u32 = 0;
         let mut last = None;
         loop {
-            let poll = scope_poll(self.poller.poll_once());
+            let scope = PollScope::new(NamedErrors::every(), deadline);
+            let poll = scope.run((self.poller)());
             let polled = match deadline {
                 Some(deadline) => match tokio::time::timeout_at(deadline, poll).await {
                     Ok(polled) => polled,

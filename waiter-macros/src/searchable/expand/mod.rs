@@ -9,7 +9,8 @@ use quote::quote;
 use syn::DeriveInput;
 
 pub(super) fn rt() -> TokenStream {
-    quote!(::waiter_runtime::jmespath::__private)
+    let p = crate::krate::private();
+    quote!(#p::jmespath)
 }
 
 /// The node of one field, given an expression of type `&FieldType`.
@@ -71,6 +72,22 @@ fn used_params(shape: &Shape, params: &[syn::Ident]) -> Vec<syn::Ident> {
         .collect()
 }
 
+/// The impl emitted next to the derive's errors: `Searchable` with its one required method, so
+/// that the type's uses (a waiter's output, `jmespath!` searches) report nothing more.
+pub(crate) fn fallback(input: &DeriveInput) -> TokenStream {
+    let p = rt();
+    let ident = &input.ident;
+    let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_g #p::Searchable for #ident #ty_g #where_c {
+            fn node(&self) -> #p::Node<'_> {
+                ::core::unreachable!("#[derive(Searchable)] reported errors at compile time")
+            }
+        }
+    }
+}
+
 pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
     let p = rt();
     let ident = &input.ident;
@@ -98,12 +115,14 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
         Shape::Object(fields) => {
             let (obj, searchable) = object_impl(fields, self_field);
             quote! {
+                #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                     fn node(&self) -> #p::Node<'_> {
                         #p::Node::Object(#p::Object::View(self))
                     }
                     #searchable
                 }
+                #[automatically_derived]
                 impl #impl_g #p::SearchObject for #ident #ty_g #where_c {
                     #obj
                 }
@@ -128,6 +147,7 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
                 _ => TokenStream::new(),
             };
             quote! {
+                #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                     fn node(&self) -> #p::Node<'_> { #v }
                     #walk
@@ -137,6 +157,7 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
         Shape::Tuple(fields) => {
             let items = fields.iter().map(|f| value(f, self_field(&f.member)));
             quote! {
+                #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                     fn node(&self) -> #p::Node<'_> {
                         #p::owned_array(::std::vec![#(#items),*])
@@ -145,6 +166,7 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
             }
         }
         Shape::Unit => quote! {
+            #[automatically_derived]
             impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                 fn node(&self) -> #p::Node<'_> { #p::Node::Null }
             }
@@ -177,6 +199,7 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
                 TokenStream::new()
             };
             quote! {
+                #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                     #[allow(unused_variables)]
                     #[inline]

@@ -83,8 +83,9 @@ impl TokenBucket {
 
     /// Takes `count` whole tokens at once, without refilling: what `count` takes at the time of
     /// the last refill do. For the shared limiter's lock-free path, which takes only tokens that
-    /// are there (`count <= capacity`). Bit for bit the same as `count` subtractions of one:
-    /// below 2^53 a float minus a whole number not above it is exact.
+    /// were there (`count <= capacity`; a refill never lowers the capacity). Bit for bit the
+    /// same as `count` subtractions of one: below 2^53 a float minus a whole number not above
+    /// it is exact.
     pub(crate) fn take_whole(&mut self, count: u64) {
         debug_assert!(count as f64 <= self.capacity);
         self.capacity -= count as f64;

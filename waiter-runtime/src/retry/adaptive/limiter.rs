@@ -6,6 +6,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use tokio::time::{Instant, Sleep};
 
@@ -119,11 +120,16 @@ struct Inner {
     /// Callers waiting for a token, first in line first, with how to wake them.
     line: BTreeMap<Key, Waker>,
     next_key: u64,
-    /// The latest clock reading, in `state`'s seconds. Acquiring first tries with it (no clock
-    /// read): refilling up to a past instant can only under-count tokens, never over-count.
+    /// The latest clock reading, in `state`'s seconds (readings taken on several threads may
+    /// arrive out of order). A token taken under the lock is taken at a fresh reading, never at
+    /// this one: a token taken at a past instant and a refill to now after it can count tokens
+    /// the bucket's cap dropped in between (a full bucket idle for a while would then give
+    /// twice its capacity at once).
     last_now: f64,
     /// What the last critical section stored in each stripe of `Shared::free`.
     published: [u64; STRIPES],
+    /// Whether `last_now` was read when this critical section started (and not yet used).
+    fresh: bool,
 }
 
 impl Inner {
@@ -135,9 +141,9 @@ impl Inner {
     }
 
     /// How many whole tokens a caller may take without the lock after this critical section:
-    /// as many as the bucket holds when nobody waits, provided taking one under the lock would
-    /// not refill the bucket first (the last refill is not older than `last_now`), so that the
-    /// tokens taken either way are the same, bit for bit.
+    /// as many as the bucket holds when nobody waits, provided the bucket was refilled at the
+    /// latest clock reading (`last_now`). The next critical section counts them as taken at
+    /// its own clock reading (see [`Shared::lock`]).
     fn free_tokens(&self) -> u64 {
         /// Above this a float minus one is not exact.
         const EXACT: f64 = (1u64 << 53) as f64;
@@ -188,7 +194,7 @@ impl ClientRateLimiter {
     /// ```
     /// use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
     ///
-    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(50.0, 0.0));
+    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(50.0, 0.0).unwrap());
     /// assert_eq!(limiter.state().fill_rate(), 50.0);
     /// ```
     pub fn with_state(state: RateLimiterState) -> Self {
@@ -206,6 +212,7 @@ impl ClientRateLimiter {
                     next_key: 0,
                     last_now: 0.0,
                     published: [0; STRIPES],
+                    fresh: false,
                 })),
                 origin: Instant::now(),
             }),
@@ -264,7 +271,7 @@ impl ClientRateLimiter {
     ///
     /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
     /// # async fn main() {
-    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(2.0, 0.0));
+    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(2.0, 0.0).unwrap());
     /// assert!(limiter.try_acquire());
     /// assert!(limiter.try_acquire());
     /// assert!(!limiter.try_acquire()); // empty: the next token is 500 ms away
@@ -297,7 +304,7 @@ impl ClientRateLimiter {
         }
         let reading = elapsed.as_secs_f64();
         let (wake, throttle) = {
-            let mut inner = shared.lock();
+            let mut inner = shared.lock_at(Some(reading));
             shared.fold_uncounted(&mut inner);
             let was_enabled = inner.state.is_enabled();
             let before = inner.state.fill_rate();
@@ -375,7 +382,7 @@ fn stripe() -> usize {
 }
 
 /// Nanoseconds in `duration`, saturating (584 years).
-fn nanos(duration: std::time::Duration) -> u64 {
+fn nanos(duration: Duration) -> u64 {
     duration
         .as_secs()
         .saturating_mul(1_000_000_000)
@@ -402,6 +409,12 @@ impl Shared {
 
     /// Takes the lock, and the tokens taken without it from the bucket.
     fn lock(&self) -> Locked<'_> {
+        self.lock_at(None)
+    }
+
+    /// Same as [`lock`](Self::lock), with a clock reading the caller took just before (a
+    /// response's), used if the tokens taken without the lock need one.
+    fn lock_at(&self, reading: Option<f64>) -> Locked<'_> {
         // The critical sections only do float arithmetic and map updates; a poisoned lock
         // still holds a consistent state.
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
@@ -415,7 +428,18 @@ impl Shared {
             }
         }
         if taken != 0 {
-            inner.state.take_whole_tokens(taken);
+            // Taken at some instant between the last critical section and now: counted as
+            // taken now, after refilling to now. Counting them at the last critical section's
+            // instant and refilling after would give back the tokens the bucket's cap dropped
+            // while it was full (a burst after an idle period twice the bucket's size); counted
+            // now, a burst never gets more than the state machine grants at that instant. The
+            // price: tokens taken without the lock just before an idle period are counted
+            // after it, where the cap may drop some of the refill (never more than those taken
+            // since the last critical section).
+            let now = inner.remember(reading.unwrap_or_else(|| self.elapsed()));
+            inner.state.take_whole_tokens_at(now, taken);
+            // A token taken in this critical section needs no other reading.
+            inner.fresh = reading.is_none();
         }
         Locked {
             shared: self,
@@ -443,13 +467,14 @@ impl Shared {
         self.origin.elapsed().as_secs_f64()
     }
 
-    /// Takes a token if one is there, first at the last clock reading, then at a fresh one.
-    fn take_token(&self, inner: &mut Inner) -> Result<(), std::time::Duration> {
-        let last_now = inner.last_now;
-        if inner.state.try_acquire(last_now).is_ok() {
-            return Ok(());
-        }
-        let now = self.read_clock(inner);
+    /// Takes a token at a fresh clock reading if one is there (see [`Inner::last_now`]): the
+    /// one this critical section started with, if it read the clock, else a new one.
+    fn take_token(&self, inner: &mut Inner) -> Result<(), Duration> {
+        let now = if std::mem::take(&mut inner.fresh) {
+            inner.last_now
+        } else {
+            self.read_clock(inner)
+        };
         inner.state.try_acquire(now)
     }
 }
@@ -477,6 +502,7 @@ impl std::ops::DerefMut for Locked<'_> {
 impl Drop for Locked<'_> {
     fn drop(&mut self) {
         // Before the mutex is released (fields drop after this body).
+        self.inner.fresh = false;
         let free = self.inner.free_tokens();
         // Shared out evenly; the first stripes get one more if it does not divide.
         let (each, rest) = (free / STRIPES as u64, free % STRIPES as u64);
@@ -564,7 +590,12 @@ impl Future for Acquire<'_> {
                 this.sleep = None;
                 return Poll::Pending;
             };
-            let deadline = Instant::now() + wait;
+            // A wait past what `Instant` holds (a fill rate near zero) is a wait of 30 years,
+            // as tokio's own timers do.
+            let now = Instant::now();
+            let deadline = now
+                .checked_add(wait)
+                .unwrap_or_else(|| now + Duration::from_secs(30 * 365 * 86_400));
             let sleep = match &mut this.sleep {
                 Some(sleep) => {
                     sleep.as_mut().reset(deadline);

@@ -59,6 +59,6 @@ mod tuning;
 pub use bucket::TokenBucket;
 pub use cubic::Cubic;
 pub use limiter::{Acquire, ClientRateLimiter, Ticket};
-pub use state::RateLimiterState;
+pub use state::{InvalidRate, RateLimiterState};
 pub use transmit::TransmitRate;
 pub use tuning::{InvalidTuning, Tuning};

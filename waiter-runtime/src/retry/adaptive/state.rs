@@ -57,20 +57,30 @@ impl RateLimiterState {
     /// if the client had been throttled `K` seconds ago at `rate` and was back at its plateau.
     /// Useful to restore a known rate and in tests and benchmarks.
     ///
+    /// `rate` must be a finite number, at least 0 (0 is the bucket's minimum fill rate): NaN,
+    /// a negative or an infinite rate is an [`InvalidRate`] error (an infinite measured rate
+    /// would stay infinite, and the limiter would never limit again, whatever the throttles).
+    ///
     /// ```
     /// use waiter_runtime::retry::adaptive::RateLimiterState;
     ///
-    /// let mut state = RateLimiterState::steady_at(100.0, 0.0);
+    /// let mut state = RateLimiterState::steady_at(100.0, 0.0)?;
     /// assert!(state.is_enabled());
     /// assert_eq!(state.fill_rate(), 100.0);
     /// assert!(state.try_acquire(0.0).is_ok());
+    ///
+    /// assert!(RateLimiterState::steady_at(f64::INFINITY, 0.0).is_err());
+    /// # Ok::<(), waiter_runtime::retry::adaptive::InvalidRate>(())
     /// ```
-    pub fn steady_at(rate: f64, now: f64) -> Self {
+    pub fn steady_at(rate: f64, now: f64) -> Result<Self, InvalidRate> {
         Self::steady_at_with_tuning(Tuning::AWS, rate, now)
     }
 
     /// Same as [`steady_at`](Self::steady_at) with other constants.
-    pub fn steady_at_with_tuning(tuning: Tuning, rate: f64, now: f64) -> Self {
+    pub fn steady_at_with_tuning(tuning: Tuning, rate: f64, now: f64) -> Result<Self, InvalidRate> {
+        if !(rate.is_finite() && rate >= 0.0) {
+            return Err(InvalidRate { rate });
+        }
         let mut state = Self::with_tuning(tuning, now);
         let probe = Cubic::with_max_rate(tuning, rate, now);
         state.cubic = Cubic::with_max_rate(tuning, rate, now - probe.time_window());
@@ -79,7 +89,7 @@ impl RateLimiterState {
         state.bucket.fill();
         state.calculated_rate = rate;
         state.enabled = true;
-        state
+        Ok(state)
     }
 
     /// Records a response at `now`: updates the measured rate, then CUBIC (a throttle cuts the
@@ -126,9 +136,12 @@ impl RateLimiterState {
         self.transmit.count(count);
     }
 
-    /// Takes `count` whole tokens taken without the lock by the shared limiter (see
-    /// [`TokenBucket::take_whole`]).
-    pub(crate) fn take_whole_tokens(&mut self, count: u64) {
+    /// Takes `count` whole tokens taken without the lock by the shared limiter, as if taken
+    /// at `now`, the latest instant they can have been taken at: the bucket is refilled to
+    /// `now` first (see [`TokenBucket::take_whole`]). Taking them at an earlier instant and
+    /// refilling after could count tokens the bucket's cap had already dropped.
+    pub(crate) fn take_whole_tokens_at(&mut self, now: f64, count: u64) {
+        self.bucket.refill(now);
         self.bucket.take_whole(count);
     }
 
@@ -186,3 +199,40 @@ impl RateLimiterState {
         &self.tuning
     }
 }
+
+/// A rate given to [`RateLimiterState::steady_at`] that is not a finite number of requests per
+/// second, at least 0.
+///
+/// ```
+/// use waiter_runtime::retry::adaptive::RateLimiterState;
+///
+/// let err = RateLimiterState::steady_at(-1.0, 0.0).unwrap_err();
+/// assert_eq!(err.rate(), -1.0);
+/// assert_eq!(
+///     err.to_string(),
+///     "invalid steady rate -1: expected a finite number of requests per second, at least 0",
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InvalidRate {
+    rate: f64,
+}
+
+impl InvalidRate {
+    /// The rate given.
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+}
+
+impl std::fmt::Display for InvalidRate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "invalid steady rate {}: expected a finite number of requests per second, at least 0",
+            self.rate
+        )
+    }
+}
+
+impl std::error::Error for InvalidRate {}

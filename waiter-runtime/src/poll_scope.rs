@@ -1,0 +1,379 @@
+//! The poll scope: what a retry layer needs to know while it runs inside a waiter's poll.
+//!
+//! A waiter is a retry loop of its own, and its acceptors may name an error that a retry
+//! strategy would retry by default as the waiter's terminal condition (`rfc-waiters-rust.md`,
+//! requirement 3: `ThrottlingException` as a `failure` acceptor, say). The AWS SDKs keep the
+//! client's retries inside each poll all the same, so that a throttle is retried there and never
+//! reaches acceptors that do not expect it. Both hold with one rule:
+//!
+//! **Inside a poll, an error that one of the running waiter's acceptors names is never retried;
+//! every other error goes to the retry strategy as usual**, with its quota and rate limiting,
+//! and no retry waits past the waiter's deadline.
+//!
+//! The [`Waiter`](crate::waiter::Waiter) runs each poll inside a [`PollScope`] that carries the
+//! errors its acceptors name ([`NamedErrors`]: the `errorType` codes, every error when an
+//! acceptor is `success: false`), the waiter's deadline, and counters: the attempts made inside
+//! the poll and the time spent waiting for retries and for rate-limiter tokens, which the waiter
+//! reports in [`PollEvent`](crate::waiter::PollEvent). [`Retrier`](crate::retry::Retrier)
+//! follows the rule; a hand-written retry layer follows it with [`current`]:
+//!
+//! ```
+//! use std::time::Duration;
+//! use waiter_runtime::ProvideErrorMetadata;
+//! use waiter_runtime::poll_scope::{self, NamedErrors, PollScope};
+//!
+//! #[derive(Debug, ProvideErrorMetadata)]
+//! enum Error {
+//!     #[error_metadata(code = "ThrottlingException", throttling)]
+//!     Throttled,
+//!     #[error_metadata(code = "ResourceNotFoundException")]
+//!     NotFound,
+//! }
+//!
+//! /// What a hand-written retry layer asks before retrying `error` after `delay`.
+//! fn may_retry(error: &Error, delay: Duration) -> bool {
+//!     match poll_scope::current() {
+//!         // Not inside a waiter's poll: the layer's own rules alone decide.
+//!         None => true,
+//!         // Inside a poll: never an error the waiter's acceptors name, never past its deadline.
+//!         Some(scope) => !scope.names(error) && scope.fits(delay),
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread", start_paused = true)]
+//! # async fn main() {
+//! assert!(may_retry(&Error::NotFound, Duration::from_secs(1)));
+//! let scope = PollScope::new(NamedErrors::codes(["com.amazonaws.dynamodb#ResourceNotFoundException"]), None);
+//! scope
+//!     .run(async {
+//!         assert!(!may_retry(&Error::NotFound, Duration::from_secs(1)));
+//!         assert!(may_retry(&Error::Throttled, Duration::from_secs(1)));
+//!     })
+//!     .await;
+//! # }
+//! ```
+//!
+//! The scope is a tokio task-local: it does not follow work spawned onto other tasks.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::ProvideErrorMetadata;
+
+tokio::task_local! {
+    static POLL: PollScope;
+}
+
+/// The errors a waiter's acceptors name: inside its polls, a retry layer returns them at once.
+///
+/// ```
+/// use waiter_runtime::poll_scope::NamedErrors;
+///
+/// let named = NamedErrors::codes(["com.amazonaws.ec2#InvalidInstanceID.NotFound"]);
+/// assert!(named.names(Some("InvalidInstanceID.NotFound")));
+/// assert!(!named.names(Some("RequestLimitExceeded")));
+/// assert!(!named.names(None));
+/// assert!(NamedErrors::every().names(None));
+/// assert!(!NamedErrors::none().names(Some("Throttling")));
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct NamedErrors(Repr);
+
+#[derive(Clone, PartialEq, Eq)]
+enum Repr {
+    Every,
+    Codes(Arc<[Cow<'static, str>]>),
+}
+
+impl NamedErrors {
+    /// Every error (a `success: false` acceptor matches any error).
+    pub fn every() -> Self {
+        NamedErrors(Repr::Every)
+    }
+
+    /// No error: every error goes to the retry strategy.
+    pub fn none() -> Self {
+        NamedErrors(Repr::Codes(Arc::from([])))
+    }
+
+    /// The errors whose [`code`](ProvideErrorMetadata::code) is one of `codes` (`errorType`
+    /// values: an absolute shape ID names its name part, as the `errorType` matcher compares).
+    pub fn codes<I>(codes: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<Cow<'static, str>>,
+    {
+        let codes: Vec<Cow<'static, str>> = codes
+            .into_iter()
+            .map(|code| match code.into() {
+                Cow::Borrowed(code) => Cow::Borrowed(shape_name(code)),
+                Cow::Owned(code) => Cow::Owned(shape_name(&code).to_owned()),
+            })
+            .collect();
+        NamedErrors(Repr::Codes(codes.into()))
+    }
+
+    /// Whether an error with this code is named.
+    pub fn names(&self, code: Option<&str>) -> bool {
+        match &self.0 {
+            Repr::Every => true,
+            Repr::Codes(codes) => {
+                code.is_some_and(|code| codes.iter().any(|named| named == shape_name(code)))
+            }
+        }
+    }
+
+    /// Whether every error is named.
+    pub fn is_every(&self) -> bool {
+        matches!(self.0, Repr::Every)
+    }
+}
+
+impl fmt::Debug for NamedErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Every => f.write_str("NamedErrors::every()"),
+            Repr::Codes(codes) => f.debug_set().entries(codes.iter()).finish(),
+        }
+    }
+}
+
+/// The code an `errorType` names, compared as the `errorType` matcher compares it (see
+/// [`normalize_code`](crate::error_metadata::normalize_code)).
+fn shape_name(id: &str) -> &str {
+    crate::error_metadata::normalize_code(id)
+}
+
+/// One running poll: the errors the waiter's acceptors name, its deadline, and what the retry
+/// layers inside the poll did. Cheap to clone (clones share the counters).
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::poll_scope::{self, NamedErrors, PollScope};
+///
+/// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+/// # async fn main() {
+/// let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+/// let scope = PollScope::new(NamedErrors::every(), Some(deadline));
+/// scope
+///     .run(async {
+///         let scope = poll_scope::current().unwrap();
+///         assert!(scope.fits(Duration::from_secs(10)) && !scope.fits(Duration::from_secs(11)));
+///         scope.record_retry(Duration::from_millis(300));
+///     })
+///     .await;
+/// let stats = scope.stats();
+/// assert_eq!((stats.attempts, stats.retry_wait), (2, Duration::from_millis(300)));
+/// assert!(poll_scope::current().is_none());
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct PollScope {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    named: NamedErrors,
+    deadline: Option<Instant>,
+    retries: AtomicU32,
+    retry_wait_nanos: AtomicU64,
+    rate_limit_wait_nanos: AtomicU64,
+    retry_layer: AtomicBool,
+    stopped_at_deadline: AtomicBool,
+}
+
+/// What the retry layers did inside one poll, as [`PollScope::stats`] reports it.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PollStats {
+    /// Attempts made inside the poll: 1, plus one per retry.
+    pub attempts: u32,
+    /// Time spent waiting for retries (their backoff or the server's retry-after hint).
+    pub retry_wait: Duration,
+    /// Time spent waiting for client-side rate-limiter tokens (the adaptive mode).
+    pub rate_limit_wait: Duration,
+}
+
+impl PollScope {
+    /// A scope for one poll of a waiter whose acceptors name `named`, ending at `deadline`.
+    pub fn new(named: NamedErrors, deadline: Option<Instant>) -> Self {
+        PollScope {
+            shared: Arc::new(Shared {
+                named,
+                deadline,
+                retries: AtomicU32::new(0),
+                retry_wait_nanos: AtomicU64::new(0),
+                rate_limit_wait_nanos: AtomicU64::new(0),
+                retry_layer: AtomicBool::new(false),
+                stopped_at_deadline: AtomicBool::new(false),
+            }),
+        }
+    }
+
+    /// Runs `fut` inside this scope: [`current`] returns it there.
+    pub async fn run<F: Future>(&self, fut: F) -> F::Output {
+        POLL.scope(self.clone(), fut).await
+    }
+
+    /// The errors the waiter's acceptors name.
+    pub fn named_errors(&self) -> &NamedErrors {
+        &self.shared.named
+    }
+
+    /// Whether the waiter's acceptors name `error`: a retry layer returns it at once.
+    pub fn names<E: ProvideErrorMetadata + ?Sized>(&self, error: &E) -> bool {
+        self.shared.named.names(error.code())
+    }
+
+    /// The waiter's deadline (`None`: no deadline).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.shared.deadline
+    }
+
+    /// Whether a wait of `delay` from now ends at or before the waiter's deadline.
+    pub fn fits(&self, delay: Duration) -> bool {
+        match self.shared.deadline {
+            None => true,
+            Some(deadline) => Instant::now()
+                .checked_add(delay)
+                .is_some_and(|end| end <= deadline),
+        }
+    }
+
+    /// Records a retry inside the poll, after a wait of `wait` for it.
+    pub fn record_retry(&self, wait: Duration) {
+        self.shared.retries.fetch_add(1, Ordering::Relaxed);
+        add_nanos(&self.shared.retry_wait_nanos, wait);
+    }
+
+    /// Records a wait of `wait` for a rate-limiter token.
+    pub fn record_rate_limit_wait(&self, wait: Duration) {
+        add_nanos(&self.shared.rate_limit_wait_nanos, wait);
+    }
+
+    /// Records that a retry layer ran inside the poll, so the waiter's own retries (see
+    /// [`Waiter::retry`](crate::waiter::Waiter::retry)) stand down: no double retries.
+    pub fn record_retry_layer(&self) {
+        self.shared.retry_layer.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a retry layer recorded itself with [`record_retry_layer`](Self::record_retry_layer).
+    pub fn retry_layer_ran(&self) -> bool {
+        self.shared.retry_layer.load(Ordering::Relaxed)
+    }
+
+    /// Records that a retry layer gave up a retry because its wait would have ended past the
+    /// waiter's deadline: the waiter then reports that it ran out of time, with the error.
+    pub fn record_deadline_stop(&self) {
+        self.shared
+            .stopped_at_deadline
+            .store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a retry layer gave up at the waiter's deadline.
+    pub fn stopped_at_deadline(&self) -> bool {
+        self.shared.stopped_at_deadline.load(Ordering::Relaxed)
+    }
+
+    /// What the retry layers did so far in this poll.
+    pub fn stats(&self) -> PollStats {
+        PollStats {
+            attempts: self
+                .shared
+                .retries
+                .load(Ordering::Relaxed)
+                .saturating_add(1),
+            retry_wait: Duration::from_nanos(self.shared.retry_wait_nanos.load(Ordering::Relaxed)),
+            rate_limit_wait: Duration::from_nanos(
+                self.shared.rate_limit_wait_nanos.load(Ordering::Relaxed),
+            ),
+        }
+    }
+}
+
+fn add_nanos(counter: &AtomicU64, wait: Duration) {
+    let nanos = u64::try_from(wait.as_nanos()).unwrap_or(u64::MAX);
+    let _ = counter.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+        Some(n.saturating_add(nanos))
+    });
+}
+
+impl fmt::Debug for PollScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PollScope")
+            .field("named", &self.shared.named)
+            .field("deadline", &self.shared.deadline)
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The scope of the waiter poll the current task is running, if it is running one.
+pub fn current() -> Option<PollScope> {
+    POLL.try_with(PollScope::clone).ok()
+}
+
+/// Whether the current task is running a waiter's poll.
+///
+/// ```
+/// use waiter_runtime::poll_scope::{self, NamedErrors, PollScope};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// assert!(!poll_scope::in_poll());
+/// let scope = PollScope::new(NamedErrors::none(), None);
+/// assert!(scope.run(async { poll_scope::in_poll() }).await);
+/// # }
+/// ```
+pub fn in_poll() -> bool {
+    POLL.try_with(|_| ()).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn scope_is_set_only_inside_and_not_in_spawned_tasks() {
+        let scope = PollScope::new(NamedErrors::none(), None);
+        assert!(!in_poll());
+        assert!(scope.run(async { in_poll() }).await);
+        assert!(!in_poll());
+        let inner = scope
+            .run(async { tokio::spawn(async { in_poll() }).await.unwrap() })
+            .await;
+        assert!(!inner);
+    }
+
+    #[test]
+    fn codes_compare_on_shape_names() {
+        let named = NamedErrors::codes([
+            Cow::Borrowed("com.example#NotFound"),
+            Cow::Owned("Gone".to_owned()),
+        ]);
+        assert!(named.names(Some("NotFound")));
+        assert!(named.names(Some("com.other#NotFound")));
+        assert!(named.names(Some("Gone")));
+        assert!(!named.names(Some("Found")));
+        assert_eq!(format!("{named:?}"), r#"{"NotFound", "Gone"}"#);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn counters_saturate() {
+        let scope = PollScope::new(NamedErrors::none(), None);
+        scope.record_retry(Duration::MAX);
+        scope.record_retry(Duration::MAX);
+        scope.record_rate_limit_wait(Duration::from_millis(5));
+        let stats = scope.stats();
+        assert_eq!(stats.attempts, 3);
+        assert_eq!(stats.retry_wait, Duration::from_nanos(u64::MAX));
+        assert_eq!(stats.rate_limit_wait, Duration::from_millis(5));
+        assert!(scope.fits(Duration::MAX));
+    }
+}

@@ -1,0 +1,67 @@
+//! Traits that exist only to turn a missing implementation into a message that says what to
+//! write (`#[diagnostic::on_unimplemented]`), at the span of the matcher that needs it.
+
+use crate::error_metadata::ProvideErrorMetadata;
+use crate::jmespath::Searchable;
+
+/// What an `output` or `inputOutput` matcher searches: the operation's output. The search
+/// function the macro emits is generic over it, so a missing `Searchable` is reported once,
+/// where the function is called (the path), with this message.
+#[diagnostic::on_unimplemented(
+    message = "a path matcher searches the operation's output, but `{Self}` does not implement `Searchable`",
+    label = "this path is searched in a `{Self}`",
+    note = "add `#[derive(waiter_runtime::Searchable)]` to `{Self}` (it reads serde's renames), or implement `waiter_runtime::Searchable` for it"
+)]
+pub trait OutputSearchable: Searchable {}
+
+impl<T: Searchable> OutputSearchable for T {}
+
+/// What an `inputOutput` matcher searches under `input`: a parameter of the operation.
+#[diagnostic::on_unimplemented(
+    message = "an `inputOutput` path searches the operation's parameters, but `{Self}` does not implement `Searchable`",
+    label = "`input` holds a `{Self}`",
+    note = "add `#[derive(waiter_runtime::Searchable)]` to `{Self}`, or implement `waiter_runtime::Searchable` for it"
+)]
+pub trait InputSearchable {
+    fn as_searchable(&self) -> &dyn Searchable;
+}
+
+impl<T: Searchable> InputSearchable for T {
+    #[inline(always)]
+    fn as_searchable(&self) -> &dyn Searchable {
+        self
+    }
+}
+
+/// Checks, at the matcher's span, that a parameter can be searched.
+#[inline(always)]
+pub fn searchable_input<T: InputSearchable>(input: &T) -> &dyn Searchable {
+    input.as_searchable()
+}
+
+/// The bound an `errorType` matcher puts on an error type from the standard library (which
+/// cannot derive anything): its message says to return an error type of your own.
+#[diagnostic::on_unimplemented(
+    message = "an `errorType` matcher reads the error's code, but `{Self}` carries no error code",
+    label = "this matcher compares the code of a `{Self}`",
+    note = "return an error type of your own from the operation, with `#[derive(waiter_runtime::ProvideErrorMetadata)]` (a variant per error code), and convert the `{Self}` into it"
+)]
+pub trait ForeignErrorCode {
+    fn error_code(&self) -> Option<&str>;
+}
+
+impl<E: ProvideErrorMetadata + ?Sized> ForeignErrorCode for E {
+    #[inline]
+    fn error_code(&self) -> Option<&str> {
+        self.code()
+    }
+}
+
+/// The `errorType` matcher on an error type from the standard library.
+#[inline]
+pub fn foreign_error_type<O, E: ForeignErrorCode>(result: &Result<O, E>, expected: &str) -> bool {
+    match result {
+        Ok(_) => false,
+        Err(error) => error.error_code() == Some(crate::waiter::matchers::shape_name(expected)),
+    }
+}

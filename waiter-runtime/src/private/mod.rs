@@ -1,0 +1,44 @@
+//! Everything the code of `#[waitable]`, `jmespath!` and the derives calls. Not a public API:
+//! it changes without notice between versions (its name carries the version, so that two
+//! versions of the runtime in one build cannot be confused).
+#![allow(missing_docs)]
+
+use std::future::Future;
+
+pub use crate::error_metadata::ProvideErrorMetadata;
+/// Helpers the code of `jmespath!` and `#[derive(Searchable)]` calls.
+pub mod jmespath {
+    pub use crate::jmespath::rt::*;
+}
+pub use crate::jmespath::expression::EvalFn;
+pub use crate::jmespath::matchers::{
+    all_string_equals, any_string_equals, boolean_equals, failure_message, string_equals,
+};
+pub use crate::jmespath::{Fields, InputOutput, Searchable};
+pub use crate::waiter::acceptor::{AcceptorState, Matched, Polled};
+pub use crate::waiter::matchers::{ErrorCode, error_type, shape_name, success};
+pub use crate::waiter::poller::{PollParam, ResultParts};
+pub use crate::waiter::{Waiter, WaiterMetadata};
+pub use waiter_macros::__jmespath_verdict;
+
+mod checks;
+pub use checks::{
+    ForeignErrorCode, InputSearchable, OutputSearchable, foreign_error_type, searchable_input,
+};
+
+/// Builds the waiter a `wait_until_*` function returns from a closure starting one poll.
+#[inline]
+pub fn waiter<'a, O, E, F, Fut>(metadata: WaiterMetadata, poll: F) -> Waiter<'a, O, E>
+where
+    F: FnMut() -> Fut + Send + 'a,
+    Fut: Future<Output = Polled<O, E>> + Send + 'a,
+{
+    Waiter::from_poller(metadata, crate::waiter::poller::box_poller(poll))
+}
+
+/// The body of a `wait_until_*` function whose `#[waitable]` has errors: the function keeps
+/// its signature so that its callers compile, and the errors are the attribute's alone.
+#[cold]
+pub fn unreachable_waiter<'a, O, E>() -> Waiter<'a, O, E> {
+    unreachable!("#[waitable] reported errors at compile time")
+}
