@@ -487,3 +487,52 @@ fn comparators_read_projected_strings() {
     assert!(!all_string_equals(&r, "x"));
     assert_eq!(failure_message(&r).as_deref(), Some("x; y"));
 }
+
+// ------------------------------------------------------------------ plans and dyn elements
+
+#[derive(Searchable)]
+struct First {
+    x: String,
+    y: String,
+}
+
+#[derive(Searchable)]
+struct Second {
+    y: String,
+    x: String,
+    #[serde(flatten)]
+    more: HashMap<String, String>,
+}
+
+#[test]
+fn elements_of_different_types_behind_dyn_are_walked_by_their_own_members() {
+    // A projection resolves member names once per array (on the first element); elements of
+    // another type behind `dyn Searchable` must not reuse those indices.
+    let items: Vec<Box<dyn Searchable + Sync>> = vec![
+        Box::new(First {
+            x: "1x".into(),
+            y: "1y".into(),
+        }),
+        Box::new(Second {
+            y: "2y".into(),
+            x: "2x".into(),
+            more: HashMap::from([("z".to_owned(), "2z".to_owned())]),
+        }),
+        Box::new(json!({"x": "3x"})),
+        Box::new(First {
+            x: "4x".into(),
+            y: "4y".into(),
+        }),
+    ];
+    assert_eq!(
+        jmespath!("[*].x").search(&items).unwrap(),
+        json!(["1x", "2x", "3x", "4x"])
+    );
+    assert_eq!(
+        jmespath!("[*].y").search(&items).unwrap(),
+        json!(["1y", "2y", "4y"])
+    );
+    assert_eq!(jmespath!("[*].z").search(&items).unwrap(), json!(["2z"]));
+    let nested = json!([[{"x": "a"}], [{"x": "b"}, {"y": "c"}]]);
+    assert_eq!(jmespath!("[].x").search(&nested).unwrap(), json!(["a", "b"]));
+}

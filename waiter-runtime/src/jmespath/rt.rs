@@ -696,7 +696,7 @@ pub fn flat<'a>(node: Node<'a>) -> Option<Object<'a>> {
 }
 
 pub use super::data_model::{AsBlob, AsTimestamp};
-pub use super::searchable::{Out, SearchArray, SearchObject, Walk, follow_node};
+pub use super::searchable::{Out, SearchArray, SearchObject, Step, Walk, follow_node};
 pub use std::option::Option as __Option;
 
 /// The members of a `#[serde(flatten)]` field, for `for_each_entry`: names of the parent's plain

@@ -157,12 +157,54 @@ impl<'a> Out<'a> {
 /// the result; with `then`, flatten the result (`[]`) and push `then` followed from each of its
 /// elements. When `flat`, the value is itself an element of a flatten (`items[]`): an array
 /// walks each of its elements instead.
+///
+/// Over an array, the first element's walk records which member each name resolved to (a
+/// plan: per level, the member index and the key of the derived type that resolved it); the
+/// other elements follow the plan by index while each level's key matches, and by name from
+/// the first level that does not (elements reached through `dyn Searchable` can differ).
 #[doc(hidden)]
 pub struct Walk<'w, 'a> {
     path: &'w [&'w str],
     then: Option<&'w [&'w str]>,
     flat: bool,
+    mode: Mode<'w>,
+    key: usize,
     out: &'w mut Out<'a>,
+}
+
+enum Mode<'w> {
+    Names,
+    Record(&'w mut Plan),
+    Planned(&'w [PlanStep]),
+}
+
+#[derive(Clone, Copy, Default)]
+struct PlanStep {
+    key: usize,
+    index: u16,
+}
+
+/// The member chain resolved on an array's first element.
+#[derive(Default)]
+struct Plan {
+    steps: [PlanStep; PLAN_MAX],
+    len: usize,
+    closed: bool,
+}
+
+/// The longest member chain an array plan records.
+const PLAN_MAX: usize = 8;
+
+/// The next step of a walk through a derived struct: see [`Walk::step`].
+#[doc(hidden)]
+pub enum Step<'w, 'a> {
+    /// No name left: the struct itself is reached.
+    Here(Walk<'w, 'a>),
+    /// The plan says: member number `.0`.
+    Member(u16, Walk<'w, 'a>),
+    /// Match the name `.0` against the members, then call [`Walk::resolved`] (or
+    /// [`Walk::field`] when no member has that name).
+    Name(&'w str, Walk<'w, 'a>),
 }
 
 impl<'w, 'a> Walk<'w, 'a> {
@@ -173,6 +215,8 @@ impl<'w, 'a> Walk<'w, 'a> {
             path,
             then: None,
             flat: false,
+            mode: Mode::Names,
+            key: 0,
             out,
         }
     }
@@ -184,6 +228,8 @@ impl<'w, 'a> Walk<'w, 'a> {
             path,
             then: Some(then),
             flat: true,
+            mode: Mode::Names,
+            key: 0,
             out,
         }
     }
@@ -195,6 +241,12 @@ impl<'w, 'a> Walk<'w, 'a> {
             path: self.path,
             then: self.then,
             flat: self.flat,
+            mode: match &mut self.mode {
+                Mode::Names => Mode::Names,
+                Mode::Record(plan) => Mode::Record(plan),
+                Mode::Planned(steps) => Mode::Planned(steps),
+            },
+            key: self.key,
             out: self.out,
         }
     }
@@ -205,12 +257,79 @@ impl<'w, 'a> Walk<'w, 'a> {
         self.path
     }
 
-    /// The walk from the member `path()[0]` of an object, which is not an array.
+    /// One level down a derived struct whose key is `key` (the address of a static of the
+    /// derived impl): by the plan's index when the plan has this level for this type, else by
+    /// name.
+    #[inline(always)]
+    pub fn step(self, key: &'static &'static str) -> Step<'w, 'a> {
+        let key = key as *const &str as usize;
+        let Some((first, rest)) = self.path.split_first() else {
+            return Step::Here(self);
+        };
+        let mode = match self.mode {
+            Mode::Planned(steps) => match steps.split_first() {
+                Some((s, more)) if s.key == key => {
+                    return Step::Member(
+                        s.index,
+                        Walk {
+                            path: rest,
+                            flat: false,
+                            mode: Mode::Planned(more),
+                            ..self
+                        },
+                    );
+                }
+                _ => Mode::Names,
+            },
+            other => other,
+        };
+        Step::Name(
+            first,
+            Walk {
+                path: rest,
+                flat: false,
+                mode,
+                key,
+                ..self
+            },
+        )
+    }
+
+    /// After [`Step::Name`]: the name is member number `index` (recorded when planning).
+    #[inline(always)]
+    pub fn resolved(mut self, index: u16) -> Self {
+        if let Mode::Record(plan) = &mut self.mode {
+            if !plan.closed && plan.len < PLAN_MAX {
+                plan.steps[plan.len] = PlanStep {
+                    key: self.key,
+                    index,
+                };
+                plan.len += 1;
+            } else {
+                plan.closed = true;
+            }
+        }
+        self
+    }
+
+    /// After [`Step::Name`]: no plain member has the name (flattened members, or none): the
+    /// object's dynamic view answers, and the plan stops here.
+    #[inline]
+    pub fn field(mut self, o: &'a dyn SearchObject, name: &str) {
+        if let Mode::Record(plan) = &mut self.mode {
+            plan.closed = true;
+        }
+        self.node(o.field(name).unwrap_or(Node::Null))
+    }
+
+    /// The walk from the member `path()[0]` of an object, which is not an array (by name, no
+    /// plan).
     #[inline(always)]
     pub fn member(self, rest: &'w [&'w str]) -> Self {
         Walk {
             path: rest,
             flat: false,
+            mode: Mode::Names,
             ..self
         }
     }
@@ -222,6 +341,7 @@ impl<'w, 'a> Walk<'w, 'a> {
             Node::Array(a) if self.flat => {
                 let mut w = self;
                 w.flat = false;
+                w.mode = Mode::Names;
                 a.for_each(&mut |el| w.reborrow().node(el));
             }
             node => {
@@ -245,8 +365,7 @@ impl<'w, 'a> Walk<'w, 'a> {
     pub fn str(self, s: &'a str) {
         if self.path.is_empty() {
             match self.then {
-                None => self.out.push_str(s),
-                Some([]) => self.out.push_str(s),
+                None | Some([]) => self.out.push_str(s),
                 Some(_) => {}
             }
         }
@@ -263,19 +382,39 @@ impl<'w, 'a> Walk<'w, 'a> {
     pub fn array<T: Searchable>(mut self, items: &'a [T], view: &'a dyn SearchArray) {
         if self.flat {
             self.flat = false;
-            for el in items {
-                el.__walk(self.reborrow());
-            }
+            walk_items(items, self);
         } else if self.path.is_empty() {
             match self.then {
                 None => self.out.push(Node::Array(Array::View(view))),
-                Some(then) => {
-                    for el in items {
-                        el.__walk(Walk::new(then, self.out));
-                    }
-                }
+                Some(then) => walk_items(items, Walk::new(then, self.out)),
             }
         }
+    }
+}
+
+/// `walk` on every element of `items`: the first element records a plan, the others follow it.
+#[inline]
+fn walk_items<'a, T: Searchable>(items: &'a [T], mut walk: Walk<'_, 'a>) {
+    let Some((first, rest)) = items.split_first() else {
+        return;
+    };
+    if walk.path.is_empty() {
+        for el in items {
+            el.__walk(walk.reborrow());
+        }
+        return;
+    }
+    let mut plan = Plan::default();
+    {
+        let mut w = walk.reborrow();
+        w.mode = Mode::Record(&mut plan);
+        first.__walk(w);
+    }
+    let steps = &plan.steps[..plan.len];
+    for el in rest {
+        let mut w = walk.reborrow();
+        w.mode = Mode::Planned(steps);
+        el.__walk(w);
     }
 }
 
@@ -553,10 +692,8 @@ impl<T: Searchable + Sync> SearchArray for [T] {
         }
     }
     #[inline]
-    fn __walk_items<'a>(&'a self, mut walk: Walk<'_, 'a>) {
-        for v in self {
-            v.__walk(walk.reborrow());
-        }
+    fn __walk_items<'a>(&'a self, walk: Walk<'_, 'a>) {
+        walk_items(self, walk)
     }
 }
 

@@ -113,7 +113,7 @@ pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
     let self_field = |m: &syn::Member| quote!(&self.#m);
     match shape {
         Shape::Object(fields) => {
-            let (obj, searchable) = object_impl(fields, self_field);
+            let (obj, searchable) = object_impl(ident, fields, self_field);
             quote! {
                 #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {

@@ -8,6 +8,7 @@ use quote::quote;
 /// The bodies for an object with named `fields` reached through `access`: the `SearchObject`
 /// items, and the `Searchable` items beyond `node` (`follow`, the hidden `__walk`).
 pub(super) fn object_impl(
+    ident: &syn::Ident,
     fields: &[Field],
     access: impl Fn(&syn::Member) -> TokenStream,
 ) -> (TokenStream, TokenStream) {
@@ -66,14 +67,27 @@ pub(super) fn object_impl(
         };
         quote!(#wire => #v,)
     });
-    let walk_arms = plain.iter().map(|f| {
+    // The walk of compiled projections: by the array's plan (member index) or by name.
+    let member_arms = plain.iter().enumerate().map(|(i, f)| {
+        let i = i as u16;
+        let place = access(&f.member);
+        match &f.how {
+            How::Node => quote!(#i => #p::Searchable::__walk(#place, walk),),
+            _ => {
+                let v = value(f, place);
+                quote!(#i => walk.node(#v),)
+            }
+        }
+    });
+    let name_arms = plain.iter().enumerate().map(|(i, f)| {
+        let i = i as u16;
         let wire = &f.wire;
         let place = access(&f.member);
         match &f.how {
-            How::Node => quote!(#wire => #p::Searchable::__walk(#place, walk.member(rest)),),
+            How::Node => quote!(#wire => #p::Searchable::__walk(#place, walk.resolved(#i)),),
             _ => {
                 let v = value(f, place);
-                quote!(#wire => walk.member(rest).node(#v),)
+                quote!(#wire => walk.resolved(#i).node(#v),)
             }
         }
     });
@@ -88,12 +102,20 @@ pub(super) fn object_impl(
         }
         #[inline]
         fn __walk<'__a>(&'__a self, walk: #p::Walk<'_, '__a>) {
-            let ::core::option::Option::Some((first, rest)) = walk.path().split_first() else {
-                return walk.object(self);
-            };
-            match *first {
-                #(#walk_arms)*
-                _ => walk.object(self),
+            // Its address identifies this type in array plans.
+            static __KEY: &str = ::core::concat!(
+                ::core::module_path!(), "::", ::core::stringify!(#ident)
+            );
+            match walk.step(&__KEY) {
+                #p::Step::Here(walk) => walk.object(self),
+                #p::Step::Member(index, walk) => match index {
+                    #(#member_arms)*
+                    _ => {}
+                },
+                #p::Step::Name(first, walk) => match first {
+                    #(#name_arms)*
+                    _ => walk.field(self, first),
+                },
             }
         }
     };
