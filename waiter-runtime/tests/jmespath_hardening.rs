@@ -534,5 +534,33 @@ fn elements_of_different_types_behind_dyn_are_walked_by_their_own_members() {
     );
     assert_eq!(jmespath!("[*].z").search(&items).unwrap(), json!(["2z"]));
     let nested = json!([[{"x": "a"}], [{"x": "b"}, {"y": "c"}]]);
-    assert_eq!(jmespath!("[].x").search(&nested).unwrap(), json!(["a", "b"]));
+    assert_eq!(
+        jmespath!("[].x").search(&nested).unwrap(),
+        json!(["a", "b"])
+    );
+}
+
+// ------------------------------------------------------------------ README: stricter rules
+
+fn rejected_as(v: Verdict, kind: &str) {
+    match v {
+        Verdict::Rejected { kind: k, message } => assert_eq!(k, kind, "{message}"),
+        Verdict::Compiled(e) => panic!("`{e}` compiled"),
+    }
+}
+
+#[test]
+fn the_stricter_rules_of_the_readme_hold() {
+    rejected_as(verdict!("`[1]`.a"), "invalid-type");
+    rejected_as(verdict!("'x'.name"), "invalid-type");
+    rejected_as(verdict!("abs('x')"), "invalid-type");
+    rejected_as(verdict!("length(`1`)"), "invalid-type");
+    rejected_as(verdict!("map(&a, `{\"k\": 1}`)"), "invalid-type");
+    rejected_as(verdict!("a || abs('x')"), "invalid-type");
+    rejected_as(verdict!("a[2147483648]"), "syntax");
+    rejected_as(verdict!("length(a,)"), "syntax");
+    // The interpreter evaluates them.
+    let data = json!({"a": [1]});
+    assert_eq!(reference("`[1]`.a", &data).unwrap(), Value::Null);
+    assert_eq!(reference("a || abs('x')", &data).unwrap(), json!([1]));
 }
