@@ -2,7 +2,7 @@
 //! retrier, with 1000 tasks on 1 and 2 threads.
 //!
 //! ```text
-//! cargo bench -p waiter-runtime --bench adaptive_acquire -- --warm-up-time 1 --measurement-time 3
+//! cargo bench -p waiter-benches --bench adaptive_acquire -- --warm-up-time 1 --measurement-time 3
 //! ```
 //!
 //! * `standard`: `Retrier::new(RetryConfig::standard())`, the baseline;

@@ -3,7 +3,7 @@
 //! (expression compiled once, data converted per call, as a user of that crate does) and a
 //! hand-written loop. Plus a single-field path on small and large outputs.
 //!
-//! Run: `cargo bench -p waiter-runtime --bench jmespath_eval -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench -p waiter-benches --bench jmespath_eval -- --warm-up-time 1 --measurement-time 3`
 
 #![allow(missing_docs)] // criterion_group! emits an undocumented public fn
 

@@ -7,7 +7,7 @@
 //! returns at once, to compare the retry loops alone.
 //!
 //! ```text
-//! cargo bench -p waiter-runtime --bench retry_overhead -- --warm-up-time 1 --measurement-time 3
+//! cargo bench -p waiter-benches --bench retry_overhead -- --warm-up-time 1 --measurement-time 3
 //! ```
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items

@@ -9,7 +9,7 @@
 //!   poll scope, deadline timer, loop), for scale.
 //!
 //! ```text
-//! cargo bench -p waiter-runtime --bench waiter_poll -- --warm-up-time 1 --measurement-time 3
+//! cargo bench -p waiter-benches --bench waiter_poll -- --warm-up-time 1 --measurement-time 3
 //! ```
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items

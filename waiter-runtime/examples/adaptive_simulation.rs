@@ -9,7 +9,7 @@
 //! 100 callers in `docs/adaptive.svg`.
 //!
 //! ```text
-//! cargo run --release -p waiter-runtime --example adaptive_simulation [-- FLAGS]
+//! cargo run --release -p waiter-benches --example adaptive_simulation [-- FLAGS]
 //! ```
 //!
 //! Flags: `--tunings` adds rows for opt-in [`Tuning`]s; `--series` prints the per-second

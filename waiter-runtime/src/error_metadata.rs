@@ -76,6 +76,7 @@
 use std::time::Duration;
 
 pub mod field;
+pub mod hint;
 #[cfg(feature = "http")]
 mod http;
 #[cfg(feature = "io")]
@@ -117,6 +118,10 @@ pub use self::io::is_transient_io_kind;
 pub trait ProvideErrorMetadata {
     /// The error's code as the service sends it on the wire (`NotFound`,
     /// `InvalidInstanceID.NotFound`, `ThrottlingException`), if it has one.
+    ///
+    /// It may be given as read off the wire: matchers and classifiers compare it through
+    /// [`normalize_code`], so `com.amazonaws.dynamodb.v20120810#ResourceNotFoundException` (an
+    /// awsJson `__type`) matches `ResourceNotFoundException`.
     fn code(&self) -> Option<&str>;
 
     /// A human-readable message from the service, if any.
@@ -156,6 +161,32 @@ pub trait ProvideErrorMetadata {
     fn is_throttling(&self) -> bool {
         false
     }
+}
+
+/// The error code `code` names, as waiters' `errorType` matchers and the retry classifiers
+/// compare it: without the `namespace#` of an absolute shape ID (awsJson's `__type`:
+/// `com.amazonaws.dynamodb.v20120810#ResourceNotFoundException`) and without the `:uri`
+/// suffix some protocols append (`x-amzn-ErrorType: ThrottlingException:http://internal.amazon.com/`),
+/// then trimmed. A code with dots (`InvalidInstanceID.NotFound`) is a plain code.
+///
+/// This is how the AWS SDKs sanitise a code read off the wire: the part before the first `:`,
+/// then the part after the first `#`.
+///
+/// ```
+/// use waiter_runtime::error_metadata::normalize_code;
+///
+/// assert_eq!(
+///     normalize_code("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException"),
+///     "ResourceNotFoundException",
+/// );
+/// assert_eq!(normalize_code("ThrottlingException:http://internal.amazon.com/"), "ThrottlingException");
+/// assert_eq!(normalize_code("aws.protocoltests#FooError:http://x/"), "FooError");
+/// assert_eq!(normalize_code("InvalidInstanceID.NotFound"), "InvalidInstanceID.NotFound");
+/// ```
+pub fn normalize_code(code: &str) -> &str {
+    let code = code.split_once(':').map_or(code, |(before, _)| before);
+    let code = code.split_once('#').map_or(code, |(_, after)| after);
+    code.trim()
 }
 
 macro_rules! forward_metadata {

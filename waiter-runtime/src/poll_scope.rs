@@ -144,9 +144,10 @@ impl fmt::Debug for NamedErrors {
     }
 }
 
-/// The name part of a shape ID (`com.amazonaws.s3#NotFound` -> `NotFound`).
+/// The code an `errorType` names, compared as the `errorType` matcher compares it (see
+/// [`normalize_code`](crate::error_metadata::normalize_code)).
 fn shape_name(id: &str) -> &str {
-    id.rsplit_once('#').map_or(id, |(_, name)| name)
+    crate::error_metadata::normalize_code(id)
 }
 
 /// One running poll: the errors the waiter's acceptors name, its deadline, and what the retry

@@ -302,8 +302,8 @@ fn capacity_stays_within_zero_and_max_under_any_sequence() {
         let mut state = RateLimiterState::with_tuning(tuning, 0.0);
         let mut now = 0.0;
         for _ in 0..100_000 {
-            now += rng.gen_range(0.0..0.05);
-            match rng.gen_range(0..10) {
+            now += rng.random_range(0.0..0.05);
+            match rng.random_range(0..10) {
                 0 => drop(state.on_response(now, true)),
                 1..=4 => drop(state.on_response(now, false)),
                 _ => {

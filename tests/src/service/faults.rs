@@ -82,7 +82,7 @@ impl FaultConfig {
 
     fn draw_latency(&self, rng: &mut StdRng) -> Duration {
         match self.latency {
-            Some((min, max)) if max > min => rng.gen_range(min..=max),
+            Some((min, max)) if max > min => rng.random_range(min..=max),
             Some((min, _)) => min,
             None => Duration::ZERO,
         }

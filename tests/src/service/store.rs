@@ -89,7 +89,7 @@ impl Store {
         match self.settle {
             Settle::After { min, max } => {
                 let delay = if max > min {
-                    self.rng.gen_range(min..=max)
+                    self.rng.random_range(min..=max)
                 } else {
                     min
                 };

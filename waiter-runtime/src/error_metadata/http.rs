@@ -2,8 +2,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use super::{ProvideErrorMetadata, field};
-use crate::retry::hint;
+use super::{ProvideErrorMetadata, field, hint};
 
 /// The retry-after hint in `headers` (`x-amz-retry-after`, else `Retry-After`), read at the
 /// current wall-clock time.
@@ -25,12 +24,10 @@ pub fn retry_after_from_header_map(headers: &http::HeaderMap) -> Option<Duration
     )
 }
 
-/// The error code an AWS-style response names in `x-amzn-errortype` (stripped of any
-/// `namespace#` prefix and `:uri` suffix).
+/// The error code an AWS-style response names in `x-amzn-errortype` (see
+/// [`normalize_code`](super::normalize_code)).
 pub(crate) fn error_type(headers: &http::HeaderMap) -> Option<&str> {
-    let value = headers.get("x-amzn-errortype")?.to_str().ok()?;
-    let value = value.split(':').next().unwrap_or(value);
-    let value = value.rsplit('#').next().unwrap_or(value).trim();
+    let value = super::normalize_code(headers.get("x-amzn-errortype")?.to_str().ok()?);
     (!value.is_empty()).then_some(value)
 }
 

@@ -88,7 +88,9 @@ impl ClassifyRetry for ModeledAsRetryableClassifier {
 
 /// Retries errors by their code: the [throttling codes](THROTTLING_ERROR_CODES) as
 /// [`ErrorKind::ThrottlingError`], the [transient codes](TRANSIENT_ERROR_CODES) as
-/// [`ErrorKind::TransientError`]. Both lists can be extended.
+/// [`ErrorKind::TransientError`]. Both lists can be extended. The error's code is compared
+/// through [`normalize_code`](crate::error_metadata::normalize_code): an absolute shape ID
+/// (`com.amazonaws.dynamodb.v20120810#ThrottlingException`) is its name.
 ///
 /// ```
 /// use waiter_runtime::retry::ErrorCodeClassifier;
@@ -152,7 +154,7 @@ impl ClassifyRetry for ErrorCodeClassifier {
         let Some(e) = ctx.error() else {
             return RetryAction::NoActionIndicated;
         };
-        let Some(code) = e.code() else {
+        let Some(code) = e.code().map(crate::error_metadata::normalize_code) else {
             return RetryAction::NoActionIndicated;
         };
         let action = if self.throttling.iter().any(|c| c == code) {

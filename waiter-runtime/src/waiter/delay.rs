@@ -73,10 +73,10 @@ pub(crate) fn random_between<R: Rng + ?Sized>(
         return low;
     }
     if low.subsec_nanos() == 0 && high.subsec_nanos() == 0 {
-        Duration::from_secs(rng.gen_range(low.as_secs()..=high.as_secs()))
+        Duration::from_secs(rng.random_range(low.as_secs()..=high.as_secs()))
     } else {
         let span = u64::try_from((high - low).as_nanos()).unwrap_or(u64::MAX);
-        low.saturating_add(Duration::from_nanos(rng.gen_range(0..=span)))
+        low.saturating_add(Duration::from_nanos(rng.random_range(0..=span)))
     }
 }
 

@@ -19,8 +19,10 @@ pub fn success<O, E>(result: &Result<O, E>, expected: bool) -> bool {
 /// The `errorType` matcher: the error's [`code`](ProvideErrorMetadata::code) equals
 /// `expected`.
 ///
-/// An absolute shape ID (`com.amazonaws.s3#NotFound`) matches on its name part; a code with
-/// dots (`InvalidInstanceID.NotFound`) is a plain string.
+/// Both sides are compared through [`normalize_code`](crate::error_metadata::normalize_code):
+/// an absolute shape ID (`com.amazonaws.s3#NotFound`), in the acceptor or in the error's code
+/// (awsJson's `__type`), matches on its name part; a code with dots
+/// (`InvalidInstanceID.NotFound`) is a plain string.
 ///
 /// ```
 /// use waiter_runtime::ProvideErrorMetadata;
@@ -39,7 +41,12 @@ pub fn success<O, E>(result: &Result<O, E>, expected: bool) -> bool {
 pub fn error_type<O, E: ErrorCode>(result: &Result<O, E>, expected: &str) -> bool {
     match result {
         Ok(_) => false,
-        Err(error) => error.error_code() == Some(shape_name(expected)),
+        Err(error) => {
+            error
+                .error_code()
+                .map(crate::error_metadata::normalize_code)
+                == Some(crate::error_metadata::normalize_code(expected))
+        }
     }
 }
 

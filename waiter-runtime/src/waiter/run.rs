@@ -160,7 +160,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         }
         let mut rng = match self.seed {
             Some(seed) => SmallRng::seed_from_u64(seed),
-            None => SmallRng::from_entropy(),
+            None => SmallRng::from_os_rng(),
         };
         let start = Instant::now();
         // A max wait too large to represent is no deadline at all.

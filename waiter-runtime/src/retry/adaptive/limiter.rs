@@ -128,6 +128,8 @@ struct Inner {
     last_now: f64,
     /// What the last critical section stored in each stripe of `Shared::free`.
     published: [u64; STRIPES],
+    /// Whether `last_now` was read when this critical section started (and not yet used).
+    fresh: bool,
 }
 
 impl Inner {
@@ -210,6 +212,7 @@ impl ClientRateLimiter {
                     next_key: 0,
                     last_now: 0.0,
                     published: [0; STRIPES],
+                    fresh: false,
                 })),
                 origin: Instant::now(),
             }),
@@ -301,7 +304,7 @@ impl ClientRateLimiter {
         }
         let reading = elapsed.as_secs_f64();
         let (wake, throttle) = {
-            let mut inner = shared.lock();
+            let mut inner = shared.lock_at(Some(reading));
             shared.fold_uncounted(&mut inner);
             let was_enabled = inner.state.is_enabled();
             let before = inner.state.fill_rate();
@@ -406,6 +409,12 @@ impl Shared {
 
     /// Takes the lock, and the tokens taken without it from the bucket.
     fn lock(&self) -> Locked<'_> {
+        self.lock_at(None)
+    }
+
+    /// Same as [`lock`](Self::lock), with a clock reading the caller took just before (a
+    /// response's), used if the tokens taken without the lock need one.
+    fn lock_at(&self, reading: Option<f64>) -> Locked<'_> {
         // The critical sections only do float arithmetic and map updates; a poisoned lock
         // still holds a consistent state.
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
@@ -427,8 +436,10 @@ impl Shared {
             // price: tokens taken without the lock just before an idle period are counted
             // after it, where the cap may drop some of the refill (never more than those taken
             // since the last critical section).
-            let now = inner.remember(self.elapsed());
+            let now = inner.remember(reading.unwrap_or_else(|| self.elapsed()));
             inner.state.take_whole_tokens_at(now, taken);
+            // A token taken in this critical section needs no other reading.
+            inner.fresh = reading.is_none();
         }
         Locked {
             shared: self,
@@ -456,9 +467,14 @@ impl Shared {
         self.origin.elapsed().as_secs_f64()
     }
 
-    /// Takes a token at a fresh clock reading if one is there (see [`Inner::last_now`]).
+    /// Takes a token at a fresh clock reading if one is there (see [`Inner::last_now`]): the
+    /// one this critical section started with, if it read the clock, else a new one.
     fn take_token(&self, inner: &mut Inner) -> Result<(), Duration> {
-        let now = self.read_clock(inner);
+        let now = if std::mem::take(&mut inner.fresh) {
+            inner.last_now
+        } else {
+            self.read_clock(inner)
+        };
         inner.state.try_acquire(now)
     }
 }
@@ -486,6 +502,7 @@ impl std::ops::DerefMut for Locked<'_> {
 impl Drop for Locked<'_> {
     fn drop(&mut self) {
         // Before the mutex is released (fields drop after this body).
+        self.inner.fresh = false;
         let free = self.inner.free_tokens();
         // Shared out evenly; the first stripes get one more if it does not divide.
         let (each, rest) = (free / STRIPES as u64, free % STRIPES as u64);

@@ -1,9 +1,10 @@
 //! Reading a server's retry-after hint from response headers: `x-amz-retry-after`
-//! (milliseconds) and `Retry-After` (delay-seconds or an HTTP-date).
+//! (milliseconds) and `Retry-After` (delay-seconds or an HTTP-date). Also reachable as
+//! `retry::hint`.
 //!
 //! ```
 //! use std::time::{Duration, SystemTime};
-//! use waiter_runtime::retry::hint;
+//! use waiter_runtime::error_metadata::hint;
 //!
 //! let now = SystemTime::UNIX_EPOCH + Duration::from_secs(784_111_770); // Sun, 06 Nov 1994 08:49:30 GMT
 //! assert_eq!(hint::parse_retry_after("120", now), Some(Duration::from_secs(120)));
