@@ -241,8 +241,10 @@ fn body(
         None => quote!(#op_ident #turbofish (#(#p::PollParam::for_poll(&#args)),*)),
     };
     let classify = classify(op, &waiter.acceptors, code);
+    let typed = code.iter().map(|c| &c.typed);
     quote! {
         #warnings
+        #(#typed)*
         #p::waiter(#meta, move || {
             #(#clones)*
             async move {
