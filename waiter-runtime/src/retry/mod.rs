@@ -34,7 +34,7 @@
 //! ```
 
 mod action;
-mod backoff;
+pub(crate) mod backoff;
 mod classifier;
 pub mod classifiers;
 mod config;
