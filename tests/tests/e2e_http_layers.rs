@@ -436,6 +436,12 @@ impl ThingClient {
                 { state: "failure", matcher: { errorType: "ThrottlingException" } }
             ]
         }
+        ThingUp: {
+            acceptors: [
+                { state: "success", matcher: { success: true } }
+                { state: "retry", matcher: { errorType: "NotFound" } }
+            ]
+        }
     )]
     async fn get_thing(&self) -> Result<serde_json::Value, ThingError> {
         let response = self
@@ -482,6 +488,18 @@ async fn a_waiter_on_the_middleware_gets_the_throttle_its_acceptor_names_at_once
     );
     assert_eq!(service.stats().requests, 1);
 
-    // (That an error no acceptor names is retried inside a poll, as outside, is shown with
-    // an explicit `PollScope` above: which errors a waiter names is the waiter's to say.)
+    // No acceptor names it: the middleware retries it inside the poll (3 attempts), then the
+    // waiter sees an error no acceptor matches.
+    let err = client
+        .wait_until_thing_up()
+        .min_delay(Duration::from_millis(10))
+        .max_delay(Duration::from_millis(20))
+        .wait(Duration::from_secs(10))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, waiter_runtime::WaiterError::OperationFailed { polls: 1, .. }),
+        "{err:?}"
+    );
+    assert_eq!(service.stats().requests, 1 + 3);
 }
