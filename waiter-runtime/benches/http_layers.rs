@@ -8,8 +8,8 @@
 //!    `BURST`, every request past it answered `429 ThrottlingException`); 100 callers send
 //!    requests back to back for `SECS` seconds (env `HTTP_LAYERS_SECS`, default 30), through
 //!    one shared client: `reqwest-retry` with its default policy (`ExponentialBackoff`,
-//!    3 retries), our middleware in standard mode, then in adaptive mode (each with a fresh
-//!    service). Printed: goodput (successful calls per second) relative to capacity, the share
+//!    3 retries), our middleware in standard mode, in adaptive mode, and in adaptive mode with
+//!    a floor under the rate at 80 % of the known capacity (each with a fresh service). Printed: goodput (successful calls per second) relative to capacity, the share
 //!    of requests the service throttled, failed calls, p50/p99 latency of a call (retries
 //!    included).
 //! 2. **Overhead**: one `GET` that succeeds at once, sequentially, through a plain
@@ -27,7 +27,9 @@ use reqwest_middleware::{ClientBuilder, ClientWithMiddleware};
 use reqwest_retry::RetryTransientMiddleware;
 use reqwest_retry::policies::ExponentialBackoff;
 use tokio::time::Instant;
+use waiter_runtime::retry::adaptive::{ClientRateLimiter, Tuning};
 use waiter_runtime::retry::layer::RetryMiddleware;
+use waiter_runtime::retry::{Retrier, RetryConfig};
 use waiter_tests::capacity::CapacityService;
 
 const CALLERS: usize = 100;
@@ -40,6 +42,9 @@ enum Client {
     ReqwestRetry,
     Standard,
     Adaptive,
+    /// Adaptive with a floor under the rate at 80 % of the service's known capacity (the
+    /// documented opt-in `Tuning { min_fill_rate, .. }`).
+    AdaptiveFloor,
 }
 
 impl Client {
@@ -49,6 +54,7 @@ impl Client {
             Client::ReqwestRetry => "reqwest-retry (default policy)",
             Client::Standard => "RetryMiddleware::standard()",
             Client::Adaptive => "RetryMiddleware::adaptive()",
+            Client::AdaptiveFloor => "adaptive, min_fill_rate 0.8 x capacity",
         }
     }
 
@@ -67,6 +73,16 @@ impl Client {
                 .build(),
             Client::Standard => builder.with(RetryMiddleware::standard()).build(),
             Client::Adaptive => builder.with(RetryMiddleware::adaptive()).build(),
+            Client::AdaptiveFloor => {
+                let tuning = Tuning {
+                    min_fill_rate: 0.8 * CAPACITY,
+                    ..Tuning::AWS
+                };
+                let limiter = ClientRateLimiter::with_tuning(tuning).unwrap();
+                let retrier = Retrier::new(RetryConfig::adaptive().build())
+                    .with_rate_limiter(Arc::new(limiter));
+                builder.with(RetryMiddleware::new(retrier)).build()
+            }
         }
     }
 }
@@ -139,7 +155,12 @@ fn storms() {
         "| client | goodput / capacity | requests throttled | failed calls | calls | p50 | p99 |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|");
-    for client in [Client::ReqwestRetry, Client::Standard, Client::Adaptive] {
+    for client in [
+        Client::ReqwestRetry,
+        Client::Standard,
+        Client::Adaptive,
+        Client::AdaptiveFloor,
+    ] {
         let r = rt.block_on(storm(client, secs));
         let failed = r.calls - r.succeeded;
         println!(
