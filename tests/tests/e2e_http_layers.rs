@@ -21,6 +21,7 @@ use waiter_runtime::poll_scope::{NamedErrors, PollScope};
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
 use waiter_runtime::retry::layer::{RetryLayer, RetryMiddleware, RetryService};
 use waiter_runtime::retry::{Jitter, Retrier, RetryConfig, RetryQuota};
+use waiter_runtime::waitable;
 use waiter_tests::capacity::{CapacityService, Reply};
 
 /// Fast retries: 3 attempts, 20 ms backoff without jitter, a 20 s cap for server hints.
@@ -407,4 +408,80 @@ async fn inside_a_waiters_poll_an_error_its_acceptors_name_is_not_retried() {
         .status();
     assert_eq!(status, 429);
     assert_eq!(service.stats().requests, 9);
+}
+
+/// A hand-written client on the retry middleware, with waiters.
+struct ThingClient {
+    http: ClientWithMiddleware,
+    url: String,
+}
+
+#[derive(Debug, waiter_runtime::ProvideErrorMetadata)]
+enum ThingError {
+    Service {
+        #[error_metadata(code)]
+        code: Option<String>,
+        #[error_metadata(status)]
+        status: u16,
+    },
+    #[error_metadata(no_code)]
+    Transport(#[error_metadata(message)] String),
+}
+
+impl ThingClient {
+    #[waitable(
+        ThingUpOrThrottled: {
+            acceptors: [
+                { state: "success", matcher: { success: true } }
+                { state: "failure", matcher: { errorType: "ThrottlingException" } }
+            ]
+        }
+    )]
+    async fn get_thing(&self) -> Result<serde_json::Value, ThingError> {
+        let response = self
+            .http
+            .get(&self.url)
+            .send()
+            .await
+            .map_err(|e| ThingError::Transport(e.to_string()))?;
+        let status = response.status().as_u16();
+        let code = response
+            .headers()
+            .get("x-amzn-errortype")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        if status >= 400 {
+            return Err(ThingError::Service { code, status });
+        }
+        response
+            .json()
+            .await
+            .map_err(|e| ThingError::Transport(e.to_string()))
+    }
+}
+
+#[tokio::test]
+async fn a_waiter_on_the_middleware_gets_the_throttle_its_acceptor_names_at_once() {
+    let service = CapacityService::unlimited().await.unwrap();
+    service.always(Reply::throttle());
+    let client = ThingClient {
+        http: reqwest_client(fast()),
+        url: service.url("/thing"),
+    };
+    // `failure` on `ThrottlingException`: the first throttle ends the wait, one request.
+    let err = client
+        .wait_until_thing_up_or_throttled()
+        .min_delay(Duration::from_millis(10))
+        .max_delay(Duration::from_millis(20))
+        .wait(Duration::from_secs(10))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, waiter_runtime::WaiterError::FailureState { .. }),
+        "{err:?}"
+    );
+    assert_eq!(service.stats().requests, 1);
+
+    // (That an error no acceptor names is retried inside a poll, as outside, is shown with
+    // an explicit `PollScope` above: which errors a waiter names is the waiter's to say.)
 }

@@ -15,6 +15,8 @@ use crate::ctxt::Ctxt;
 pub(crate) struct AcceptorCode {
     pub condition: Option<TokenStream>,
     pub message: TokenStream,
+    /// The typed-path checks of its path and message (`const _` items).
+    pub typed: TokenStream,
 }
 
 /// Checks the model and compiles every path, so that JMESPath errors and type errors come out
@@ -35,10 +37,42 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
                         Matcher::Success(_) | Matcher::ErrorType(_) => None,
                     },
                     message: paths::message(cx, op, acceptor),
+                    typed: typed_checks(op, acceptor),
                 })
                 .collect()
         })
         .collect()
+}
+
+/// The typed-path checks of an acceptor's path and message.
+fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStream {
+    use super::typed::{Need, Root, check_path};
+    let mut tokens = TokenStream::new();
+    let root = match &acceptor.matcher {
+        Matcher::Output(m) => {
+            tokens.extend(check_path(
+                op,
+                &m.path,
+                Root::Output,
+                Some(Need::Comparator(m.comparator)),
+            ));
+            Root::Output
+        }
+        Matcher::InputOutput(m) => {
+            tokens.extend(check_path(
+                op,
+                &m.path,
+                Root::InputOutput,
+                Some(Need::Comparator(m.comparator)),
+            ));
+            Root::InputOutput
+        }
+        Matcher::Success(_) | Matcher::ErrorType(_) => Root::Output,
+    };
+    if let Some(message) = &acceptor.message {
+        tokens.extend(check_path(op, message, root, Some(Need::Message)));
+    }
+    tokens
 }
 
 fn rules(cx: &Ctxt, model: &Waitable, op: Option<&Operation>) {

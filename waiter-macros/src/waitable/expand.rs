@@ -279,8 +279,10 @@ fn body(
         None => quote!(#op_ident #turbofish (#(#p::PollParam::for_poll(&#args)),*)),
     };
     let classify = classify(op, &waiter.acceptors, code);
+    let typed = code.iter().map(|c| &c.typed);
     quote! {
         #warnings
+        #(#typed)*
         #p::waiter({
             // A const, so that the acceptor descriptions are `'static`.
             const __META: #rt::waiter::WaiterMetadata = #meta;
