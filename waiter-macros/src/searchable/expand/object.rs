@@ -69,7 +69,6 @@ pub(super) fn object_impl(
     });
     // The walk of compiled projections: by the array's plan (member index) or by name.
     let member_arms = plain.iter().enumerate().map(|(i, f)| {
-        let i = i as u16;
         let place = access(&f.member);
         match &f.how {
             How::Node => quote!(#i => #p::Searchable::__walk(#place, walk),),
@@ -80,7 +79,6 @@ pub(super) fn object_impl(
         }
     });
     let name_arms = plain.iter().enumerate().map(|(i, f)| {
-        let i = i as u16;
         let wire = &f.wire;
         let place = access(&f.member);
         match &f.how {
