@@ -178,7 +178,10 @@ pub struct Cx<'a> {
     flat: bool,
     mode: Mode,
     key: usize,
-    plan: Plan,
+    /// The plan of the array walked now: `plans[0]` for the outer array, `plans[1]` for the
+    /// arrays inside its elements (the compiled code nests at most that deep).
+    level: usize,
+    plans: [Plan; 2],
     out: Out<'a>,
 }
 
@@ -227,14 +230,19 @@ impl<'a> Cx<'a> {
             flat: false,
             mode: Mode::Names,
             key: 0,
-            plan: Plan::default(),
+            level: 0,
+            plans: [Plan::default(), Plan::default()],
             out,
         }
     }
 
     /// `items[].a.b[].c.d` (`path` = `a.b`, `then` = `c.d`), collecting into `out`.
     #[inline]
-    pub fn flat(path: &'static [&'static str], then: &'static [&'static str], out: Out<'a>) -> Self {
+    pub fn flat(
+        path: &'static [&'static str],
+        then: &'static [&'static str],
+        out: Out<'a>,
+    ) -> Self {
         Cx {
             then: Some(then),
             flat: true,
@@ -283,7 +291,8 @@ impl<'w, 'a> Walk<'w, 'a> {
         };
         let cx = self.cx;
         if cx.mode == Mode::Planned {
-            if let Some(s) = cx.plan.steps[..cx.plan.len].get(at) {
+            let plan = &cx.plans[cx.level];
+            if let Some(s) = plan.steps[..plan.len].get(at) {
                 if s.key == key {
                     let index = s.index;
                     return Step::Member(index, Walk { cx, at: at + 1 });
@@ -299,12 +308,10 @@ impl<'w, 'a> Walk<'w, 'a> {
     #[inline(always)]
     pub fn resolved(self, index: usize) -> Self {
         let cx = &mut *self.cx;
-        if cx.mode == Mode::Record && cx.plan.len + 1 == self.at && self.at <= PLAN_MAX {
-            cx.plan.steps[self.at - 1] = PlanStep {
-                key: cx.key,
-                index,
-            };
-            cx.plan.len = self.at;
+        let plan = &mut cx.plans[cx.level];
+        if cx.mode == Mode::Record && plan.len + 1 == self.at && self.at <= PLAN_MAX {
+            plan.steps[self.at - 1] = PlanStep { key: cx.key, index };
+            plan.len = self.at;
         }
         self
     }
@@ -325,8 +332,9 @@ impl<'w, 'a> Walk<'w, 'a> {
         }
     }
 
-    /// Any value, through its node.
-    #[inline]
+    /// Any value, through its node (out of line: the planned walks stay small enough to
+    /// inline into the loop over an array).
+    #[inline(never)]
     pub fn node(self, node: Node<'a>) {
         let cx = self.cx;
         match node {
@@ -373,25 +381,38 @@ impl<'w, 'a> Walk<'w, 'a> {
         self.node(Node::Object(Object::View(o)))
     }
 
-    /// An array of the data, `items` viewed as `view`.
-    #[inline]
+    /// An array of the data, `items` viewed as `view` (out of line, once per array).
+    #[inline(never)]
     pub fn array<T: Searchable>(self, items: &'a [T], view: &'a dyn SearchArray) {
         let cx = self.cx;
-        if cx.flat && self.at == 0 {
-            let mut inner = Cx::new(cx.path, std::mem::take(&mut cx.out));
-            inner.then = cx.then;
-            walk_items(items, &mut inner);
-            cx.out = inner.out;
+        let (inner, then) = if cx.flat && self.at == 0 {
+            // An element of `items[]` that is an array: its elements, same path and `then`.
+            (cx.path, cx.then)
         } else if self.at >= cx.path.len() {
             match cx.then {
-                None => cx.out.push(Node::Array(Array::View(view))),
-                Some(then) => {
-                    let mut inner = Cx::new(then, std::mem::take(&mut cx.out));
-                    walk_items(items, &mut inner);
-                    cx.out = inner.out;
-                }
+                None => return cx.out.push(Node::Array(Array::View(view))),
+                // `[].c.d` over the array reached.
+                Some(then) => (then, None),
             }
+        } else {
+            return;
+        };
+        if cx.level > 0 {
+            // Deeper than the compiled code nests: walk with a context of its own.
+            let mut deeper = Cx::new(inner, std::mem::take(&mut cx.out));
+            deeper.then = then;
+            walk_items(items, &mut deeper);
+            cx.out = deeper.out;
+            return;
         }
+        let saved = (cx.path, cx.then, cx.flat, cx.mode);
+        cx.then = then;
+        cx.path = inner;
+        cx.flat = false;
+        cx.level = 1;
+        walk_items(items, cx);
+        cx.level = 0;
+        (cx.path, cx.then, cx.flat, cx.mode) = saved;
     }
 }
 
@@ -409,16 +430,18 @@ fn walk_items<'a, T: Searchable>(items: &'a [T], cx: &mut Cx<'a>) {
         return;
     }
     let mode = cx.mode;
-    let len = cx.plan.len;
+    let level = cx.level;
+    let len = cx.plans[level].len;
     cx.mode = Mode::Record;
-    cx.plan.len = 0;
+    cx.plans[level].len = 0;
     first.__walk(cx.walk());
     cx.mode = Mode::Planned;
+    cx.level = level;
     for el in rest {
         el.__walk(cx.walk());
     }
     cx.mode = mode;
-    cx.plan.len = len;
+    cx.plans[level].len = len;
 }
 
 /// An array in the searched data, read element by element.
