@@ -417,31 +417,27 @@ impl<'w, 'a> Walk<'w, 'a> {
 }
 
 /// `cx`'s walk on every element of `items`: the first element records a plan, the others
-/// follow it.
+/// follow it. The plan is kept for the next arrays of the same walk (all the inner arrays of
+/// `items[].a.b[].c.d`): keys make that safe even when their element types differ.
 #[inline]
 fn walk_items<'a, T: Searchable>(items: &'a [T], cx: &mut Cx<'a>) {
-    let Some((first, rest)) = items.split_first() else {
-        return;
-    };
-    if cx.path.is_empty() {
-        for el in items {
-            el.__walk(cx.walk());
-        }
-        return;
-    }
     let mode = cx.mode;
     let level = cx.level;
-    let len = cx.plans[level].len;
-    cx.mode = Mode::Record;
-    cx.plans[level].len = 0;
-    first.__walk(cx.walk());
+    let mut rest = items;
+    if cx.plans[level].len == 0 && !cx.path.is_empty() {
+        let Some((first, others)) = items.split_first() else {
+            return;
+        };
+        cx.mode = Mode::Record;
+        first.__walk(cx.walk());
+        cx.level = level;
+        rest = others;
+    }
     cx.mode = Mode::Planned;
-    cx.level = level;
     for el in rest {
         el.__walk(cx.walk());
     }
     cx.mode = mode;
-    cx.plans[level].len = len;
 }
 
 /// An array in the searched data, read element by element.
