@@ -5,7 +5,8 @@
 //! Warnings (Smithy ignores unknown members, so do we, but says so) are collected beside the
 //! errors and emitted by [`warning_tokens`] as the use of a `#[deprecated]` local macro named
 //! after the attribute, the only way a proc macro warns on stable: rustc prints
-//! "use of deprecated macro `waitable`: <message>" at the offending token, with no internal name.
+//! "use of deprecated macro `waitable`: (the message)" at the offending token, with no internal
+//! name.
 
 use std::cell::RefCell;
 use std::fmt::Display;

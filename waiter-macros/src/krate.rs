@@ -54,7 +54,7 @@ pub(crate) fn private_at(span: proc_macro2::Span) -> TokenStream {
     respan(private(), span)
 }
 
-fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+pub(crate) fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
     tokens
         .into_iter()
         .map(|mut tt| {

@@ -8,6 +8,58 @@
 //!   prioritised retry classifiers and a shared retry quota.
 //! * [`poll_scope`]: what a retry layer knows inside a waiter's poll (which errors the waiter's
 //!   acceptors name, its deadline), so that retries and waiters work together.
+//!
+//! # Quick start
+//!
+//! Add the crate and tokio, whose timer the waiter sleeps on (the `time` feature is required;
+//! `macros` and `rt-multi-thread` only for `#[tokio::main]`):
+//!
+//! ```toml
+//! [dependencies]
+//! waiter-runtime = "0.1"
+//! tokio = { version = "1", features = ["time", "macros", "rt-multi-thread"] }
+//! ```
+//!
+//! Derive [`Searchable`](trait@Searchable) on the outputs the waiters' paths read and
+//! [`ProvideErrorMetadata`](trait@ProvideErrorMetadata) on the error the `errorType` matchers
+//! read, paste the `@waitable` trait on the operation, and call `wait_until_*` with the longest
+//! you are willing to wait:
+//!
+//! ```
+//! use std::time::Duration;
+//! use waiter_runtime::{ProvideErrorMetadata, Searchable, Waiter, waitable};
+//!
+//! #[derive(Debug, Searchable)]
+//! #[serde(rename_all = "PascalCase")]
+//! struct DescribeTableOutput { table_status: String }
+//!
+//! #[derive(Debug, ProvideErrorMetadata)]
+//! enum CloudError { ResourceNotFound }
+//!
+//! struct Client;
+//!
+//! impl Client {
+//!     #[waitable(TableExists: { acceptors: [
+//!         { state: "success", matcher: { output: { path: "TableStatus", expected: "ACTIVE", comparator: "stringEquals" } } }
+//!         { state: "retry", matcher: { errorType: "ResourceNotFound" } }
+//!     ] })]
+//!     async fn describe_table(&self, name: &str) -> Result<DescribeTableOutput, CloudError> {
+//!         let _ = name; // a request to your service
+//!         Ok(DescribeTableOutput { table_status: "ACTIVE".into() })
+//!     }
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() {
+//!     let client = Client;
+//!     let waiter: Waiter<'_, DescribeTableOutput, CloudError> = client.wait_until_table_exists("orders");
+//!     let done = waiter.wait(Duration::from_secs(300)).await.expect("the table exists");
+//!     assert_eq!(done.output().unwrap().table_status, "ACTIVE");
+//! }
+//! ```
+//!
+//! A mistake in the trait value, a JMESPath path or a path that cannot match its comparator is
+//! a compile error at the offending token, all of them in one pass (see [`waitable`]).
 
 #![forbid(unsafe_code)]
 

@@ -65,6 +65,22 @@ mod renamed {
 
     use super::{Error, Thing};
 
+    /// `#[searchable(crate = "..")]` and `jmespath!(crate = "..", "..")` too.
+    #[derive(rt::Searchable)]
+    #[searchable(crate = "rt")]
+    pub struct Named {
+        pub name: String,
+    }
+
+    pub fn name_of(n: &Named) -> String {
+        rt::jmespath!(crate = "rt", "name")
+            .search_value(n)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
     #[rt::waitable(crate = "rt", Quick: { acceptors: [{ state: "success", matcher: { output: {
         path: "status", expected: "ok", comparator: "stringEquals" } } }] })]
     pub async fn quick(name: String) -> Result<Thing, Error> {
@@ -115,6 +131,8 @@ async fn shape_ids_are_strings() {
 
 #[tokio::test(start_paused = true)]
 async fn the_crate_option_names_the_runtime() {
+    let named = renamed::Named { name: "n".into() };
+    assert_eq!(renamed::name_of(&named), "n");
     let done = renamed::wait_until_quick("ok".to_owned())
         .wait(Duration::from_secs(1))
         .await

@@ -38,6 +38,11 @@ struct Compiled {
     root_paths: Vec<Vec<String>>,
 }
 
+/// The syntax tree of an expression that parses (for the typed-path checks of `#[waitable]`).
+pub(crate) fn parse_ast(expr: &str) -> Option<jmespath::ast::Ast> {
+    parse::parse(expr).ok()
+}
+
 fn compile(expr: &str) -> Result<Compiled, Vec<Problem>> {
     let ast = parse::parse(expr).map_err(|p| vec![p])?;
     let (ty, checked) = check::check(&ast, expr);

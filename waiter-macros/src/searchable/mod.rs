@@ -9,7 +9,7 @@
 
 mod attr;
 mod check;
-mod expand;
+pub(crate) mod expand;
 mod model;
 mod parse;
 mod rename;

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use proc_macro2::TokenStream;
 
-use super::model::{Matcher, State, Waitable};
+use super::model::{DEFAULT_MAX_DELAY_SECS, DEFAULT_MIN_DELAY_SECS, Matcher, State, Waitable};
 use super::paths;
 use super::signature::Operation;
 use crate::ctxt::Ctxt;
@@ -15,6 +15,8 @@ use crate::ctxt::Ctxt;
 pub(crate) struct AcceptorCode {
     pub condition: Option<TokenStream>,
     pub message: TokenStream,
+    /// The typed-path checks of its path and message (`const _` items).
+    pub typed: TokenStream,
 }
 
 /// Checks the model and compiles every path, so that JMESPath errors and type errors come out
@@ -35,10 +37,42 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
                         Matcher::Success(_) | Matcher::ErrorType(_) => None,
                     },
                     message: paths::message(cx, op, acceptor),
+                    typed: typed_checks(op, acceptor),
                 })
                 .collect()
         })
         .collect()
+}
+
+/// The typed-path checks of an acceptor's path and message.
+fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStream {
+    use super::typed::{Need, Root, check_path};
+    let mut tokens = TokenStream::new();
+    let root = match &acceptor.matcher {
+        Matcher::Output(m) => {
+            tokens.extend(check_path(
+                op,
+                &m.path,
+                Root::Output,
+                Some(Need::Comparator(m.comparator)),
+            ));
+            Root::Output
+        }
+        Matcher::InputOutput(m) => {
+            tokens.extend(check_path(
+                op,
+                &m.path,
+                Root::InputOutput,
+                Some(Need::Comparator(m.comparator)),
+            ));
+            Root::InputOutput
+        }
+        Matcher::Success(_) | Matcher::ErrorType(_) => Root::Output,
+    };
+    if let Some(message) = &acceptor.message {
+        tokens.extend(check_path(op, message, root, Some(Need::Message)));
+    }
+    tokens
 }
 
 fn rules(cx: &Ctxt, model: &Waitable, op: Option<&Operation>) {
@@ -87,15 +121,15 @@ fn rules(cx: &Ctxt, model: &Waitable, op: Option<&Operation>) {
                 );
             }
         } else if let (Some((min, span)), None) = (waiter.min_delay, waiter.max_delay) {
-            if min > 120 {
-                cx.error(span, format!("`minDelay` ({min}) is above the default `maxDelay` (120): set `maxDelay` too"));
+            if min > DEFAULT_MAX_DELAY_SECS {
+                cx.error(span, format!("`minDelay` ({min}) is above the default `maxDelay` ({DEFAULT_MAX_DELAY_SECS}): set `maxDelay` too"));
             }
         } else if let (None, Some((max, span))) = (waiter.min_delay, waiter.max_delay) {
-            if max < 2 {
+            if max < DEFAULT_MIN_DELAY_SECS {
                 cx.error(
                     span,
                     format!(
-                        "`maxDelay` ({max}) is below the default `minDelay` (2): set `minDelay` too"
+                        "`maxDelay` ({max}) is below the default `minDelay` ({DEFAULT_MIN_DELAY_SECS}): set `minDelay` too"
                     ),
                 );
             }

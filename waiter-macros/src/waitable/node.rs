@@ -282,10 +282,7 @@ fn shape_id(
 ) -> Node {
     let mut text = first.to_string();
     let mut span = first.span();
-    loop {
-        let Some(TokenTree::Punct(p)) = tokens.peek() else {
-            break;
-        };
+    while let Some(TokenTree::Punct(p)) = tokens.peek() {
         if !matches!(p.as_char(), '.' | '#' | '$') || p.spacing() == proc_macro2::Spacing::Joint {
             break;
         }

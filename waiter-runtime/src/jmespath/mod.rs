@@ -75,6 +75,7 @@
 //! | `#[searchable(timestamp)]` | `SystemTime` field (or `Option`) | epoch seconds |
 //! | `#[searchable(serde)]` | field of a foreign `Serialize` type | its JSON form |
 //! | `#[searchable(with = path)]` | field | `path(&field) -> Node` |
+//! | `#[searchable(crate = "path")]` | struct, enum | the runtime crate's path, when it is re-exported under another name |
 //!
 //! Enums whose variants are all units search as strings; other enums as Smithy unions (an object
 //! with the one member that is set). Internally or adjacently tagged and untagged enums

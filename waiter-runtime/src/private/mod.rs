@@ -22,6 +22,7 @@ pub use crate::waiter::{Waiter, WaiterMetadata};
 pub use waiter_macros::__jmespath_verdict;
 
 mod checks;
+pub mod typed;
 pub use checks::{
     ForeignErrorCode, InputSearchable, OutputSearchable, foreign_error_type, searchable_input,
 };

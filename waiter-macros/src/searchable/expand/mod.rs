@@ -1,5 +1,6 @@
 //! Code generation.
 
+pub(crate) mod describe;
 mod object;
 
 use super::model::*;
@@ -89,6 +90,12 @@ pub(crate) fn fallback(input: &DeriveInput) -> TokenStream {
 }
 
 pub(crate) fn expand(input: &DeriveInput, shape: &Shape) -> TokenStream {
+    let mut tokens = expand_impls(input, shape);
+    tokens.extend(describe::describe(input, shape));
+    tokens
+}
+
+fn expand_impls(input: &DeriveInput, shape: &Shape) -> TokenStream {
     let p = rt();
     let ident = &input.ident;
     let mut generics = input.generics.clone();

@@ -1,0 +1,190 @@
+//! What a path can find in the type, published at compile time for typed paths (issue 9):
+//! `impl Described` (the wire members, each with the wrappers around its innermost type,
+//! decided from the field's type as written) and `impl MemberAt<I>` (member `I`'s innermost
+//! type). See `waiter_runtime::__private_v0_1::typed`.
+//!
+//! What cannot be described is left out, and is then "unknown" (anything goes below it):
+//! newtype and tuple structs, struct variants, `serde`/`with` conversions. A `flatten`ed field
+//! makes the type open: a name that is not listed is not an error.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{DeriveInput, GenericArgument, PathArguments, Type};
+
+use super::super::model::{Field, How, Shape, VariantFields};
+
+/// `Array` or `Map` layers around the innermost type, outermost first.
+pub(crate) fn unwrap(ty: &Type) -> (Vec<&'static str>, Type) {
+    let mut wraps = Vec::new();
+    let mut ty = ty.clone();
+    loop {
+        let next = match &ty {
+            Type::Reference(r) => Some((*r.elem).clone()),
+            Type::Paren(p) => Some((*p.elem).clone()),
+            Type::Group(g) => Some((*g.elem).clone()),
+            Type::Slice(s) => {
+                wraps.push("Array");
+                Some((*s.elem).clone())
+            }
+            Type::Array(a) => {
+                wraps.push("Array");
+                Some((*a.elem).clone())
+            }
+            Type::Path(p) if p.qself.is_none() => {
+                let last = p.path.segments.last().expect("a path has a segment");
+                let args: Vec<Type> = match &last.arguments {
+                    PathArguments::AngleBracketed(a) => a
+                        .args
+                        .iter()
+                        .filter_map(|a| match a {
+                            GenericArgument::Type(t) => Some(t.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                match (last.ident.to_string().as_str(), args.as_slice()) {
+                    ("Option" | "Box" | "Rc" | "Arc", [inner]) => Some(inner.clone()),
+                    (
+                        "Vec" | "VecDeque" | "LinkedList" | "BTreeSet" | "HashSet" | "IndexSet",
+                        [inner, ..],
+                    ) => {
+                        wraps.push("Array");
+                        Some(inner.clone())
+                    }
+                    ("HashMap" | "BTreeMap" | "IndexMap", [_, value, ..]) => {
+                        wraps.push("Map");
+                        Some(value.clone())
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        match next {
+            Some(inner) => ty = inner,
+            None => return (wraps, ty),
+        }
+    }
+}
+
+struct Entry {
+    name: String,
+    rust: String,
+    wraps: Vec<&'static str>,
+    ty: TokenStream,
+}
+
+fn entry(f: &Field, t: &TokenStream) -> Entry {
+    let (mut wraps, inner) = unwrap(&f.ty);
+    let ty = match &f.how {
+        How::Node => quote!(#inner),
+        How::Blob => {
+            // Bytes become one base64 string: drop the byte layer.
+            wraps.pop();
+            quote!(::std::string::String)
+        }
+        How::Timestamp => quote!(f64),
+        How::Serde | How::With(_) => {
+            wraps.clear();
+            quote!(#t::Unknown)
+        }
+    };
+    let rust = match &f.member {
+        syn::Member::Named(id) => {
+            let s = id.to_string();
+            s.strip_prefix("r#").unwrap_or(&s).to_owned()
+        }
+        syn::Member::Unnamed(i) => i.index.to_string(),
+    };
+    Entry {
+        name: f.wire.clone(),
+        rust,
+        wraps,
+        ty,
+    }
+}
+
+pub(crate) fn describe(input: &DeriveInput, shape: &Shape) -> TokenStream {
+    let p = crate::krate::private();
+    let t = quote!(#p::typed);
+    let ident = &input.ident;
+    let name = ident.to_string();
+    let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
+    let (kind, entries, open) = match shape {
+        Shape::Object(fields) => (
+            quote!(Object),
+            fields
+                .iter()
+                .filter(|f| !f.flatten)
+                .map(|f| entry(f, &t))
+                .collect::<Vec<_>>(),
+            fields.iter().any(|f| f.flatten),
+        ),
+        Shape::Enum(variants)
+            if variants
+                .iter()
+                .all(|v| matches!(v.fields, VariantFields::Unit)) =>
+        {
+            (quote!(String), Vec::new(), false)
+        }
+        Shape::Enum(variants) => {
+            let mut open = false;
+            let entries = variants
+                .iter()
+                .filter_map(|v| {
+                    if v.untagged {
+                        open = true;
+                        return None;
+                    }
+                    Some(match &v.fields {
+                        VariantFields::Newtype(f) => Entry {
+                            name: v.wire.clone(),
+                            rust: v.ident.to_string(),
+                            ..entry(f, &t)
+                        },
+                        _ => Entry {
+                            name: v.wire.clone(),
+                            rust: v.ident.to_string(),
+                            wraps: Vec::new(),
+                            ty: quote!(#t::Unknown),
+                        },
+                    })
+                })
+                .collect();
+            (quote!(Object), entries, open)
+        }
+        Shape::Newtype(_) | Shape::Tuple(_) | Shape::Unit => return TokenStream::new(),
+    };
+    let members = entries.iter().map(|e| {
+        let (name, rust) = (&e.name, &e.rust);
+        let wraps = e.wraps.iter().map(|w| {
+            let w = syn::Ident::new(w, proc_macro2::Span::call_site());
+            quote!(#t::Wrap::#w)
+        });
+        quote!(#t::Member { name: #name, rust: #rust, wraps: &[#(#wraps),*] })
+    });
+    let member_ats = entries.iter().enumerate().map(|(i, e)| {
+        let ty = &e.ty;
+        quote! {
+            #[automatically_derived]
+            #[doc(hidden)]
+            impl #impl_g #t::MemberAt<#i> for #ident #ty_g #where_c {
+                type Ty = #ty;
+            }
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        #[doc(hidden)]
+        impl #impl_g #t::Described for #ident #ty_g #where_c {
+            const DESC: #t::Desc = #t::Desc {
+                name: #name,
+                kind: #t::Kind::#kind,
+                members: &[#(#members),*],
+                open: #open,
+            };
+        }
+        #(#member_ats)*
+    }
+}

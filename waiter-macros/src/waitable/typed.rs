@@ -1,0 +1,402 @@
+//! Typed paths (issue 9): every field chain of a path, checked against what
+//! `#[derive(Searchable)]` publishes about the searched type, by const evaluation in the user's
+//! crate (the macro cannot see the type's definition; the compiler joins the two).
+//!
+//! A path's syntax tree is lowered to chains of steps from the root: `.name`, `[]`/`[*]`/`[n]`,
+//! `*`, flatten. Fields inside a filter are checked against the element type, fields inside
+//! comparisons, function arguments and multi-selects against where they are read. When the
+//! whole path is one chain, its leaf is checked against the comparator (`stringEquals` needs a
+//! string...). Each chain becomes a `const _: () = { .. };` in the waiter function's body that
+//! walks the types one member at a time (`MemberAt<{ index }>`), and panics with a message
+//! built in const at the path's span on a mistake; below an unknown type anything goes.
+
+use jmespath::ast::Ast;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{LitStr, Type};
+
+use super::model::Comparator;
+use super::signature::Operation;
+use crate::krate;
+
+#[derive(Clone, Debug)]
+enum Op {
+    /// `.name`; the expression up to it, for messages.
+    Field(String, String),
+    /// `[n]` (false, with `n`) or the elements of a projection (true).
+    Elements(bool, i32),
+    /// `*`: the values of a map or object.
+    Values,
+    /// `x[]`.
+    Flatten,
+}
+
+/// What the leaf of a chain must be.
+#[derive(Clone, Copy)]
+pub(crate) enum Need {
+    Comparator(Comparator),
+    Message,
+    Sized,
+}
+
+struct Chain {
+    ops: Vec<Op>,
+    need: Option<Need>,
+}
+
+struct Lower {
+    out: Vec<Chain>,
+}
+
+fn has_projection(ast: &Ast) -> bool {
+    matches!(
+        ast,
+        Ast::Projection { .. } | Ast::Flatten { .. } | Ast::ObjectValues { .. }
+    )
+}
+
+/// The chain as JMESPath text, for messages (`Reservations[].Instances[*].State`).
+fn render(ops: &[Op], name: &str) -> String {
+    let mut out = String::new();
+    for op in ops {
+        match op {
+            Op::Field(field, _) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(field);
+            }
+            Op::Elements(true, _) => out.push_str("[*]"),
+            Op::Elements(false, n) => out.push_str(&format!("[{n}]")),
+            Op::Values => out.push_str(if out.is_empty() { "*" } else { ".*" }),
+            Op::Flatten => out.push_str("[]"),
+        }
+    }
+    if !out.is_empty() {
+        out.push('.');
+    }
+    out.push_str(name);
+    out
+}
+
+impl Lower {
+    /// Records `ast`'s chains as checks only.
+    fn collect(&mut self, ast: &Ast, base: &[Op], need: Option<Need>) {
+        if let Some(ops) = self.lower(ast, base) {
+            self.out.push(Chain { ops, need });
+        }
+    }
+
+    /// The chain giving `ast`'s value from `base`, if it is one; the chains read by
+    /// sub-expressions that are not go to `out`.
+    fn lower(&mut self, ast: &Ast, base: &[Op]) -> Option<Vec<Op>> {
+        let with = |op: Op| {
+            let mut v = base.to_vec();
+            v.push(op);
+            v
+        };
+        match ast {
+            Ast::Identity { .. } => Some(base.to_vec()),
+            Ast::Field { name, .. } => Some(with(Op::Field(name.clone(), render(base, name)))),
+            Ast::Index { idx, .. } => Some(with(Op::Elements(false, *idx))),
+            Ast::Slice { .. } => Some(base.to_vec()),
+            Ast::Subexpr { lhs, rhs, .. } => {
+                let left = self.lower(lhs, base);
+                match left {
+                    // A pipe after a projection reads the list, not its elements: not followed.
+                    Some(left) if !has_projection(lhs) => self.lower(rhs, &left),
+                    Some(left) => {
+                        self.out.push(Chain {
+                            ops: left,
+                            need: None,
+                        });
+                        None
+                    }
+                    None => None,
+                }
+            }
+            Ast::Flatten { node, .. } => {
+                let mut ops = self.lower(node, base)?;
+                ops.push(Op::Flatten);
+                Some(ops)
+            }
+            Ast::ObjectValues { node, .. } => {
+                let mut ops = self.lower(node, base)?;
+                ops.push(Op::Values);
+                Some(ops)
+            }
+            Ast::Projection { lhs, rhs, .. } => {
+                let mut ops = self.lower(lhs, base)?;
+                // `x[]` and `*` already made the list the projection iterates.
+                if !matches!(**lhs, Ast::ObjectValues { .. } | Ast::Flatten { .. }) {
+                    ops.push(Op::Elements(true, 0));
+                }
+                self.lower(rhs, &ops)
+            }
+            Ast::Condition {
+                predicate, then, ..
+            } => {
+                self.collect(predicate, base, None);
+                self.lower(then, base)
+            }
+            Ast::Comparison { lhs, rhs, .. }
+            | Ast::And { lhs, rhs, .. }
+            | Ast::Or { lhs, rhs, .. } => {
+                self.collect(lhs, base, None);
+                self.collect(rhs, base, None);
+                None
+            }
+            Ast::Not { node, .. } => {
+                self.collect(node, base, None);
+                None
+            }
+            Ast::Function { name, args, .. } => {
+                for arg in args {
+                    let need = (name == "length" && args.len() == 1).then_some(Need::Sized);
+                    if !matches!(arg, Ast::Expref { .. }) {
+                        self.collect(arg, base, need);
+                    }
+                }
+                None
+            }
+            Ast::MultiList { elements, .. } => {
+                for e in elements {
+                    self.collect(e, base, None);
+                }
+                None
+            }
+            Ast::MultiHash { elements, .. } => {
+                for kv in elements {
+                    self.collect(&kv.value, base, None);
+                }
+                None
+            }
+            Ast::Literal { .. } | Ast::Expref { .. } => None,
+        }
+    }
+}
+
+/// The searched root of an `inputOutput` path's chain.
+pub(crate) enum Root {
+    /// An `output` path: the output type.
+    Output,
+    /// An `inputOutput` path: `input` and `output` members.
+    InputOutput,
+}
+
+/// The type as a const item can name it: references stripped, every lifetime `'static`;
+/// `None` when it names something a nested item cannot (`Self`, generics, `impl Trait`).
+fn nameable(ty: &Type, op: &Operation) -> Option<Type> {
+    let mut ty = ty.clone();
+    while let Type::Reference(r) = ty {
+        ty = *r.elem;
+    }
+    struct Scan<'a> {
+        generics: Vec<String>,
+        bad: bool,
+        _op: &'a Operation,
+    }
+    impl<'ast> Visit<'ast> for Scan<'_> {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if p.segments.len() == 1 {
+                let name = p.segments[0].ident.to_string();
+                // `Self`, the function's generics, and what looks like an impl's (`T`, `O`).
+                if name == "Self"
+                    || self.generics.contains(&name)
+                    || (name.len() <= 2 && name.chars().all(|c| c.is_ascii_uppercase()))
+                {
+                    self.bad = true;
+                }
+            }
+            syn::visit::visit_path(self, p);
+        }
+        fn visit_type_impl_trait(&mut self, _: &'ast syn::TypeImplTrait) {
+            self.bad = true;
+        }
+        fn visit_type_infer(&mut self, _: &'ast syn::TypeInfer) {
+            self.bad = true;
+        }
+        fn visit_qself(&mut self, _: &'ast syn::QSelf) {
+            self.bad = true;
+        }
+    }
+    let mut scan = Scan {
+        generics: op
+            .sig
+            .generics
+            .params
+            .iter()
+            .map(|g| match g {
+                syn::GenericParam::Type(t) => t.ident.to_string(),
+                syn::GenericParam::Const(c) => c.ident.to_string(),
+                syn::GenericParam::Lifetime(l) => l.lifetime.ident.to_string(),
+            })
+            .collect(),
+        bad: false,
+        _op: op,
+    };
+    scan.visit_type(&ty);
+    if scan.bad {
+        return None;
+    }
+    struct Static;
+    impl VisitMut for Static {
+        fn visit_lifetime_mut(&mut self, lt: &mut syn::Lifetime) {
+            *lt = syn::Lifetime::new("'static", lt.span());
+        }
+        fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+            r.lifetime = Some(syn::Lifetime::new("'static", Span::call_site()));
+            syn::visit_mut::visit_type_reference_mut(self, r);
+        }
+    }
+    Static.visit_type_mut(&mut ty);
+    Some(ty)
+}
+
+/// The checks of one path: `const _` items, or nothing when the types cannot be named.
+pub(crate) fn check_path(
+    op: &Operation,
+    lit: &LitStr,
+    root: Root,
+    need: Option<Need>,
+) -> TokenStream {
+    let expr = lit.value();
+    let Some(ast) = crate::jmespath::parse_ast(&expr) else {
+        return TokenStream::new();
+    };
+    let mut lower = Lower { out: Vec::new() };
+    lower.collect(&ast, &[], need);
+    let mut tokens = TokenStream::new();
+    for chain in lower.out {
+        let (ty, ops) = match root {
+            Root::Output => match op.parts.as_ref().and_then(|(o, _)| nameable(o, op)) {
+                Some(ty) => (ty, chain.ops.as_slice()),
+                None => continue,
+            },
+            Root::InputOutput => match chain.ops.as_slice() {
+                [Op::Field(top, _), rest @ ..] if top == "output" => {
+                    match op.parts.as_ref().and_then(|(o, _)| nameable(o, op)) {
+                        Some(ty) => (ty, rest),
+                        None => continue,
+                    }
+                }
+                [Op::Field(top, _), rest @ ..] if top == "input" => match op.params.as_slice() {
+                    [one] => match nameable(&one.ty, op) {
+                        Some(ty) => (ty, rest),
+                        None => continue,
+                    },
+                    params => match rest {
+                        [Op::Field(name, _), rest @ ..] => {
+                            match params.iter().find(|p| &p.name == name) {
+                                Some(p) => match nameable(&p.ty, op) {
+                                    Some(ty) => (ty, rest),
+                                    None => continue,
+                                },
+                                None => continue,
+                            }
+                        }
+                        _ => continue,
+                    },
+                },
+                _ => continue,
+            },
+        };
+        tokens.extend(emit(lit, &expr, &ty, ops, chain.need));
+    }
+    tokens
+}
+
+fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -> TokenStream {
+    if ops.is_empty() && need.is_none() {
+        return TokenStream::new();
+    }
+    let p = krate::private();
+    let t = quote!(#p::typed);
+    let span = lit.span();
+    let at = krate::private_at(span);
+    // The root's own wrappers (`Vec<String>` as a parameter), as the derive reads a member's.
+    let (wraps, root) = crate::searchable::expand::describe::unwrap(root);
+    let wraps = wraps.iter().map(|w| {
+        let w = syn::Ident::new(w, Span::call_site());
+        quote!(#t::Wrap::#w)
+    });
+    let mut body = quote! {
+        #[allow(unused_imports)]
+        use #t::Undescribed as _;
+        type __T0 = #root;
+        const __A0: #t::At = #t::root(&[#(#wraps),*]);
+    };
+    for (i, op) in ops.iter().enumerate() {
+        let (prev_t, prev_a) = (format_ident!("__T{}", i), format_ident!("__A{}", i));
+        let (next_t, next_a, step) = (
+            format_ident!("__T{}", i + 1),
+            format_ident!("__A{}", i + 1),
+            format_ident!("__S{}", i + 1),
+        );
+        let prefix = match op {
+            Op::Field(_, prefix) => prefix.clone(),
+            _ => String::new(),
+        };
+        let place = quote!(#t::Place { path: #expr, prefix: #prefix });
+        let desc = quote!(&#t::Probe::<#prev_t>::DESC);
+        let call = match op {
+            Op::Field(name, _) => quote!(#t::field(#desc, #prev_a, #name, #place)),
+            Op::Elements(project, _) => quote!(#t::elements(#desc, #prev_a, #project, #place)),
+            Op::Values => quote!(#t::values(#desc, #prev_a, #place)),
+            Op::Flatten => quote!(#t::flatten(#desc, #prev_a, #place)),
+        };
+        let fail = quote_spanned! {span=>
+            const _: () = if let ::core::option::Option::Some(__m) = &#step.error {
+                ::core::panic!("{}", __m.as_str())
+            };
+        };
+        body.extend(quote! {
+            const #step: #t::Step = #call;
+            #fail
+            const #next_a: #t::At = #step.at;
+            type #next_t = <#prev_t as #t::MemberAt<{ #next_a.index() }>>::Ty;
+        });
+    }
+    if let Some(need) = need {
+        let (last_t, last_a) = (
+            format_ident!("__T{}", ops.len()),
+            format_ident!("__A{}", ops.len()),
+        );
+        let (need, what) = match need {
+            Need::Comparator(Comparator::StringEquals) => {
+                (quote!(String), "`stringEquals` needs a string")
+            }
+            Need::Comparator(Comparator::BooleanEquals) => {
+                (quote!(Boolean), "`booleanEquals` needs a boolean")
+            }
+            Need::Comparator(Comparator::AllStringEquals) => {
+                (quote!(Strings), "`allStringEquals` needs a list of strings")
+            }
+            Need::Comparator(Comparator::AnyStringEquals) => {
+                (quote!(Strings), "`anyStringEquals` needs a list of strings")
+            }
+            Need::Message => (
+                quote!(Message),
+                "a failure `message` must be a string or a list of strings",
+            ),
+            Need::Sized => (
+                quote!(Sized),
+                "`length()` needs a string, a list or an object",
+            ),
+        };
+        let place = quote!(#t::Place { path: #expr, prefix: "" });
+        body.extend(quote_spanned! {span=>
+            const _: () = if let ::core::option::Option::Some(__m) =
+                &#at::typed::leaf(&#t::Probe::<#last_t>::DESC, #last_a, #t::Need::#need, #what, #place)
+            {
+                ::core::panic!("{}", __m.as_str())
+            };
+        });
+    }
+    quote! {
+        #[allow(non_camel_case_types, clippy::all)]
+        const _: () = { #body };
+    }
+}

@@ -1,0 +1,129 @@
+//! Typed paths that must keep compiling: map keys (any key is valid), `serde_json::Value`
+//! leaves (anything goes below), recursive types, flattened members, hand-written `Searchable`
+//! impls, optional and boxed members, generic outputs. The errors are in
+//! `ui-tests/cases/waitable/typed_*.rs`.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use waiter_runtime::{ProvideErrorMetadata, Searchable, waitable};
+
+#[derive(Debug, ProvideErrorMetadata)]
+enum Error {
+    NotFound,
+}
+
+#[derive(Debug, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Output {
+    labels: HashMap<String, String>,
+    extra: serde_json::Value,
+    tree: Tree,
+    #[serde(flatten)]
+    common: Common,
+    maybe: Option<Box<Inner>>,
+    items: Vec<Option<Inner>>,
+}
+
+#[derive(Debug, Searchable)]
+struct Tree {
+    name: String,
+    children: Vec<Tree>,
+}
+
+#[derive(Debug, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Common {
+    request_id: String,
+}
+
+#[derive(Debug, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Inner {
+    state: String,
+    ready: bool,
+}
+
+fn output() -> Output {
+    Output {
+        labels: HashMap::from([("env".to_owned(), "prod".to_owned())]),
+        extra: serde_json::json!({"deep": {"er": "yes"}}),
+        tree: Tree {
+            name: "root".into(),
+            children: vec![Tree {
+                name: "leaf".into(),
+                children: vec![],
+            }],
+        },
+        common: Common {
+            request_id: "r-1".into(),
+        },
+        maybe: Some(Box::new(Inner {
+            state: "on".into(),
+            ready: true,
+        })),
+        items: vec![Some(Inner {
+            state: "on".into(),
+            ready: true,
+        })],
+    }
+}
+
+#[waitable(AllKinds: { acceptors: [
+    { state: "failure", matcher: { output: { path: "Labels.env", expected: "dev", comparator: "stringEquals" } } }
+    { state: "failure", matcher: { output: { path: "Labels.anything", expected: "x", comparator: "stringEquals" } } }
+    { state: "failure", matcher: { output: { path: "Extra.deep.er.whatever", expected: "x", comparator: "stringEquals" } } }
+    { state: "failure", matcher: { output: { path: "RequestId", expected: "nope", comparator: "stringEquals" } } }
+    { state: "failure", matcher: { output: { path: "*.env", expected: "x", comparator: "anyStringEquals" } } }
+    { state: "failure", matcher: { output: { path: "Maybe.Ready", expected: "false", comparator: "booleanEquals" } } }
+    { state: "failure", matcher: { output: { path: "length(Items[?Ready].State) == `0`", expected: "true", comparator: "booleanEquals" } } }
+    { state: "success", matcher: { output: { path: "Tree.children[].children[].name", expected: "x", comparator: "allStringEquals" } } }
+    { state: "success", matcher: { output: { path: "Tree.children[].name", expected: "leaf", comparator: "allStringEquals" } } }
+] })]
+async fn get(id: String) -> Result<Output, Error> {
+    let _ = id;
+    Ok(output())
+}
+
+/// A hand-written `Searchable` impl: unknown to the checks, anything goes.
+struct Opaque;
+
+impl Searchable for Opaque {
+    fn node(&self) -> waiter_runtime::jmespath::Node<'_> {
+        waiter_runtime::jmespath::Node::Null
+    }
+}
+
+#[waitable(OpaqueThing: { acceptors: [
+    { state: "success", matcher: { output: { path: "any.thing[].at.all", expected: "x", comparator: "allStringEquals" } } }
+] })]
+async fn get_opaque() -> Result<Opaque, Error> {
+    Ok(Opaque)
+}
+
+/// A generic output: the checks skip it.
+#[waitable(GenericThing: { acceptors: [
+    { state: "success", matcher: { output: { path: "whatever", expected: "x", comparator: "stringEquals" } } }
+] })]
+async fn get_generic<T: Searchable + Send + 'static>(t: T) -> Result<T, Error>
+where
+    T: Clone,
+{
+    Ok(t)
+}
+
+#[tokio::test(start_paused = true)]
+async fn typed_paths_that_are_valid_compile_and_run() {
+    let done = wait_until_all_kinds("i".into())
+        .wait(Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(done.polls, 1);
+    assert!(
+        wait_until_opaque_thing()
+            .wait(Duration::from_secs(5))
+            .await
+            .is_err()
+    );
+    let _ = wait_until_generic_thing(String::from("x"));
+}
