@@ -189,16 +189,30 @@ pub(crate) enum Root {
 /// The type as a const item can name it: references stripped, every lifetime `'static`;
 /// `None` when it names something a nested item cannot (`Self`, generics, `impl Trait`).
 fn nameable(ty: &Type, op: &Operation) -> Option<Type> {
+    let generics = op
+        .sig
+        .generics
+        .params
+        .iter()
+        .map(|g| match g {
+            syn::GenericParam::Type(t) => t.ident.to_string(),
+            syn::GenericParam::Const(c) => c.ident.to_string(),
+            syn::GenericParam::Lifetime(l) => l.lifetime.ident.to_string(),
+        })
+        .collect();
+    nameable_with(ty, generics)
+}
+
+fn nameable_with(ty: &Type, generics: Vec<String>) -> Option<Type> {
     let mut ty = ty.clone();
     while let Type::Reference(r) = ty {
         ty = *r.elem;
     }
-    struct Scan<'a> {
+    struct Scan {
         generics: Vec<String>,
         bad: bool,
-        _op: &'a Operation,
     }
-    impl<'ast> Visit<'ast> for Scan<'_> {
+    impl<'ast> Visit<'ast> for Scan {
         fn visit_path(&mut self, p: &'ast syn::Path) {
             if p.segments.len() == 1 {
                 let name = p.segments[0].ident.to_string();
@@ -223,19 +237,8 @@ fn nameable(ty: &Type, op: &Operation) -> Option<Type> {
         }
     }
     let mut scan = Scan {
-        generics: op
-            .sig
-            .generics
-            .params
-            .iter()
-            .map(|g| match g {
-                syn::GenericParam::Type(t) => t.ident.to_string(),
-                syn::GenericParam::Const(c) => c.ident.to_string(),
-                syn::GenericParam::Lifetime(l) => l.lifetime.ident.to_string(),
-            })
-            .collect(),
+        generics,
         bad: false,
-        _op: op,
     };
     scan.visit_type(&ty);
     if scan.bad {
@@ -306,6 +309,22 @@ pub(crate) fn check_path(
         tokens.extend(emit(lit, &expr, &ty, ops, chain.need));
     }
     tokens
+}
+
+/// The checks of `jmespath!(Type, "path")`: every field chain of the path against `Type`.
+pub(crate) fn check_type(lit: &LitStr, ty: &Type) -> TokenStream {
+    let expr = lit.value();
+    let (Some(ast), Some(ty)) = (crate::jmespath::parse_ast(&expr), nameable_with(ty, Vec::new()))
+    else {
+        return TokenStream::new();
+    };
+    let mut lower = Lower { out: Vec::new() };
+    lower.collect(&ast, &[], None);
+    lower
+        .out
+        .iter()
+        .map(|chain| emit(lit, &expr, &ty, &chain.ops, chain.need))
+        .collect()
 }
 
 fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -> TokenStream {
