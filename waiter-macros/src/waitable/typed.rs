@@ -265,6 +265,10 @@ pub(crate) fn check_path(
     root: Root,
     need: Option<Need>,
 ) -> TokenStream {
+    // Only for `ui-tests/bench/compile_time.py --typed`, to measure what the checks cost.
+    if std::env::var_os("WAITER_MACROS_BENCH_UNTYPED").is_some() {
+        return TokenStream::new();
+    }
     let expr = lit.value();
     let Some(ast) = crate::jmespath::parse_ast(&expr) else {
         return TokenStream::new();
@@ -347,13 +351,12 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
         type __T0 = #root;
         const __A0: #t::At = #t::root(&[#(#wraps),*]);
     };
+    // Per step: the position (a const) and the type reached (a type alias); the messages are
+    // computed again only for a step that failed, in one check per chain.
+    let mut checks = TokenStream::new();
     for (i, op) in ops.iter().enumerate() {
         let (prev_t, prev_a) = (format_ident!("__T{}", i), format_ident!("__A{}", i));
-        let (next_t, next_a, step) = (
-            format_ident!("__T{}", i + 1),
-            format_ident!("__A{}", i + 1),
-            format_ident!("__S{}", i + 1),
-        );
+        let (next_t, next_a) = (format_ident!("__T{}", i + 1), format_ident!("__A{}", i + 1));
         let prefix = match op {
             Op::Field(_, prefix) => prefix.clone(),
             _ => String::new(),
@@ -366,15 +369,15 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
             Op::Values => quote!(#t::values(#desc, #prev_a, #place)),
             Op::Flatten => quote!(#t::flatten(#desc, #prev_a, #place)),
         };
-        let fail = quote_spanned! {span=>
-            const _: () = if let ::core::option::Option::Some(__m) = &#step.error {
-                ::core::panic!("{}", __m.as_str())
-            };
-        };
+        checks.extend(quote_spanned! {span=>
+            if #next_a.fault {
+                if let ::core::option::Option::Some(__m) = &#call.error {
+                    ::core::panic!("{}", __m.as_str())
+                }
+            }
+        });
         body.extend(quote! {
-            const #step: #t::Step = #call;
-            #fail
-            const #next_a: #t::At = #step.at;
+            const #next_a: #t::At = #call.at();
             type #next_t = <#prev_t as #t::MemberAt<{ #next_a.index() }>>::Ty;
         });
     }
@@ -406,14 +409,17 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
             ),
         };
         let place = quote!(#t::Place { path: #expr, prefix: "" });
-        body.extend(quote_spanned! {span=>
-            const _: () = if let ::core::option::Option::Some(__m) =
+        checks.extend(quote_spanned! {span=>
+            if let ::core::option::Option::Some(__m) =
                 &#at::typed::leaf(&#t::Probe::<#last_t>::DESC, #last_a, #t::Need::#need, #what, #place)
             {
                 ::core::panic!("{}", __m.as_str())
-            };
+            }
         });
     }
+    body.extend(quote_spanned! {span=>
+        const _: () = { #checks };
+    });
     quote! {
         #[allow(non_camel_case_types, clippy::all)]
         const _: () = { #body };
