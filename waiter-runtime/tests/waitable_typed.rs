@@ -131,8 +131,14 @@ async fn typed_paths_that_are_valid_compile_and_run() {
 #[test]
 fn jmespath_with_a_type_checks_and_searches() {
     let e = waiter_runtime::jmespath!(Output, "Tree.children[].name");
-    assert_eq!(e.search_value(&output()).unwrap(), serde_json::json!(["leaf"]));
+    assert_eq!(
+        e.search_value(&output()).unwrap(),
+        serde_json::json!(["leaf"])
+    );
     let any = waiter_runtime::jmespath!(HashMap<String, String>, "env");
     let labels = HashMap::from([("env".to_owned(), "prod".to_owned())]);
-    assert_eq!(any.search_value(&labels).unwrap(), serde_json::json!("prod"));
+    assert_eq!(
+        any.search_value(&labels).unwrap(),
+        serde_json::json!("prod")
+    );
 }

@@ -318,8 +318,10 @@ pub(crate) fn check_path(
 /// The checks of `jmespath!(Type, "path")`: every field chain of the path against `Type`.
 pub(crate) fn check_type(lit: &LitStr, ty: &Type) -> TokenStream {
     let expr = lit.value();
-    let (Some(ast), Some(ty)) = (crate::jmespath::parse_ast(&expr), nameable_with(ty, Vec::new()))
-    else {
+    let (Some(ast), Some(ty)) = (
+        crate::jmespath::parse_ast(&expr),
+        nameable_with(ty, Vec::new()),
+    ) else {
         return TokenStream::new();
     };
     let mut lower = Lower { out: Vec::new() };
