@@ -118,7 +118,8 @@ pub struct DemoRow {
     pub polls: u32,
     /// Time the wait took.
     pub elapsed: Duration,
-    /// The client's own retries for this row's calls (create/delete; a poll makes one attempt).
+    /// The client's retries for this row's calls: create/delete, and inside the polls (a
+    /// throttle no acceptor names is retried there).
     pub retries: u32,
     /// Throttling answers received for this row's calls and polls.
     pub throttles: u32,
@@ -183,11 +184,11 @@ impl fmt::Display for DemoReport {
         writeln!(f, "{}", self.table())?;
         writeln!(
             f,
-            "polls, elapsed: the waiter's. retries: the client's own retries of its create/delete calls"
+            "polls, elapsed: the waiter's. retries: the client's retries, of create/delete and inside polls"
         )?;
         writeln!(
             f,
-            "(a poll makes one attempt: the waiter is the retry loop). throttles: throttling answers.\n"
+            "(no acceptor names a throttle, so it is retried in the poll). throttles: throttling answers.\n"
         )?;
         let s = &self.service;
         writeln!(
@@ -260,8 +261,32 @@ impl Run {
                 || "done".to_owned(),
                 |d| format!("next poll in {}", human(d)),
             );
+            // Retries inside the poll explain a gap longer than the announced delay.
+            let mut inside = String::new();
+            if e.attempts > 1 {
+                inside = format!(
+                    "  ({} attempts, {} waiting for retries",
+                    e.attempts,
+                    human(e.retry_wait)
+                );
+            }
+            if !e.rate_limit_wait.is_zero() {
+                inside = if inside.is_empty() {
+                    format!(
+                        "  ({} waiting for the rate limiter)",
+                        human(e.rate_limit_wait)
+                    )
+                } else {
+                    format!(
+                        "{inside}, {} for the rate limiter)",
+                        human(e.rate_limit_wait)
+                    )
+                };
+            } else if !inside.is_empty() {
+                inside.push(')');
+            }
             log(&format!(
-                "{:>7}  {resource:<12} {:<19} poll {:>2}  {:<7}  {next}",
+                "{:>7}  {resource:<12} {:<19} poll {:>2}  {:<7}  {next}{inside}",
                 human(start.elapsed()),
                 e.waiter,
                 e.poll,

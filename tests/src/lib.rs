@@ -5,11 +5,15 @@
 //! * [`client`]: a reqwest client for it, written the way a user would.
 //! * [`demo`]: the scenario of `cargo run --example demo`.
 //! * [`report`]: the demo's plain-text output (poll lines, the summary table).
+//! * [`middleware_client`]: the same client on `reqwest-middleware` with the retry middleware.
+//! * [`capacity`]: a service serving a fixed capacity, for the retry layers' tests and benchmark.
 
 #![forbid(unsafe_code)]
 
+pub mod capacity;
 pub mod client;
 pub mod demo;
+pub mod middleware_client;
 pub mod report;
 pub mod service;
 

@@ -71,6 +71,16 @@ async fn the_demo_survives_throttling_and_reports_every_wait() {
         .filter(|l| l.contains(" poll "))
         .count();
     assert_eq!(poll_lines as u32, polls);
+    // The waiters have no throttling acceptors: throttled polls were retried inside the poll,
+    // and the poll lines say so.
+    assert!(
+        lines
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|l| l.contains(" attempts, ")),
+        "no poll line reports retries inside it"
+    );
     let throttles: u32 = report.rows.iter().map(|r| r.throttles).sum();
     assert_eq!(u64::from(throttles), report.service.throttled, "{report}");
     let text = report.to_string();

@@ -1,5 +1,5 @@
 //! Retries over loopback TCP: injected 503/429/connection resets, `Retry-After`, max attempts,
-//! and one attempt per poll inside a waiter.
+//! and, inside a waiter's poll, retries of every error the waiter's acceptors do not name.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -147,36 +147,55 @@ async fn retry_after_replaces_the_backoff_bounded_by_max_backoff() {
 }
 
 #[tokio::test]
-async fn a_waiter_poll_makes_one_attempt_through_the_retrier() {
+async fn inside_a_waiter_poll_the_retrier_retries_what_no_acceptor_names() {
     let (service, client, seen) = setup(fast(5)).await;
     client.create_resource("p", &[]).await.unwrap();
 
-    // Outside a waiter, the same faults are retried away within one call...
+    // Throttles inside a poll are retried there, as outside a waiter: one poll, three requests.
     service.faults().script([Fault::Throttle, Fault::SlowDown]);
-    client.describe_resource("p").await.unwrap();
-    assert_eq!(seen.lock().unwrap().len(), 2);
     let before = service.stats().requests;
-
-    // ...inside a waiter, each poll is one request: the throttled polls reach the waiter, whose
-    // `retry` acceptors for the throttling codes make it poll again after its own delay.
-    service.faults().script([Fault::Throttle, Fault::SlowDown]);
+    let mut attempts = Vec::new();
     let done = client
         .wait_until_resource_exists("p")
         .min_delay(Duration::from_millis(5))
         .max_delay(Duration::from_millis(20))
+        .on_poll(|e: &_| attempts.push(e.attempts))
         .wait(Duration::from_secs(10))
         .await
         .unwrap();
-    assert_eq!(done.polls, 3);
-    assert_eq!(service.stats().requests - before, 3, "one request per poll");
-    assert_eq!(
-        seen.lock().unwrap().len(),
-        2,
-        "no retry happened inside the polls"
-    );
+    assert_eq!((done.polls, attempts), (1, vec![3]));
+    assert_eq!(service.stats().requests - before, 3);
+    assert_eq!(seen.lock().unwrap().len(), 2);
 
-    // An error the retrier would have retried, and no acceptor expects, ends the wait at once.
-    service.faults().script([Fault::Unavailable]);
+    // `NotFound`, which `ResourceExists` names (a retry acceptor), is never retried in a poll:
+    // one request per poll, the waiter's delays between them.
+    let before = service.stats().requests;
+    let waiter = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            client
+                .wait_until_resource_exists("later")
+                .min_delay(Duration::from_millis(5))
+                .max_delay(Duration::from_millis(20))
+                .wait(Duration::from_secs(10))
+                .await
+        })
+    };
+    service
+        .wait_for_stats(Duration::from_secs(10), |s| s.requests >= before + 3)
+        .await
+        .unwrap();
+    client.create_resource("later", &[]).await.unwrap();
+    let done = waiter.await.unwrap().unwrap();
+    assert_eq!(
+        service.stats().requests - before,
+        u64::from(done.polls) + 1,
+        "one request per poll, and the create"
+    );
+    assert_eq!(seen.lock().unwrap().len(), 2, "no retry of NotFound");
+
+    // An error retried to the last attempt, which no acceptor expects, ends the wait.
+    service.faults().script([Fault::Unavailable; 5]);
     let before = service.stats().requests;
     let err = client
         .wait_until_resource_exists("p")
@@ -189,5 +208,5 @@ async fn a_waiter_poll_makes_one_attempt_through_the_retrier() {
         matches!(err, WaiterError::OperationFailed { polls: 1, .. }),
         "{err}"
     );
-    assert_eq!(service.stats().requests - before, 1);
+    assert_eq!(service.stats().requests - before, 5);
 }

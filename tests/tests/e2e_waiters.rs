@@ -6,6 +6,7 @@ mod common;
 
 use std::time::Duration;
 
+use waiter_runtime::retry::RetryConfig;
 use waiter_runtime::waiter::AcceptorState;
 use waiter_runtime::{ProvideErrorMetadata, WaiterError, waitable};
 use waiter_tests::client::{ListResourcesOutput, ResourceClient, ResourceError};
@@ -77,34 +78,40 @@ async fn resource_deleted_succeeds_on_the_not_found_error() {
 }
 
 #[tokio::test]
-async fn throttled_polls_match_retry_acceptors() {
-    let (service, client) = setup(Settle::Manual).await;
+async fn throttled_polls_are_retried_inside_the_poll_without_throttling_acceptors() {
+    let (service, _) = setup(Settle::Manual).await;
+    let client = ResourceClient::builder(service.url())
+        .retry_config(
+            RetryConfig::standard()
+                .initial_backoff(Duration::from_millis(5))
+                .max_backoff(Duration::from_millis(20))
+                .build(),
+        )
+        .build();
     client.create_resource("t", &[]).await.unwrap();
     service.faults().script([Fault::Throttle, Fault::SlowDown]);
-    let mut states = Vec::new();
+    let mut events = Vec::new();
     let done = client
         .wait_until_resource_exists("t")
         .min_delay(FAST)
         .max_delay(FAST_MAX)
-        .on_poll(|e: &_| states.push(e.state))
+        .on_poll(|e: &_| events.push((e.state, e.attempts)))
         .wait(MAX_WAIT)
         .await
         .unwrap();
-    assert_eq!(done.polls, 3);
-    assert_eq!(
-        states,
-        [
-            AcceptorState::Retry,
-            AcceptorState::Retry,
-            AcceptorState::Success
-        ]
-    );
+    // No acceptor names the throttling codes: the client's retrier retried them in the poll.
+    assert_eq!(done.polls, 1);
+    assert_eq!(events, [(AcceptorState::Success, 3)]);
     assert_eq!(service.stats().throttled, 2);
 }
 
 #[tokio::test]
 async fn an_error_no_acceptor_expects_ends_the_wait() {
-    let (service, client) = setup(Settle::Manual).await;
+    let (service, _) = setup(Settle::Manual).await;
+    // Without retries, so that the 503 is not retried away inside the poll.
+    let client = ResourceClient::builder(service.url())
+        .retry_config(RetryConfig::disabled())
+        .build();
     service.faults().script([Fault::Unavailable]);
     let err = client
         .wait_until_resource_exists("x")
@@ -144,8 +151,11 @@ async fn the_deadline_cancels_a_hung_request_and_the_server_sees_it_closed() {
         panic!("{err}")
     };
     assert_eq!((*polls, *cancelled_in_flight), (0, true));
+    // The last poll starts min_delay (50 ms) before the deadline; once it answers, too little
+    // time is left for another: the wait ends between max_wait - min_delay and max_wait.
     assert!(
-        elapsed >= max_wait && elapsed < max_wait + Duration::from_secs(1),
+        elapsed >= max_wait - Duration::from_millis(50)
+            && elapsed < max_wait + Duration::from_secs(1),
         "{elapsed:?}"
     );
     let stats = service
@@ -221,8 +231,11 @@ async fn a_resource_that_never_settles_ends_at_the_max_wait_with_the_last_result
     };
     assert!(*polls >= 3, "{polls}");
     assert_eq!(last.as_ref().unwrap().as_ref().unwrap().status, "CREATING");
+    // The last poll starts min_delay (50 ms) before the deadline; once it answers, too little
+    // time is left for another: the wait ends between max_wait - min_delay and max_wait.
     assert!(
-        elapsed >= max_wait && elapsed < max_wait + Duration::from_secs(1),
+        elapsed >= max_wait - Duration::from_millis(50)
+            && elapsed < max_wait + Duration::from_secs(1),
         "{elapsed:?}"
     );
     // The create, each completed poll, and perhaps a last poll cut short at the deadline.

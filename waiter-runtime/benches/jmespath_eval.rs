@@ -8,6 +8,7 @@
 #![allow(missing_docs)] // criterion_group! emits an undocumented public fn
 
 use std::hint::black_box;
+use std::sync::Arc;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::Value;
@@ -19,6 +20,14 @@ use waiter_runtime::jmespath::{Expression, Searchable};
 struct DescribeInstancesOutput {
     reservations: Vec<Reservation>,
     next_token: Option<String>,
+}
+
+/// The same output with each reservation behind an `Arc` (forwarding pointers keep the
+/// statically dispatched projection, or lose it).
+#[derive(Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct SharedOutput {
+    reservations: Vec<Arc<Reservation>>,
 }
 
 #[derive(Searchable, serde::Serialize)]
@@ -57,6 +66,12 @@ enum StateName {
 struct Tag {
     key: String,
     value: String,
+}
+
+fn shared(o: DescribeInstancesOutput) -> SharedOutput {
+    SharedOutput {
+        reservations: o.reservations.into_iter().map(Arc::new).collect(),
+    }
 }
 
 fn output(instances: usize) -> DescribeInstancesOutput {
@@ -127,6 +142,7 @@ fn hand_value(v: &Value) -> Vec<&str> {
 
 const NAMES: Expression = jmespath!("Reservations[].Instances[].State.Name");
 const TOKEN: Expression = jmespath!("NextToken");
+const MERGE: Expression = jmespath!("merge(@, @)");
 
 fn bench(c: &mut Criterion) {
     let theirs = ::jmespath::compile(NAMES.source()).unwrap();
@@ -163,6 +179,33 @@ fn bench(c: &mut Criterion) {
             &value,
             |b, d| b.iter(|| black_box(theirs.search(black_box(d)).unwrap())),
         );
+        let arcs = shared(output(n));
+        assert_eq!(NAMES.search(&arcs).unwrap(), NAMES.search(&value).unwrap());
+        g.bench_with_input(
+            BenchmarkId::new("compiled/arc_structs", n),
+            &arcs,
+            |b, d| b.iter(|| black_box(NAMES.search(black_box(d)).unwrap())),
+        );
+        // The waiter comparator on the projection (an `allStringEquals` acceptor), against the
+        // hand-written check over the hand-written loop's names.
+        g.bench_with_input(
+            BenchmarkId::new("comparator/compiled", n),
+            &structs,
+            |b, d| {
+                b.iter(|| {
+                    let r = NAMES.search(black_box(d));
+                    black_box(waiter_runtime::__private_v0_1::all_string_equals(
+                        &r, "running",
+                    ))
+                })
+            },
+        );
+        g.bench_with_input(BenchmarkId::new("comparator/hand", n), &structs, |b, d| {
+            b.iter(|| {
+                let names = hand_structs(black_box(d));
+                black_box(!names.is_empty() && names.iter().all(|s| *s == "running"))
+            })
+        });
         if n != 100 {
             g.bench_with_input(
                 BenchmarkId::new("single_field/structs", n),
@@ -174,6 +217,30 @@ fn bench(c: &mut Criterion) {
             });
         }
     }
+    // `merge(@, @)` over an object of 100,000 keys, against building the same map by hand.
+    let keys: serde_json::Map<String, Value> = (0..100_000)
+        .map(|i| (format!("k{i}"), Value::from(i)))
+        .collect();
+    let big = Value::Object(keys);
+    g.sample_size(10);
+    g.bench_with_input(
+        BenchmarkId::new("merge_100k/compiled", 100_000),
+        &big,
+        |b, d| b.iter(|| black_box(MERGE.search(black_box(d)).unwrap())),
+    );
+    g.bench_with_input(
+        BenchmarkId::new("merge_100k/hand", 100_000),
+        &big,
+        |b, d| {
+            b.iter(|| {
+                let o = black_box(d).as_object().unwrap();
+                let mut m: std::collections::HashMap<&str, &Value> =
+                    o.iter().map(|(k, v)| (k.as_str(), v)).collect();
+                m.extend(o.iter().map(|(k, v)| (k.as_str(), v)));
+                black_box(m)
+            })
+        },
+    );
     g.finish();
 }
 

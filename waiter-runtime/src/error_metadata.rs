@@ -83,9 +83,11 @@ mod http;
 mod io;
 #[cfg(feature = "reqwest")]
 mod reqwest;
+#[cfg(feature = "reqwest-middleware")]
+mod reqwest_middleware;
 
 #[cfg(feature = "http")]
-pub use self::http::retry_after_from_header_map;
+pub use self::http::{error_code_from_header_map, retry_after_from_header_map};
 #[cfg(feature = "io")]
 pub use self::io::is_transient_io_kind;
 

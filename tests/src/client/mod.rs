@@ -31,10 +31,11 @@ use model::CreateResourceInput;
 
 /// A client for the example service.
 ///
-/// Every operation runs through the client's [`Retrier`]: outside a waiter it retries
-/// throttling, `5xx` answers and connection failures as the AWS SDKs do; inside a waiter's poll
-/// it makes exactly one attempt (the waiter is the retry loop). Clones share the retrier, so
-/// they share its retry quota and, in adaptive mode, its rate limiter.
+/// Every operation runs through the client's [`Retrier`]: it retries throttling, `5xx` answers
+/// and connection failures as the AWS SDKs do, inside a waiter's polls too, except an error the
+/// running waiter's acceptors name (`NotFound` for `ResourceExists`), which it returns at once
+/// for the waiter to decide. So the waiters below need no throttling acceptors. Clones share
+/// the retrier, so they share its retry quota and, in adaptive mode, its rate limiter.
 #[derive(Debug, Clone)]
 pub struct ResourceClient {
     http: reqwest::Client,
@@ -146,8 +147,6 @@ impl ResourceClient {
             acceptors: [
                 { state: "success", matcher: { success: true } }
                 { state: "retry", matcher: { errorType: "NotFound" } }
-                { state: "retry", matcher: { errorType: "ThrottlingException" } }
-                { state: "retry", matcher: { errorType: "SlowDown" } }
             ]
             minDelay: 1
             maxDelay: 20
@@ -169,8 +168,6 @@ impl ResourceClient {
                     matcher: { output: { path: "status", expected: "DELETING", comparator: "stringEquals" } }
                     message: "join('', ['resource ', name, ' is being deleted'])"
                 }
-                { state: "retry", matcher: { errorType: "ThrottlingException" } }
-                { state: "retry", matcher: { errorType: "SlowDown" } }
             ]
             minDelay: 2
             maxDelay: 60
@@ -198,16 +195,12 @@ impl ResourceClient {
                     matcher: { output: { path: "members[].status", expected: "FAILED", comparator: "anyStringEquals" } }
                     message: "members[?status=='FAILED'].name"
                 }
-                { state: "retry", matcher: { errorType: "ThrottlingException" } }
-                { state: "retry", matcher: { errorType: "SlowDown" } }
             ]
         }
         ResourceDeleted: {
             documentation: "Waits until the resource is gone: describing it answers `NotFound`."
             acceptors: [
                 { state: "success", matcher: { errorType: "com.example.resources#NotFound" } }
-                { state: "retry", matcher: { errorType: "ThrottlingException" } }
-                { state: "retry", matcher: { errorType: "SlowDown" } }
             ]
             minDelay: 1
             maxDelay: 20
@@ -244,9 +237,7 @@ impl ResourceClient {
                         "output": { "path": "resources[].status", "expected": "FAILED", "comparator": "anyStringEquals" }
                     },
                     "message": "resources[?status=='FAILED'].statusReason"
-                },
-                { "state": "retry", "matcher": { "errorType": "ThrottlingException" } },
-                { "state": "retry", "matcher": { "errorType": "SlowDown" } }
+                }
             ],
             "minDelay": 2,
             "maxDelay": 60
@@ -276,8 +267,6 @@ impl ResourceClient {
                         }
                     }
                 }
-                { state: "retry", matcher: { errorType: "ThrottlingException" } }
-                { state: "retry", matcher: { errorType: "SlowDown" } }
             ]
         }
     )]

@@ -64,7 +64,7 @@ impl FaultConfig {
 
     /// Draws the fault for one request from `rng` (`None`: answer normally).
     fn draw(&self, rng: &mut StdRng) -> Option<Fault> {
-        let roll: f64 = rng.r#gen();
+        let roll: f64 = rng.random();
         let mut edge = 0.0;
         for (share, fault) in [
             (self.throttle, Fault::Throttle),

@@ -47,9 +47,12 @@ impl Gen {
 
     /// A closure `|x| Ok(<ast evaluated on x>)` for projections and expression references.
     fn closure(&mut self, ast: &Ast) -> TokenStream {
+        let p = rt();
         let x = self.ident();
         let body = self.expr(ast, quote!(#x));
-        quote!(|#x| ::core::result::Result::Ok(#body))
+        // Typed: the closure is bound by `let` before the call, where nothing else says its
+        // signature (an untyped one fails with E0282 as soon as its body calls a method).
+        quote!(|#x: #p::Node<'a>| -> #p::R<'a> { ::core::result::Result::Ok(#body) })
     }
 
     fn expr(&mut self, ast: &Ast, input: TokenStream) -> TokenStream {
@@ -235,9 +238,9 @@ impl Gen {
             }
         };
         quote!({
-            let mut #out = ::std::vec::Vec::new();
+            let mut #out = #p::Out::new();
             let #is_array = #fill;
-            if #is_array { #p::owned_array(#out) } else { #p::Node::Null }
+            if #is_array { #out.finish() } else { #p::Node::Null }
         })
     }
 

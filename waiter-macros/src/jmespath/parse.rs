@@ -1,37 +1,713 @@
-//! Parsing: the `jmespath` crate's parser, with its errors turned into [`Problem`]s.
+//! Parsing: JMESPath source -> the `jmespath` crate's [`Ast`], with errors as [`Problem`]s.
+//!
+//! A lexer and a Pratt parser written after the specification's grammar and the reference
+//! implementation (jmespath.py): binding powers, projection stops, the right-hand side of a
+//! dot. The `jmespath` crate's own parser is not used: it panicked (0.3) on integers outside
+//! `i32`, accepted `[b a]` without a comma, rejected `a[-0]`, and let a projection continue past
+//! `.{...}` (`a[*].{x: n}.x` must apply `.x` to the projected array, giving `null`). The AST
+//! types are the crate's, so the checker and the code generator stay as they are.
+//!
+//! Never panics: every malformed input is a [`Problem`] with its offset (in characters).
 
-use jmespath::ast::Ast;
+use std::rc::Rc;
+
+use jmespath::Variable;
+use jmespath::ast::{Ast, Comparator, KeyValuePair};
 
 use super::check::{Problem, ProblemKind};
 
 pub(crate) fn parse(expr: &str) -> Result<Ast, Problem> {
-    jmespath::parse(expr).map_err(|e| {
-        let reason = match &e.reason {
-            jmespath::ErrorReason::Parse(s) => s.clone(),
-            other => other.to_string(),
-        };
-        Problem {
-            function: None,
-            kind: ProblemKind::Syntax,
-            offset: e.offset,
-            message: format!("invalid JMESPath syntax: {}", tidy(&reason)),
-        }
-    })
+    let tokens = lex(expr)?;
+    let mut p = Parser { tokens, pos: 0 };
+    let ast = p.expression(0)?;
+    match p.peek() {
+        Tok::Eof => Ok(ast),
+        _ => Err(p.unexpected("the end of the expression or an operator")),
+    }
 }
 
-/// The parser's messages start with a capital and may end with a period; ours do not.
-fn tidy(reason: &str) -> String {
-    let reason = reason
-        .trim()
-        .trim_end_matches('.')
-        .replace("nud token", "token")
-        .replace("led token", "token")
-        .replace("found Eof", "found the end of the expression");
-    let reason = reason.as_str();
-    let mut chars = reason.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => "unexpected input".to_owned(),
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Identifier(String),
+    QuotedIdentifier(String),
+    Number(String),
+    Literal(Variable),
+    Dot,
+    Star,
+    Flatten,
+    Filter,
+    Lbracket,
+    Rbracket,
+    Lbrace,
+    Rbrace,
+    Lparen,
+    Rparen,
+    Comma,
+    Colon,
+    At,
+    Ampersand,
+    Pipe,
+    Or,
+    And,
+    Not,
+    Eq,
+    Ne,
+    Lt,
+    Lte,
+    Gt,
+    Gte,
+    Eof,
+}
+
+impl Tok {
+    /// Left binding power (jmespath.py's `BINDING_POWER`).
+    fn lbp(&self) -> usize {
+        match self {
+            Tok::Pipe => 1,
+            Tok::Or => 2,
+            Tok::And => 3,
+            Tok::Eq | Tok::Ne | Tok::Lt | Tok::Lte | Tok::Gt | Tok::Gte => 5,
+            Tok::Flatten => 9,
+            Tok::Star => 20,
+            Tok::Filter => 21,
+            Tok::Dot => 40,
+            Tok::Not => 45,
+            Tok::Lbrace => 50,
+            Tok::Lbracket => 55,
+            Tok::Lparen => 60,
+            _ => 0,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Tok::Identifier(s) => format!("identifier `{s}`"),
+            Tok::QuotedIdentifier(s) => format!("quoted identifier `\"{s}\"`"),
+            Tok::Number(n) => format!("number `{n}`"),
+            Tok::Literal(_) => "a literal".to_owned(),
+            Tok::Eof => "the end of the expression".to_owned(),
+            other => format!("`{}`", other.text()),
+        }
+    }
+
+    fn text(&self) -> &'static str {
+        match self {
+            Tok::Dot => ".",
+            Tok::Star => "*",
+            Tok::Flatten => "[]",
+            Tok::Filter => "[?",
+            Tok::Lbracket => "[",
+            Tok::Rbracket => "]",
+            Tok::Lbrace => "{",
+            Tok::Rbrace => "}",
+            Tok::Lparen => "(",
+            Tok::Rparen => ")",
+            Tok::Comma => ",",
+            Tok::Colon => ":",
+            Tok::At => "@",
+            Tok::Ampersand => "&",
+            Tok::Pipe => "|",
+            Tok::Or => "||",
+            Tok::And => "&&",
+            Tok::Not => "!",
+            Tok::Eq => "==",
+            Tok::Ne => "!=",
+            Tok::Lt => "<",
+            Tok::Lte => "<=",
+            Tok::Gt => ">",
+            Tok::Gte => ">=",
+            _ => "",
+        }
+    }
+}
+
+fn syntax(offset: usize, message: impl Into<String>) -> Problem {
+    Problem {
+        function: None,
+        kind: ProblemKind::Syntax,
+        offset,
+        message: format!("invalid JMESPath syntax: {}", message.into()),
+    }
+}
+
+// ------------------------------------------------------------------------------------ lexer
+
+fn lex(expr: &str) -> Result<Vec<(usize, Tok)>, Problem> {
+    let chars: Vec<char> = expr.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let start = i;
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        // A one- or two-character operator: `t2` when `second` follows, else `t1`.
+        let mut two = |t2: Tok, t1: Tok, second: char| {
+            if next == Some(second) {
+                i += 2;
+                t2
+            } else {
+                i += 1;
+                t1
+            }
+        };
+        let simple = match c {
+            '.' => Some(Tok::Dot),
+            '*' => Some(Tok::Star),
+            ']' => Some(Tok::Rbracket),
+            '{' => Some(Tok::Lbrace),
+            '}' => Some(Tok::Rbrace),
+            '(' => Some(Tok::Lparen),
+            ')' => Some(Tok::Rparen),
+            ',' => Some(Tok::Comma),
+            ':' => Some(Tok::Colon),
+            '@' => Some(Tok::At),
+            _ => None,
+        };
+        if let Some(tok) = simple {
+            out.push((start, tok));
+            i += 1;
+            continue;
+        }
+        let tok = match c {
+            ' ' | '\t' | '\n' | '\r' => {
+                i += 1;
+                continue;
+            }
+            'a'..='z' | 'A'..='Z' | '_' => {
+                while chars
+                    .get(i)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_')
+                {
+                    i += 1;
+                }
+                Tok::Identifier(chars[start..i].iter().collect())
+            }
+            '0'..='9' | '-' => {
+                i += 1;
+                if c == '-' && !chars.get(i).is_some_and(char::is_ascii_digit) {
+                    return Err(syntax(
+                        start,
+                        "`-` must be followed by digits (a negative number such as `-1`)",
+                    ));
+                }
+                while chars.get(i).is_some_and(char::is_ascii_digit) {
+                    i += 1;
+                }
+                Tok::Number(chars[start..i].iter().collect())
+            }
+            '[' => match next {
+                Some(']') => two(Tok::Flatten, Tok::Lbracket, ']'),
+                Some('?') => two(Tok::Filter, Tok::Lbracket, '?'),
+                _ => {
+                    i += 1;
+                    Tok::Lbracket
+                }
+            },
+            '|' => two(Tok::Or, Tok::Pipe, '|'),
+            '&' => two(Tok::And, Tok::Ampersand, '&'),
+            '!' => two(Tok::Ne, Tok::Not, '='),
+            '<' => two(Tok::Lte, Tok::Lt, '='),
+            '>' => two(Tok::Gte, Tok::Gt, '='),
+            '=' => {
+                if next == Some('=') {
+                    i += 2;
+                    Tok::Eq
+                } else {
+                    return Err(syntax(start, "`=` is not an operator; did you mean `==`?"));
+                }
+            }
+            '"' | '\'' | '`' => {
+                // Up to the closing delimiter; a backslash escapes the next character.
+                let mut j = i + 1;
+                let mut body = String::new();
+                let mut closed = false;
+                while j < chars.len() {
+                    match chars[j] {
+                        '\\' if j + 1 < chars.len() => {
+                            body.push('\\');
+                            body.push(chars[j + 1]);
+                            j += 2;
+                        }
+                        d if d == c => {
+                            closed = true;
+                            j += 1;
+                            break;
+                        }
+                        d => {
+                            body.push(d);
+                            j += 1;
+                        }
+                    }
+                }
+                if !closed {
+                    return Err(syntax(
+                        start,
+                        format!("unclosed `{c}`: add the closing `{c}`"),
+                    ));
+                }
+                i = j;
+                match c {
+                    '"' => match serde_json::from_str::<String>(&format!("\"{body}\"")) {
+                        Ok(s) => Tok::QuotedIdentifier(s),
+                        Err(e) => {
+                            return Err(syntax(start, format!("invalid quoted identifier: {e}")));
+                        }
+                    },
+                    '\'' => Tok::Literal(Variable::String(body.replace("\\'", "'"))),
+                    _ => {
+                        let json = body.replace("\\`", "`");
+                        match serde_json::from_str::<serde_json::Value>(&json)
+                            .map_err(|e| e.to_string())
+                            .and_then(|v| Variable::try_from(v).map_err(|e| e.to_string()))
+                        {
+                            Ok(v) => Tok::Literal(v),
+                            Err(e) => {
+                                return Err(syntax(
+                                    start,
+                                    format!("invalid JSON in literal `{json}`: {e}"),
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            other => return Err(syntax(start, format!("unexpected character `{other}`"))),
+        };
+        out.push((start, tok));
+    }
+    out.push((chars.len(), Tok::Eof));
+    Ok(out)
+}
+
+// ------------------------------------------------------------------------------------ parser
+
+struct Parser {
+    tokens: Vec<(usize, Tok)>,
+    pos: usize,
+}
+
+/// Projections stop at tokens binding less than this (jmespath.py's `_PROJECTION_STOP`).
+const PROJECTION_STOP: usize = 10;
+
+impl Parser {
+    fn peek(&self) -> &Tok {
+        &self.tokens[self.pos.min(self.tokens.len() - 1)].1
+    }
+
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.tokens[(self.pos + k).min(self.tokens.len() - 1)].1
+    }
+
+    fn offset(&self) -> usize {
+        self.tokens[self.pos.min(self.tokens.len() - 1)].0
+    }
+
+    fn advance(&mut self) -> (usize, Tok) {
+        let t = self.tokens[self.pos.min(self.tokens.len() - 1)].clone();
+        if self.pos < self.tokens.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn unexpected(&self, expected: &str) -> Problem {
+        syntax(
+            self.offset(),
+            format!("expected {expected}, found {}", self.peek().describe()),
+        )
+    }
+
+    fn expect(&mut self, tok: Tok) -> Result<(), Problem> {
+        if *self.peek() == tok {
+            self.advance();
+            Ok(())
+        } else {
+            Err(self.unexpected(&format!("`{}`", tok.text())))
+        }
+    }
+
+    fn expression(&mut self, rbp: usize) -> Result<Ast, Problem> {
+        let mut left = self.nud()?;
+        while rbp < self.peek().lbp() {
+            left = self.led(left)?;
+        }
+        Ok(left)
+    }
+
+    fn nud(&mut self) -> Result<Ast, Problem> {
+        let (offset, tok) = self.advance();
+        Ok(match tok {
+            Tok::Literal(value) => Ast::Literal {
+                offset,
+                value: Rc::new(value),
+            },
+            Tok::Identifier(name) => Ast::Field { offset, name },
+            Tok::QuotedIdentifier(name) => {
+                if *self.peek() == Tok::Lparen {
+                    return Err(syntax(
+                        offset,
+                        "a quoted identifier cannot name a function; remove the quotes",
+                    ));
+                }
+                Ast::Field { offset, name }
+            }
+            Tok::Star => {
+                let rhs = if *self.peek() == Tok::Rbracket {
+                    Ast::Identity { offset }
+                } else {
+                    self.projection_rhs(Tok::Star.lbp())?
+                };
+                Ast::Projection {
+                    offset,
+                    lhs: Box::new(Ast::ObjectValues {
+                        offset,
+                        node: Box::new(Ast::Identity { offset }),
+                    }),
+                    rhs: Box::new(rhs),
+                }
+            }
+            Tok::Filter => self.filter(Ast::Identity { offset }, offset)?,
+            Tok::Lbrace => self.multi_hash(offset)?,
+            Tok::Lparen => {
+                let e = self.expression(0)?;
+                self.expect(Tok::Rparen)?;
+                e
+            }
+            Tok::Flatten => self.flatten(Ast::Identity { offset }, offset)?,
+            Tok::Not => Ast::Not {
+                offset,
+                node: Box::new(self.expression(Tok::Not.lbp())?),
+            },
+            Tok::Lbracket => match self.peek() {
+                Tok::Number(_) | Tok::Colon => {
+                    let index = self.index_expression()?;
+                    self.project_if_slice(Ast::Identity { offset }, index, offset)?
+                }
+                Tok::Star if *self.peek_at(1) == Tok::Rbracket => {
+                    self.advance();
+                    self.advance();
+                    let rhs = self.projection_rhs(Tok::Star.lbp())?;
+                    Ast::Projection {
+                        offset,
+                        lhs: Box::new(Ast::Identity { offset }),
+                        rhs: Box::new(rhs),
+                    }
+                }
+                _ => self.multi_list(offset)?,
+            },
+            Tok::At => Ast::Identity { offset },
+            Tok::Ampersand => Ast::Expref {
+                offset,
+                ast: Box::new(self.expression(0)?),
+            },
+            other => {
+                return Err(syntax(
+                    offset,
+                    format!("expected an expression, found {}", other.describe()),
+                ));
+            }
+        })
+    }
+
+    fn led(&mut self, left: Ast) -> Result<Ast, Problem> {
+        let (offset, tok) = self.advance();
+        Ok(match tok {
+            Tok::Dot => {
+                if *self.peek() == Tok::Star {
+                    let star = self.offset();
+                    self.advance();
+                    let rhs = self.projection_rhs(Tok::Dot.lbp())?;
+                    Ast::Projection {
+                        offset: star,
+                        lhs: Box::new(Ast::ObjectValues {
+                            offset: star,
+                            node: Box::new(left),
+                        }),
+                        rhs: Box::new(rhs),
+                    }
+                } else {
+                    let rhs = self.dot_rhs(Tok::Dot.lbp())?;
+                    Ast::Subexpr {
+                        offset,
+                        lhs: Box::new(left),
+                        rhs: Box::new(rhs),
+                    }
+                }
+            }
+            Tok::Pipe => Ast::Subexpr {
+                offset,
+                lhs: Box::new(left),
+                rhs: Box::new(self.expression(Tok::Pipe.lbp())?),
+            },
+            Tok::Or => Ast::Or {
+                offset,
+                lhs: Box::new(left),
+                rhs: Box::new(self.expression(Tok::Or.lbp())?),
+            },
+            Tok::And => Ast::And {
+                offset,
+                lhs: Box::new(left),
+                rhs: Box::new(self.expression(Tok::And.lbp())?),
+            },
+            Tok::Lparen => {
+                let name = match left {
+                    Ast::Field { name, offset } => (name, offset),
+                    _ => {
+                        return Err(syntax(
+                            offset,
+                            "`(` follows something that is not a function name",
+                        ));
+                    }
+                };
+                let mut args = Vec::new();
+                if *self.peek() != Tok::Rparen {
+                    loop {
+                        args.push(self.expression(0)?);
+                        match self.peek() {
+                            Tok::Comma => {
+                                self.advance();
+                            }
+                            Tok::Rparen => break,
+                            _ => return Err(self.unexpected("`,` or `)`")),
+                        }
+                    }
+                }
+                self.expect(Tok::Rparen)?;
+                Ast::Function {
+                    offset: name.1,
+                    name: name.0,
+                    args,
+                }
+            }
+            Tok::Filter => self.filter(left, offset)?,
+            Tok::Flatten => self.flatten(left, offset)?,
+            Tok::Eq | Tok::Ne | Tok::Lt | Tok::Lte | Tok::Gt | Tok::Gte => {
+                let comparator = match tok {
+                    Tok::Eq => Comparator::Equal,
+                    Tok::Ne => Comparator::NotEqual,
+                    Tok::Lt => Comparator::LessThan,
+                    Tok::Lte => Comparator::LessThanEqual,
+                    Tok::Gt => Comparator::GreaterThan,
+                    _ => Comparator::GreaterThanEqual,
+                };
+                Ast::Comparison {
+                    offset,
+                    comparator,
+                    lhs: Box::new(left),
+                    rhs: Box::new(self.expression(5)?),
+                }
+            }
+            Tok::Lbracket => match self.peek() {
+                Tok::Number(_) | Tok::Colon => {
+                    let index = self.index_expression()?;
+                    self.project_if_slice(left, index, offset)?
+                }
+                Tok::Star => {
+                    self.advance();
+                    self.expect(Tok::Rbracket)?;
+                    let rhs = self.projection_rhs(Tok::Star.lbp())?;
+                    Ast::Projection {
+                        offset,
+                        lhs: Box::new(left),
+                        rhs: Box::new(rhs),
+                    }
+                }
+                _ => return Err(self.unexpected("a number, `:` or `*`")),
+            },
+            other => {
+                return Err(syntax(offset, format!("unexpected {}", other.describe())));
+            }
+        })
+    }
+
+    /// `left[?condition]rhs`.
+    fn filter(&mut self, left: Ast, offset: usize) -> Result<Ast, Problem> {
+        let predicate = self.expression(0)?;
+        self.expect(Tok::Rbracket)?;
+        let then = if *self.peek() == Tok::Flatten {
+            Ast::Identity { offset }
+        } else {
+            self.projection_rhs(Tok::Filter.lbp())?
+        };
+        Ok(Ast::Projection {
+            offset,
+            lhs: Box::new(left),
+            rhs: Box::new(Ast::Condition {
+                offset,
+                predicate: Box::new(predicate),
+                then: Box::new(then),
+            }),
+        })
+    }
+
+    /// `left[]rhs`.
+    fn flatten(&mut self, left: Ast, offset: usize) -> Result<Ast, Problem> {
+        let rhs = self.projection_rhs(Tok::Flatten.lbp())?;
+        Ok(Ast::Projection {
+            offset,
+            lhs: Box::new(Ast::Flatten {
+                offset,
+                node: Box::new(left),
+            }),
+            rhs: Box::new(rhs),
+        })
+    }
+
+    /// After `[`: an index `[n]` or a slice `[a:b:c]`, up to and including `]`.
+    fn index_expression(&mut self) -> Result<Ast, Problem> {
+        let offset = self.offset();
+        if *self.peek() == Tok::Colon || *self.peek_at(1) == Tok::Colon {
+            let mut parts: [Option<i32>; 3] = [None; 3];
+            let mut index = 0;
+            loop {
+                match self.peek().clone() {
+                    Tok::Rbracket => break,
+                    Tok::Colon => {
+                        index += 1;
+                        if index == 3 {
+                            return Err(syntax(self.offset(), "too many `:` in a slice"));
+                        }
+                        self.advance();
+                    }
+                    Tok::Number(n) => {
+                        if parts[index].is_some() {
+                            return Err(self.unexpected("`:` or `]`"));
+                        }
+                        parts[index] = Some(self.int(&n)?);
+                        self.advance();
+                    }
+                    _ => return Err(self.unexpected("a number, `:` or `]`")),
+                }
+            }
+            self.expect(Tok::Rbracket)?;
+            Ok(Ast::Slice {
+                offset,
+                start: parts[0],
+                stop: parts[1],
+                step: parts[2].unwrap_or(1),
+            })
+        } else {
+            let n = match self.peek().clone() {
+                Tok::Number(n) => n,
+                _ => return Err(self.unexpected("a number")),
+            };
+            let idx = self.int(&n)?;
+            self.advance();
+            self.expect(Tok::Rbracket)?;
+            Ok(Ast::Index { offset, idx })
+        }
+    }
+
+    /// A number token as an `i32` index or slice bound (a compile error outside that range).
+    fn int(&self, n: &str) -> Result<i32, Problem> {
+        n.parse::<i32>().map_err(|_| {
+            syntax(
+                self.offset(),
+                format!(
+                    "index or slice bound `{n}` is outside -2147483648..=2147483647 \
+                     (the range this implementation accepts)"
+                ),
+            )
+        })
+    }
+
+    fn project_if_slice(&mut self, left: Ast, index: Ast, offset: usize) -> Result<Ast, Problem> {
+        let is_slice = matches!(index, Ast::Slice { .. });
+        let indexed = match left {
+            Ast::Identity { .. } => index,
+            left => Ast::Subexpr {
+                offset,
+                lhs: Box::new(left),
+                rhs: Box::new(index),
+            },
+        };
+        if is_slice {
+            let rhs = self.projection_rhs(Tok::Star.lbp())?;
+            Ok(Ast::Projection {
+                offset,
+                lhs: Box::new(indexed),
+                rhs: Box::new(rhs),
+            })
+        } else {
+            Ok(indexed)
+        }
+    }
+
+    /// The right-hand side of a projection: what applies to each element.
+    fn projection_rhs(&mut self, rbp: usize) -> Result<Ast, Problem> {
+        let offset = self.offset();
+        match self.peek() {
+            t if t.lbp() < PROJECTION_STOP => Ok(Ast::Identity { offset }),
+            Tok::Lbracket | Tok::Filter => self.expression(rbp),
+            Tok::Dot => {
+                self.advance();
+                self.dot_rhs(rbp)
+            }
+            _ => Err(self.unexpected("`.`, `[`, `[?`, or the end of the projection")),
+        }
+    }
+
+    /// What may follow a `.`: an identifier (or function call), `*`, a multi-select list or
+    /// hash (which end the right-hand side: nothing after them belongs to it).
+    fn dot_rhs(&mut self, rbp: usize) -> Result<Ast, Problem> {
+        let offset = self.offset();
+        match self.peek() {
+            Tok::Identifier(_) | Tok::QuotedIdentifier(_) | Tok::Star => self.expression(rbp),
+            Tok::Lbracket => {
+                self.advance();
+                self.multi_list(offset)
+            }
+            Tok::Lbrace => {
+                self.advance();
+                self.multi_hash(offset)
+            }
+            _ => Err(self.unexpected("an identifier, `*`, `[` or `{` after `.`")),
+        }
+    }
+
+    /// After `[`: `[a, b, ...]`.
+    fn multi_list(&mut self, offset: usize) -> Result<Ast, Problem> {
+        let mut elements = Vec::new();
+        loop {
+            elements.push(self.expression(0)?);
+            match self.peek() {
+                Tok::Rbracket => {
+                    self.advance();
+                    break;
+                }
+                Tok::Comma => {
+                    self.advance();
+                }
+                _ => return Err(self.unexpected("`,` or `]`")),
+            }
+        }
+        Ok(Ast::MultiList { offset, elements })
+    }
+
+    /// After `{`: `{k: v, ...}`.
+    fn multi_hash(&mut self, offset: usize) -> Result<Ast, Problem> {
+        let mut elements = Vec::new();
+        loop {
+            let key = match self.peek().clone() {
+                Tok::Identifier(k) | Tok::QuotedIdentifier(k) => k,
+                _ => return Err(self.unexpected("a key (an identifier)")),
+            };
+            self.advance();
+            self.expect(Tok::Colon)?;
+            let value = self.expression(0)?;
+            elements.push(KeyValuePair { key, value });
+            match self.peek() {
+                Tok::Rbrace => {
+                    self.advance();
+                    break;
+                }
+                Tok::Comma => {
+                    self.advance();
+                }
+                _ => return Err(self.unexpected("`,` or `}`")),
+            }
+        }
+        Ok(Ast::MultiHash { offset, elements })
     }
 }
 

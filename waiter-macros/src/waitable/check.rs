@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use proc_macro2::TokenStream;
 
-use super::model::{Matcher, State, Waitable};
+use super::model::{DEFAULT_MAX_DELAY_SECS, DEFAULT_MIN_DELAY_SECS, Matcher, State, Waitable};
 use super::paths;
 use super::signature::Operation;
 use crate::ctxt::Ctxt;
@@ -121,15 +121,15 @@ fn rules(cx: &Ctxt, model: &Waitable, op: Option<&Operation>) {
                 );
             }
         } else if let (Some((min, span)), None) = (waiter.min_delay, waiter.max_delay) {
-            if min > 120 {
-                cx.error(span, format!("`minDelay` ({min}) is above the default `maxDelay` (120): set `maxDelay` too"));
+            if min > DEFAULT_MAX_DELAY_SECS {
+                cx.error(span, format!("`minDelay` ({min}) is above the default `maxDelay` ({DEFAULT_MAX_DELAY_SECS}): set `maxDelay` too"));
             }
         } else if let (None, Some((max, span))) = (waiter.min_delay, waiter.max_delay) {
-            if max < 2 {
+            if max < DEFAULT_MIN_DELAY_SECS {
                 cx.error(
                     span,
                     format!(
-                        "`maxDelay` ({max}) is below the default `minDelay` (2): set `minDelay` too"
+                        "`maxDelay` ({max}) is below the default `minDelay` ({DEFAULT_MIN_DELAY_SECS}): set `minDelay` too"
                     ),
                 );
             }

@@ -11,7 +11,10 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::{FnArg, GenericParam, Ident, LitStr, Pat, Signature};
 
 use super::check::AcceptorCode;
-use super::model::{Acceptor, Comparator, Matcher, State, Waitable, WaiterDef};
+use super::model::{
+    Acceptor, Comparator, DEFAULT_MAX_DELAY_SECS, DEFAULT_MIN_DELAY_SECS, Matcher, State, Waitable,
+    WaiterDef,
+};
 use super::paths;
 use super::signature::{MaybeItemFn, Operation, result_parts, waiter_lifetime};
 use crate::ctxt::warning_tokens;
@@ -65,14 +68,15 @@ fn metadata(op: &Operation, waiter: &WaiterDef) -> TokenStream {
     let operation = op.sig.ident.to_string();
     let operation = operation.strip_prefix("r#").unwrap_or(&operation);
     let mut expr = quote!(#rt::waiter::WaiterMetadata::new(#name, #operation));
-    if waiter.min_delay.is_some() || waiter.max_delay.is_some() {
-        let min = waiter.min_delay.map_or(2, |(d, _)| d);
-        let max = waiter.max_delay.map_or(120, |(d, _)| d);
-        expr.extend(quote!(.with_delays(
-            ::core::time::Duration::from_secs(#min),
-            ::core::time::Duration::from_secs(#max)
-        )));
+    // Delays the model omits keep the runtime's defaults.
+    if let Some((min, _)) = waiter.min_delay {
+        expr.extend(quote!(.with_min_delay(::core::time::Duration::from_secs(#min))));
     }
+    if let Some((max, _)) = waiter.max_delay {
+        expr.extend(quote!(.with_max_delay(::core::time::Duration::from_secs(#max))));
+    }
+    let acceptors = waiter.acceptors.iter().map(acceptor_description);
+    expr.extend(quote!(.with_acceptors(&[#(#acceptors),*])));
     if let Some(doc) = &waiter.documentation {
         expr.extend(quote!(.with_documentation(#doc)));
     }
@@ -84,6 +88,39 @@ fn metadata(op: &Operation, waiter: &WaiterDef) -> TokenStream {
         expr.extend(quote!(.with_tags(&[#(#tags),*])));
     }
     expr
+}
+
+/// An acceptor as the runtime describes it (`WaiterMetadata::acceptors`): for messages, and for
+/// the errors a retry layer inside a poll leaves to the waiter.
+fn acceptor_description(acceptor: &Acceptor) -> TokenStream {
+    let rt = krate::runtime();
+    let rt = quote!(#rt::waiter);
+    let state = match acceptor.state {
+        State::Success => quote!(Success),
+        State::Failure => quote!(Failure),
+        State::Retry => quote!(Retry),
+    };
+    let path = |kind: TokenStream, m: &super::model::PathMatcher| {
+        let (path, expected) = (&m.path, &m.expected);
+        let comparator = match m.comparator {
+            Comparator::StringEquals => quote!(StringEquals),
+            Comparator::BooleanEquals => quote!(BooleanEquals),
+            Comparator::AllStringEquals => quote!(AllStringEquals),
+            Comparator::AnyStringEquals => quote!(AnyStringEquals),
+        };
+        quote!(#rt::MatcherDescription::#kind {
+            path: #path,
+            comparator: #rt::Comparator::#comparator,
+            expected: #expected,
+        })
+    };
+    let matcher = match &acceptor.matcher {
+        Matcher::Success(b) => quote!(#rt::MatcherDescription::Success(#b)),
+        Matcher::ErrorType(code) => quote!(#rt::MatcherDescription::ErrorType(#code)),
+        Matcher::Output(m) => path(quote!(Output), m),
+        Matcher::InputOutput(m) => path(quote!(InputOutput), m),
+    };
+    quote!(#rt::AcceptorDescription::new(#rt::AcceptorState::#state, #matcher))
 }
 
 /// The `wait_until_*` function (with `body`), the metadata const, and the marker that makes two
@@ -196,6 +233,7 @@ fn body(
     warnings: TokenStream,
 ) -> TokenStream {
     let p = krate::private();
+    let rt = krate::runtime();
     let op_ident = &op.sig.ident;
     let meta = metadata(op, waiter);
     let clones = op.params.iter().map(|param| {
@@ -245,7 +283,11 @@ fn body(
     quote! {
         #warnings
         #(#typed)*
-        #p::waiter(#meta, move || {
+        #p::waiter({
+            // A const, so that the acceptor descriptions are `'static`.
+            const __META: #rt::waiter::WaiterMetadata = #meta;
+            __META
+        }, move || {
             #(#clones)*
             async move {
                 let __result = #call.await;
@@ -271,8 +313,8 @@ fn docs(op: &Operation, waiter: &WaiterDef) -> Vec<TokenStream> {
     } else {
         op.sig.ident.to_string()
     };
-    let min = waiter.min_delay.map_or(2, |(d, _)| d);
-    let max = waiter.max_delay.map_or(120, |(d, _)| d);
+    let min = waiter.min_delay.map_or(DEFAULT_MIN_DELAY_SECS, |(d, _)| d);
+    let max = waiter.max_delay.map_or(DEFAULT_MAX_DELAY_SECS, |(d, _)| d);
     lines.push(String::new());
     lines.push(format!(
         "Smithy waiter `{}`: polls [`{}`]({target}) with the same arguments, between {min} s and {max} s apart \

@@ -12,6 +12,12 @@ pub(crate) struct Waitable {
     pub waiters: Vec<WaiterDef>,
 }
 
+/// The spec's default `minDelay` and `maxDelay`, in seconds: this crate's one home for them (the
+/// runtime's is `WaiterMetadata::DEFAULT_MIN_DELAY`/`DEFAULT_MAX_DELAY`; a runtime test checks
+/// that they agree).
+pub(crate) const DEFAULT_MIN_DELAY_SECS: u64 = 2;
+pub(crate) const DEFAULT_MAX_DELAY_SECS: u64 = 120;
+
 pub(crate) struct WaiterDef {
     pub name: String,
     pub name_span: Span,

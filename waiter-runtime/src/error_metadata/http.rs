@@ -24,12 +24,28 @@ pub fn retry_after_from_header_map(headers: &http::HeaderMap) -> Option<Duration
     )
 }
 
-/// The error code an AWS-style response names in `x-amzn-errortype` (see
-/// [`normalize_code`](super::normalize_code)).
-pub(crate) fn error_type(headers: &http::HeaderMap) -> Option<&str> {
-    let value = super::normalize_code(headers.get("x-amzn-errortype")?.to_str().ok()?);
-    (!value.is_empty()).then_some(value)
+/// The error code an AWS-style response names in its headers: `x-amzn-ErrorType` (restJson,
+/// awsJson), else `x-amz-error-code` (restXml services behind some front ends), through
+/// [`normalize_code`](super::normalize_code). Codes sent only in the body are not seen here.
+///
+/// ```
+/// use waiter_runtime::error_metadata::error_code_from_header_map;
+///
+/// let mut headers = http::HeaderMap::new();
+/// headers.insert("x-amz-error-code", "SlowDown".parse().unwrap());
+/// assert_eq!(error_code_from_header_map(&headers), Some("SlowDown"));
+/// headers.insert("x-amzn-errortype", "ThrottlingException:http://internal.amazon.com/".parse().unwrap());
+/// assert_eq!(error_code_from_header_map(&headers), Some("ThrottlingException"));
+/// ```
+pub fn error_code_from_header_map(headers: &http::HeaderMap) -> Option<&str> {
+    ["x-amzn-errortype", "x-amz-error-code"]
+        .into_iter()
+        .filter_map(|name| headers.get(name)?.to_str().ok())
+        .map(super::normalize_code)
+        .find(|code| !code.is_empty())
 }
+
+pub(crate) use error_code_from_header_map as error_type;
 
 impl field::Status for http::StatusCode {
     fn status(&self) -> Option<u16> {
@@ -55,7 +71,7 @@ impl ProvideErrorMetadata for http::StatusCode {
 }
 
 /// A whole response as an error: its status, its retry-after headers, and the code named in
-/// `x-amzn-errortype` if any.
+/// `x-amzn-errortype` or `x-amz-error-code` if any.
 ///
 /// ```
 /// use std::time::Duration;

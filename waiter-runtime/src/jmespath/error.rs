@@ -39,6 +39,12 @@ pub enum SearchError {
         /// What was wrong.
         reason: &'static str,
     },
+    /// A whole-value operation (`to_string`, [`search_value`](super::Expression::search_value))
+    /// met data nested deeper than [`Node::MAX_DEPTH`](super::Node::MAX_DEPTH) levels.
+    TooDeep {
+        /// The limit, [`Node::MAX_DEPTH`](super::Node::MAX_DEPTH).
+        limit: usize,
+    },
 }
 
 impl SearchError {
@@ -47,6 +53,7 @@ impl SearchError {
         match self {
             SearchError::InvalidType { .. } => "invalid-type",
             SearchError::InvalidValue { .. } => "invalid-value",
+            SearchError::TooDeep { .. } => "too-deep",
         }
     }
 }
@@ -64,6 +71,9 @@ impl fmt::Display for SearchError {
                 "invalid-type: argument {position} of {function}() must be {expected}, got {actual}"
             ),
             SearchError::InvalidValue { reason } => write!(f, "invalid-value: {reason}"),
+            SearchError::TooDeep { limit } => {
+                write!(f, "too-deep: data nested deeper than {limit} levels")
+            }
         }
     }
 }

@@ -44,12 +44,13 @@ impl Expression {
         (self.eval)(data.node())
     }
 
-    /// Evaluates the expression against `data` and converts the result to JSON.
+    /// Evaluates the expression against `data` and converts the result to JSON;
+    /// [`SearchError::TooDeep`] when the result nests deeper than [`Node::MAX_DEPTH`] levels.
     pub fn search_value<T: Searchable + ?Sized>(
         &self,
         data: &T,
     ) -> Result<serde_json::Value, SearchError> {
-        self.search(data).map(Node::into_value)
+        self.search(data).and_then(Node::try_into_value)
     }
 
     /// The expression's source text.

@@ -1,7 +1,9 @@
 //! Searchable views over several values at once: `{"input": .., "output": ..}` and named fields.
 
+use std::borrow::Cow;
+
 use super::node::{Node, Object};
-use super::searchable::{SearchObject, Searchable};
+use super::searchable::Searchable;
 
 /// The object `{"input": input, "output": output}` that `inputOutput` matchers search.
 ///
@@ -31,26 +33,22 @@ impl<'a> InputOutput<'a> {
     }
 }
 
+/// The object `{"input": .., "output": ..}`, built per search (two members; the values are
+/// views), so that the parameters need not be `Sync`.
 impl Searchable for InputOutput<'_> {
     fn node(&self) -> Node<'_> {
-        Node::Object(Object::View(self))
+        Node::Object(Object::Owned(vec![
+            (Cow::Borrowed("input"), self.input.node()),
+            (Cow::Borrowed("output"), self.output.node()),
+        ]))
     }
-}
-
-impl SearchObject for InputOutput<'_> {
-    fn field(&self, name: &str) -> Option<Node<'_>> {
-        match name {
-            "input" => Some(self.input.node()),
-            "output" => Some(self.output.node()),
-            _ => None,
+    fn follow(&self, path: &[&str]) -> Node<'_> {
+        match path.split_first() {
+            None => self.node(),
+            Some((&"input", rest)) => self.input.follow(rest),
+            Some((&"output", rest)) => self.output.follow(rest),
+            Some(_) => Node::Null,
         }
-    }
-    fn len(&self) -> usize {
-        2
-    }
-    fn for_each_entry<'s>(&'s self, f: &mut dyn FnMut(&'s str, Node<'s>)) {
-        f("input", self.input.node());
-        f("output", self.output.node());
     }
 }
 
@@ -69,25 +67,24 @@ impl SearchObject for InputOutput<'_> {
 #[derive(Clone, Copy)]
 pub struct Fields<'a>(pub &'a [(&'static str, &'a dyn Searchable)]);
 
+/// The object of the named values, built per search (the values are views), so that they
+/// need not be `Sync`.
 impl Searchable for Fields<'_> {
     fn node(&self) -> Node<'_> {
-        Node::Object(Object::View(self))
+        Node::Object(Object::Owned(
+            self.0
+                .iter()
+                .map(|(k, v)| (Cow::Borrowed(*k), v.node()))
+                .collect(),
+        ))
     }
-}
-
-impl SearchObject for Fields<'_> {
-    fn field(&self, name: &str) -> Option<Node<'_>> {
-        self.0
-            .iter()
-            .find(|(k, _)| *k == name)
-            .map(|(_, v)| v.node())
-    }
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn for_each_entry<'s>(&'s self, f: &mut dyn FnMut(&'s str, Node<'s>)) {
-        for (k, v) in self.0 {
-            f(k, v.node());
+    fn follow(&self, path: &[&str]) -> Node<'_> {
+        match path.split_first() {
+            None => self.node(),
+            Some((first, rest)) => match self.0.iter().find(|(k, _)| k == first) {
+                Some((_, v)) => v.follow(rest),
+                None => Node::Null,
+            },
         }
     }
 }

@@ -15,7 +15,7 @@
 //! ```
 
 use super::error::SearchError;
-use super::node::Node;
+use super::node::{Array, Node};
 
 /// `stringEquals`: the result is a string equal to `expected`.
 pub fn string_equals(result: &Result<Node<'_>, SearchError>, expected: &str) -> bool {
@@ -31,12 +31,7 @@ pub fn boolean_equals(result: &Result<Node<'_>, SearchError>, expected: bool) ->
 /// `expected`.
 pub fn all_string_equals(result: &Result<Node<'_>, SearchError>, expected: &str) -> bool {
     match result {
-        Ok(Node::Array(a)) if !a.is_empty() => {
-            let mut all = true;
-            a.clone()
-                .for_each(&mut |n| all = all && n.as_str() == Some(expected));
-            all
-        }
+        Ok(Node::Array(a)) if !a.is_empty() => !any_element(a, |s| s != Some(expected)),
         _ => false,
     }
 }
@@ -44,12 +39,7 @@ pub fn all_string_equals(result: &Result<Node<'_>, SearchError>, expected: &str)
 /// `anyStringEquals`: the result is an array with at least one string equal to `expected`.
 pub fn any_string_equals(result: &Result<Node<'_>, SearchError>, expected: &str) -> bool {
     match result {
-        Ok(Node::Array(a)) => {
-            let mut any = false;
-            a.clone()
-                .for_each(&mut |n| any = any || n.as_str() == Some(expected));
-            any
-        }
+        Ok(Node::Array(a)) => any_element(a, |s| s == Some(expected)),
         _ => false,
     }
 }
@@ -61,15 +51,28 @@ pub fn failure_message(result: &Result<Node<'_>, SearchError>) -> Option<String>
     match result {
         Ok(Node::String(s)) => Some(s.to_string()),
         Ok(Node::Array(a)) => {
-            let mut parts = Vec::new();
-            a.clone().for_each(&mut |n| {
-                if let Node::String(s) = n {
-                    parts.push(s.into_owned());
-                }
+            let mut parts: Vec<String> = Vec::new();
+            any_element(a, |s| {
+                parts.extend(s.map(str::to_owned));
+                false
             });
             (!parts.is_empty()).then(|| parts.join("; "))
         }
         _ => None,
+    }
+}
+
+/// Whether `pred` holds for an element (given as its string, if it is one), in order, without
+/// copying the array (projections of strings are compared in place).
+fn any_element(a: &Array<'_>, mut pred: impl FnMut(Option<&str>) -> bool) -> bool {
+    match a {
+        Array::Strs(v) => v.iter().any(|s| pred(Some(s))),
+        Array::Owned(v) => v.iter().any(|n| pred(n.as_str())),
+        Array::View(v) => {
+            let mut hit = false;
+            v.for_each(&mut |n| hit = hit || pred(n.as_str()));
+            hit
+        }
     }
 }
 

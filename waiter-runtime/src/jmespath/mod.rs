@@ -69,7 +69,7 @@
 //! | `#[serde(rename = "X")]`, `#[searchable(rename = "X")]` | field, variant | member name `X` (ours wins) |
 //! | `#[serde(rename_all = "..")]`, `#[searchable(rename_all = "..")]` | struct, enum, struct variant | serde's rules: `PascalCase`, `camelCase`, `kebab-case`... |
 //! | `#[serde(skip)]`, `#[serde(skip_serializing)]`, `#[searchable(skip)]` | field | not a member |
-//! | `#[serde(flatten)]`, `#[searchable(flatten)]` | field | the field's members are members of the parent |
+//! | `#[serde(flatten)]`, `#[searchable(flatten)]` | field | the field's members are members of the parent (a plain member of the same name wins, then the first flattened one: each name once) |
 //! | `#[serde(untagged)]`, `#[searchable(untagged)]` | variant | the variant's value itself, not `{"Variant": value}` (an SDK's `Unknown(String)`) |
 //! | `#[searchable(blob)]` | field of bytes | base64 string |
 //! | `#[searchable(timestamp)]` | `SystemTime` field (or `Option`) | epoch seconds |
@@ -80,7 +80,9 @@
 //! Enums whose variants are all units search as strings; other enums as Smithy unions (an object
 //! with the one member that is set). Internally or adjacently tagged and untagged enums
 //! (`#[serde(tag = ..)]`, `#[serde(untagged)]` on the enum) are rejected with a message: their
-//! wire shape is not a Smithy shape. Type parameters get a `T: Searchable` bound.
+//! wire shape is not a Smithy shape. Type parameters used by searchable fields get a
+//! `T: Searchable + Sync` bound (as serde does, parameters of skipped or converted fields get
+//! none); structs are viewed in place, so they must be `Sync`.
 //!
 //! ```
 //! use waiter_runtime::jmespath;

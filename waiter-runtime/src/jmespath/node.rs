@@ -4,8 +4,12 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use serde_json::{Map, Number, Value};
 
+use super::error::SearchError;
 use super::searchable::{SearchArray, SearchObject};
 
 /// A JMESPath value that borrows from the data being searched.
@@ -13,6 +17,10 @@ use super::searchable::{SearchArray, SearchObject};
 /// Reading a field of a [`Searchable`](super::Searchable) value yields a `Node` that points into
 /// the original data: nothing else is converted. Values computed by the expression (projections,
 /// multi-selects, function results) are owned by the node.
+///
+/// A `Node` is `Send + Sync`: views into the data require it to be `Sync` (see
+/// [`SearchArray`], [`SearchObject`]), so a search result can be held across `.await` in a task
+/// spawned on a multi-threaded runtime.
 ///
 /// Convert a node to JSON with [`Node::to_value`] or `serde_json::Value::from(node)`; compare it
 /// with a `serde_json::Value` directly.
@@ -27,6 +35,15 @@ use super::searchable::{SearchArray, SearchObject};
 /// assert_eq!(node.type_name(), "number");
 /// assert_eq!(serde_json::Value::from(node), json!(2));
 /// ```
+///
+/// # Depth
+///
+/// Operations on a whole value ([`to_value`](Node::to_value), `Display`, the JMESPath function
+/// `to_string`, [`Expression::search_value`](super::Expression::search_value)) recurse into it
+/// up to [`Node::MAX_DEPTH`] levels of arrays and objects: deeper data gives
+/// [`SearchError::TooDeep`](super::SearchError::TooDeep) from a search, and `null` in place of
+/// the too-deep part from the infallible conversions (`to_value`, `into_value`, `Display`).
+/// Equality (`==` in expressions, `PartialEq`) has no limit: it walks with a heap stack.
 #[derive(Clone)]
 pub enum Node<'a> {
     /// `null`: a missing field, `None`, or an explicit null.
@@ -44,16 +61,25 @@ pub enum Node<'a> {
 }
 
 /// The array variant of a [`Node`]: a view into the data, or values computed by the expression.
+///
+/// Non-exhaustive: representations may be added (match with a `_` arm, or use the methods).
 #[derive(Clone)]
+#[non_exhaustive]
 pub enum Array<'a> {
     /// An array in the searched data (a `Vec`, a slice, a JSON array...).
     View(&'a dyn SearchArray),
     /// An array built by the expression.
     Owned(Vec<Node<'a>>),
+    /// Strings borrowed from the data, built by the expression (a projection of string leaves
+    /// such as `Reservations[].Instances[].State.Name`): no per-element conversion or drop.
+    Strs(Vec<&'a str>),
 }
 
 /// The object variant of a [`Node`]: a view into the data, or members computed by the expression.
+///
+/// Non-exhaustive: representations may be added (match with a `_` arm, or use the methods).
 #[derive(Clone)]
+#[non_exhaustive]
 pub enum Object<'a> {
     /// An object in the searched data (a struct, a map, a JSON object...).
     View(&'a dyn SearchObject),
@@ -68,6 +94,7 @@ impl<'a> Array<'a> {
         match self {
             Array::View(v) => v.len(),
             Array::Owned(v) => v.len(),
+            Array::Strs(v) => v.len(),
         }
     }
 
@@ -78,11 +105,15 @@ impl<'a> Array<'a> {
     }
 
     /// The element at `index`, if any.
+    ///
+    /// O(1) for arrays of the data held in `Vec`s, slices and JSON arrays; sets walk to the
+    /// element (use [`for_each`](Array::for_each) or [`into_vec`](Array::into_vec) to visit all).
     #[inline]
     pub fn get(&self, index: usize) -> Option<Node<'a>> {
         match self {
             Array::View(v) => v.get(index),
             Array::Owned(v) => <[Node<'a>]>::get(v, index).cloned(),
+            Array::Strs(v) => <[&str]>::get(v, index).map(|s| Node::str(s)),
         }
     }
 
@@ -95,6 +126,7 @@ impl<'a> Array<'a> {
                 out
             }
             Array::Owned(v) => v,
+            Array::Strs(v) => v.into_iter().map(Node::str).collect(),
         }
     }
 
@@ -104,6 +136,7 @@ impl<'a> Array<'a> {
         match self {
             Array::View(v) => v.for_each(f),
             Array::Owned(v) => v.into_iter().for_each(f),
+            Array::Strs(v) => v.into_iter().for_each(|s| f(Node::str(s))),
         }
     }
 
@@ -121,6 +154,7 @@ impl<'a> Array<'a> {
                 result
             }
             Array::Owned(v) => v.into_iter().try_for_each(f),
+            Array::Strs(v) => v.into_iter().try_for_each(|s| f(Node::str(s))),
         }
     }
 }
@@ -190,22 +224,13 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// An owned node holding a copy of `value`.
+    /// The deepest nesting of arrays and objects that whole-value operations walk (see
+    /// [Depth](Node#depth)): 256, twice what `serde_json` parses by default.
+    pub const MAX_DEPTH: usize = 256;
+
+    /// An owned node holding a copy of `value` (parts deeper than [`Node::MAX_DEPTH`] are `null`).
     pub fn from_value(value: Value) -> Node<'static> {
-        match value {
-            Value::Null => Node::Null,
-            Value::Bool(b) => Node::Bool(b),
-            Value::Number(n) => Node::Number(n),
-            Value::String(s) => Node::String(Cow::Owned(s)),
-            Value::Array(a) => {
-                Node::Array(Array::Owned(a.into_iter().map(Node::from_value).collect()))
-            }
-            Value::Object(o) => Node::Object(Object::Owned(
-                o.into_iter()
-                    .map(|(k, v)| (Cow::Owned(k), Node::from_value(v)))
-                    .collect(),
-            )),
-        }
+        from_value_at(value, 0)
     }
 
     /// Whether the node is `null`.
@@ -281,28 +306,35 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// A deep copy as a `serde_json::Value`.
+    /// A deep copy as a `serde_json::Value` (parts deeper than [`Node::MAX_DEPTH`] are `null`;
+    /// [`try_to_value`](Node::try_to_value) says so instead).
     pub fn to_value(&self) -> Value {
         self.clone().into_value()
     }
 
-    /// Converts the node into a `serde_json::Value`.
+    /// Converts the node into a `serde_json::Value` (parts deeper than [`Node::MAX_DEPTH`] are
+    /// `null`; [`try_into_value`](Node::try_into_value) says so instead).
     pub fn into_value(self) -> Value {
-        match self {
-            Node::Null => Value::Null,
-            Node::Bool(b) => Value::Bool(b),
-            Node::Number(n) => Value::Number(n),
-            Node::String(s) => Value::String(s.into_owned()),
-            Node::Array(a) => {
-                Value::Array(a.into_vec().into_iter().map(Node::into_value).collect())
-            }
-            Node::Object(o) => {
-                let mut map = Map::new();
-                for (k, v) in o.into_entries() {
-                    map.insert(k.into_owned(), v.into_value());
-                }
-                Value::Object(map)
-            }
+        into_value_at(self, 0, &mut false)
+    }
+
+    /// A deep copy as a `serde_json::Value`, or [`SearchError::TooDeep`] past
+    /// [`Node::MAX_DEPTH`] levels.
+    pub fn try_to_value(&self) -> Result<Value, SearchError> {
+        self.clone().try_into_value()
+    }
+
+    /// Converts the node into a `serde_json::Value`, or [`SearchError::TooDeep`] past
+    /// [`Node::MAX_DEPTH`] levels.
+    pub fn try_into_value(self) -> Result<Value, SearchError> {
+        let mut cut = false;
+        let v = into_value_at(self, 0, &mut cut);
+        if cut {
+            Err(SearchError::TooDeep {
+                limit: Node::MAX_DEPTH,
+            })
+        } else {
+            Ok(v)
         }
     }
 
@@ -312,31 +344,38 @@ impl<'a> Node<'a> {
     }
 
     /// JMESPath equality: same type and same value; numbers compare by value (`1 == 1.0`),
-    /// arrays element-wise, objects member-wise whatever the order.
+    /// arrays element-wise, objects member-wise whatever the order. Any depth (no recursion),
+    /// linear time.
     pub fn json_eq(&self, other: &Node<'_>) -> bool {
-        match (self, other) {
-            (Node::Null, Node::Null) => true,
-            (Node::Bool(a), Node::Bool(b)) => a == b,
-            (Node::Number(a), Node::Number(b)) => number_eq(a, b),
-            (Node::String(a), Node::String(b)) => a == b,
-            (Node::Array(a), Node::Array(b)) => {
-                a.len() == b.len()
-                    && (0..a.len()).all(|i| match (a.get(i), b.get(i)) {
-                        (Some(x), Some(y)) => x.json_eq(&y),
-                        _ => false,
-                    })
-            }
-            (Node::Object(a), Node::Object(b)) => {
-                if a.len() != b.len() {
-                    return false;
+        let mut stack: Vec<(Node<'_>, Node<'_>)> = vec![(self.clone(), other.clone())];
+        while let Some((a, b)) = stack.pop() {
+            match (a, b) {
+                (Node::Null, Node::Null) => {}
+                (Node::Bool(a), Node::Bool(b)) if a == b => {}
+                (Node::Number(a), Node::Number(b)) if number_eq(&a, &b) => {}
+                (Node::String(a), Node::String(b)) if a == b => {}
+                (Node::Array(a), Node::Array(b)) => {
+                    if a.len() != b.len() {
+                        return false;
+                    }
+                    stack.extend(a.into_vec().into_iter().zip(b.into_vec()));
                 }
-                a.clone()
-                    .into_entries()
-                    .iter()
-                    .all(|(k, v)| b.get(k).is_some_and(|w| v.json_eq(&w)))
+                (Node::Object(a), Node::Object(b)) => {
+                    if a.len() != b.len() {
+                        return false;
+                    }
+                    let b = Members::new(b);
+                    for (k, v) in a.into_entries() {
+                        match b.get(&k) {
+                            Some(w) => stack.push((v, w)),
+                            None => return false,
+                        }
+                    }
+                }
+                _ => return false,
             }
-            _ => false,
         }
+        true
     }
 
     /// Ordering used by `sort`, `sort_by`, `max`, `min` and the `<` family: numbers by value,
@@ -360,6 +399,204 @@ pub(crate) fn number_eq(a: &Number, b: &Number) -> bool {
     a.as_f64() == b.as_f64()
 }
 
+/// Members of an object looked up by name: views look up in place; computed objects with more
+/// than a few members get a hash index (so comparing or merging them stays linear).
+pub(crate) enum Members<'a> {
+    Object(Object<'a>),
+    Indexed(HashMap<Cow<'a, str>, Node<'a>>),
+}
+
+impl<'a> Members<'a> {
+    pub(crate) fn new(o: Object<'a>) -> Self {
+        match o {
+            Object::Owned(v) if v.len() > 8 => Members::Indexed(v.into_iter().collect()),
+            o => Members::Object(o),
+        }
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<Node<'a>> {
+        match self {
+            Members::Object(o) => o.get(name),
+            Members::Indexed(m) => m.get(name).cloned(),
+        }
+    }
+}
+
+fn from_value_at(value: Value, depth: usize) -> Node<'static> {
+    match value {
+        Value::Null => Node::Null,
+        Value::Bool(b) => Node::Bool(b),
+        Value::Number(n) => Node::Number(n),
+        Value::String(s) => Node::String(Cow::Owned(s)),
+        _ if depth >= Node::MAX_DEPTH => Node::Null,
+        Value::Array(a) => Node::Array(Array::Owned(
+            a.into_iter().map(|v| from_value_at(v, depth + 1)).collect(),
+        )),
+        Value::Object(o) => Node::Object(Object::Owned(
+            o.into_iter()
+                .map(|(k, v)| (Cow::Owned(k), from_value_at(v, depth + 1)))
+                .collect(),
+        )),
+    }
+}
+
+fn into_value_at(node: Node<'_>, depth: usize, cut: &mut bool) -> Value {
+    match node {
+        Node::Null => Value::Null,
+        Node::Bool(b) => Value::Bool(b),
+        Node::Number(n) => Value::Number(n),
+        Node::String(s) => Value::String(s.into_owned()),
+        Node::Array(Array::Strs(v)) => {
+            Value::Array(v.into_iter().map(|s| Value::String(s.to_owned())).collect())
+        }
+        Node::Array(_) | Node::Object(_) if depth >= Node::MAX_DEPTH => {
+            *cut = true;
+            Value::Null
+        }
+        Node::Array(a) => Value::Array(
+            a.into_vec()
+                .into_iter()
+                .map(|n| into_value_at(n, depth + 1, cut))
+                .collect(),
+        ),
+        Node::Object(o) => {
+            let mut map = Map::new();
+            for (k, v) in o.into_entries() {
+                map.insert(k.into_owned(), into_value_at(v, depth + 1, cut));
+            }
+            Value::Object(map)
+        }
+    }
+}
+
+/// `node == value` without converting either: any depth (heap stack), linear time.
+fn eq_value(node: &Node<'_>, value: &Value) -> bool {
+    let mut stack: Vec<(Node<'_>, &Value)> = vec![(node.clone(), value)];
+    while let Some((n, v)) = stack.pop() {
+        match (n, v) {
+            (Node::Null, Value::Null) => {}
+            (Node::Bool(a), Value::Bool(b)) if a == *b => {}
+            (Node::Number(a), Value::Number(b)) if number_eq(&a, b) => {}
+            (Node::String(a), Value::String(b)) if *a == **b => {}
+            (Node::Array(a), Value::Array(b)) => {
+                if a.len() != b.len() {
+                    return false;
+                }
+                stack.extend(a.into_vec().into_iter().zip(b));
+            }
+            (Node::Object(a), Value::Object(b)) => {
+                if a.len() != b.len() {
+                    return false;
+                }
+                for (k, n) in a.into_entries() {
+                    match b.get(&*k) {
+                        Some(w) => stack.push((n, w)),
+                        None => return false,
+                    }
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Compact JSON, as `serde_json` writes it, at most [`Node::MAX_DEPTH`] levels deep (deeper parts
+/// are written `null`).
+fn write_json(node: &Node<'_>, depth: usize, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match node {
+        Node::Null => f.write_str("null"),
+        Node::Bool(b) => write!(f, "{b}"),
+        Node::Number(n) => write!(f, "{n}"),
+        Node::String(s) => write_str(s, f),
+        Node::Array(Array::Strs(v)) => {
+            f.write_str("[")?;
+            for (i, s) in v.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                write_str(s, f)?;
+            }
+            f.write_str("]")
+        }
+        Node::Array(_) | Node::Object(_) if depth >= Node::MAX_DEPTH => f.write_str("null"),
+        Node::Array(a) => {
+            f.write_str("[")?;
+            let mut result = Ok(());
+            let mut first = true;
+            a.clone().for_each(&mut |n| {
+                if result.is_ok() {
+                    if !first {
+                        result = f.write_str(",");
+                    }
+                    first = false;
+                    result = result.and_then(|()| write_json(&n, depth + 1, f));
+                }
+            });
+            result?;
+            f.write_str("]")
+        }
+        Node::Object(o) => {
+            f.write_str("{")?;
+            // Keys in the order `to_value` gives them (a `serde_json::Map`).
+            let mut entries = o.clone().into_entries();
+            sort_like_map(&mut entries);
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                write_str(k, f)?;
+                f.write_str(":")?;
+                write_json(v, depth + 1, f)?;
+            }
+            f.write_str("}")
+        }
+    }
+}
+
+/// A JSON string literal, escaped as `serde_json` does.
+fn write_str(s: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    f.write_str("\"")?;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        let esc = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\n' => "\\n",
+            '\r' => "\\r",
+            '\t' => "\\t",
+            '\u{8}' => "\\b",
+            '\u{c}' => "\\f",
+            c if (c as u32) < 0x20 => "",
+            _ => continue,
+        };
+        f.write_str(&s[start..i])?;
+        if esc.is_empty() {
+            write!(f, "\\u{:04x}", c as u32)?;
+        } else {
+            f.write_str(esc)?;
+        }
+        start = i + c.len_utf8();
+    }
+    f.write_str(&s[start..])?;
+    f.write_str("\"")
+}
+
+/// Orders members as a `serde_json::Map` does: sorted, unless `serde_json`'s `preserve_order`
+/// feature is on somewhere in the build (then in insertion order).
+fn sort_like_map(entries: &mut [(Cow<'_, str>, Node<'_>)]) {
+    static SORTED: OnceLock<bool> = OnceLock::new();
+    let sorted = *SORTED.get_or_init(|| {
+        let mut m = Map::new();
+        m.insert("b".to_owned(), Value::Null);
+        m.insert("a".to_owned(), Value::Null);
+        m.keys().next().is_some_and(|k| k == "a")
+    });
+    if sorted {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+}
+
 impl PartialEq for Node<'_> {
     fn eq(&self, other: &Self) -> bool {
         self.json_eq(other)
@@ -368,7 +605,7 @@ impl PartialEq for Node<'_> {
 
 impl PartialEq<Value> for Node<'_> {
     fn eq(&self, other: &Value) -> bool {
-        self.json_eq(&Node::from_value(other.clone()))
+        eq_value(self, other)
     }
 }
 
@@ -390,10 +627,10 @@ impl fmt::Debug for Node<'_> {
     }
 }
 
-/// Formats the node as compact JSON.
+/// Formats the node as compact JSON, as `serde_json` formats [`to_value`](Node::to_value).
 impl fmt::Display for Node<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.to_value(), f)
+        write_json(self, 0, f)
     }
 }
 

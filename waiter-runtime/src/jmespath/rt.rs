@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 use serde_json::Number;
 
@@ -44,8 +45,8 @@ pub fn index<'a>(node: Node<'a>, index: i64) -> Node<'a> {
                 Node::Null
             } else {
                 match a {
-                    Array::View(v) => v.get(i as usize).unwrap_or(Node::Null),
                     Array::Owned(mut v) => v.swap_remove(i as usize),
+                    a => a.get(i as usize).unwrap_or(Node::Null),
                 }
             }
         }
@@ -66,7 +67,7 @@ pub fn slice<'a>(node: Node<'a>, start: Option<i64>, stop: Option<i64>, step: i6
     let len = a.len() as i64;
     let adjust = |v: i64| -> i64 {
         if v < 0 {
-            let v = v + len;
+            let v = v.saturating_add(len);
             if v < 0 {
                 if step < 0 { -1 } else { 0 }
             } else {
@@ -80,13 +81,18 @@ pub fn slice<'a>(node: Node<'a>, start: Option<i64>, stop: Option<i64>, step: i6
     };
     let from = start.map_or(if step < 0 { len - 1 } else { 0 }, adjust);
     let to = stop.map_or(if step < 0 { -1 } else { len }, adjust);
+    // Elements are taken from a vector: indexing a set's view walks it (O(n) per element).
+    let items = a.into_vec();
     let mut out = Vec::new();
     let mut i = from;
     while (step > 0 && i < to) || (step < 0 && i > to) {
-        if let Some(n) = a.get(i as usize) {
-            out.push(n);
+        if let Some(n) = <[Node<'a>]>::get(&items, i as usize) {
+            out.push(n.clone());
         }
-        i += step;
+        i = match i.checked_add(step) {
+            Some(i) => i,
+            None => break,
+        };
     }
     Ok(Node::Array(Array::Owned(out)))
 }
@@ -180,19 +186,14 @@ pub fn flat_step_follow<'a>(
 /// `items[*].a.b` collected: pushes the non-null results of following `path` from each element
 /// of `node` onto `out`; says whether `node` is an array.
 #[inline]
-pub fn extend_follow<'a>(node: Node<'a>, path: &[&str], out: &mut Vec<Node<'a>>) -> bool {
+pub fn extend_follow<'a>(node: Node<'a>, path: &[&str], out: &mut Out<'a>) -> bool {
     match node {
         Node::Array(Array::View(v)) => {
-            v.extend_follow(path, out);
+            v.__walk_items(Walk::new(path, out));
             true
         }
-        Node::Array(Array::Owned(items)) => {
-            for n in items {
-                let n = follow_node(n, path);
-                if !n.is_null() {
-                    out.push(n);
-                }
-            }
+        Node::Array(a) => {
+            a.for_each(&mut |n| out.push(follow_node(n, path)));
             true
         }
         _ => false,
@@ -206,27 +207,29 @@ pub fn extend_flat_follow_extend<'a>(
     node: Node<'a>,
     path: &[&str],
     then: &[&str],
-    out: &mut Vec<Node<'a>>,
+    out: &mut Out<'a>,
 ) -> bool {
     match node {
         Node::Array(Array::View(v)) => {
-            v.__extend_flat_follow_extend(path, then, out);
+            v.__walk_items(Walk::flat(path, then, out));
             true
         }
-        Node::Array(Array::Owned(items)) => {
-            for el in items {
-                flat_follow_extend(el, path, then, out);
-            }
+        Node::Array(a) => {
+            a.for_each(&mut |el| Walk::flat(path, then, out).node(el));
             true
         }
         _ => false,
     }
 }
 
-/// Pushes a string node (derived Smithy enums in projections).
+/// `[].c.d` applied to one value `el`: arrays project `then` over their elements, anything else
+/// follows `then` itself; non-null results are pushed.
 #[inline]
-pub fn push_str<'a>(out: &mut Vec<Node<'a>>, s: &'static str) {
-    out.push(Node::String(Cow::Borrowed(s)));
+pub fn flat_extend_follow<'a>(el: Node<'a>, then: &[&str], out: &mut Out<'a>) {
+    match el {
+        Node::Array(a) => a.for_each(&mut |x| out.push(follow_node(x, then))),
+        other => out.push(follow_node(other, then)),
+    }
 }
 
 pub fn owned_array(items: Vec<Node<'_>>) -> Node<'_> {
@@ -587,14 +590,19 @@ pub fn fn_sort(n: Node<'_>) -> R<'_> {
 }
 
 pub fn fn_merge(objects: Vec<Node<'_>>) -> R<'_> {
+    // Later members win; each key is looked up in a hash index (linear in the members).
     let mut out: Vec<(Cow<'_, str>, Node<'_>)> = Vec::new();
+    let mut at: HashMap<Cow<'_, str>, usize> = HashMap::new();
     for (i, o) in objects.into_iter().enumerate() {
         match o {
             Node::Object(o) => {
                 for (k, v) in o.into_entries() {
-                    match out.iter_mut().find(|(key, _)| *key == k) {
-                        Some(slot) => slot.1 = v,
-                        None => out.push((k, v)),
+                    match at.get(&k) {
+                        Some(&j) => out[j].1 = v,
+                        None => {
+                            at.insert(k.clone(), out.len());
+                            out.push((k, v));
+                        }
                     }
                 }
             }
@@ -638,7 +646,9 @@ pub fn fn_to_array(n: Node<'_>) -> R<'_> {
 pub fn fn_to_string(n: Node<'_>) -> R<'_> {
     match n {
         Node::String(_) => Ok(n),
-        other => Ok(Node::String(Cow::Owned(other.into_value().to_string()))),
+        other => Ok(Node::String(Cow::Owned(
+            other.try_into_value().map_err(Box::new)?.to_string(),
+        ))),
     }
 }
 
@@ -686,8 +696,33 @@ pub fn flat<'a>(node: Node<'a>) -> Option<Object<'a>> {
 }
 
 pub use super::data_model::{AsBlob, AsTimestamp};
-pub use super::searchable::{
-    SearchArray, SearchObject, Then, fill, flat_extend_follow, flat_follow_extend, follow_cold,
-    follow_node, follow_node_cold,
-};
+pub use super::searchable::{Out, SearchArray, SearchObject, Step, Walk, follow_node};
 pub use std::option::Option as __Option;
+
+/// The members of a `#[serde(flatten)]` field, for `for_each_entry`: names of the parent's plain
+/// members (`plain`) and names already given by an earlier flattened member (`seen`, tracked
+/// when there are several) are left out. Members with computed names cannot be lent for `'a`
+/// and are left out too (they are still found by name).
+pub fn flat_entries<'a>(
+    o: Option<Object<'a>>,
+    plain: &[&str],
+    seen: &mut std::collections::HashSet<&'a str>,
+    f: &mut dyn FnMut(&'a str, Node<'a>),
+) {
+    let Some(o) = o else { return };
+    let mut emit = |k: &'a str, v: Node<'a>| {
+        if !plain.contains(&k) && seen.insert(k) {
+            f(k, v)
+        }
+    };
+    match o {
+        Object::View(view) => view.for_each_entry(&mut emit),
+        Object::Owned(members) => {
+            for (k, v) in members {
+                if let Cow::Borrowed(k) = k {
+                    emit(k, v);
+                }
+            }
+        }
+    }
+}

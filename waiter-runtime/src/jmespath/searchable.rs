@@ -73,160 +73,18 @@ pub trait Searchable {
             follow_node(self.node(), path)
         }
     }
-    /// Pushes the result of [`follow`](Searchable::follow) onto `out` unless it is null (the
-    /// body of a projection). Derived types override it to build the result in place.
-    #[inline]
-    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-        let n = self.follow(path);
-        if !n.is_null() {
-            out.push(n);
-        }
-    }
 
-    /// Resolves a prefix of `path` against the static type, once per array: writes into `plan`
-    /// one member index per resolved name and returns how many names it resolved (0 when the
-    /// type does not know its members statically). Implemented by `#[derive(Searchable)]`;
-    /// not meant to be called or overridden by hand.
+    /// The one entry point of compiled projections (`items[*].a.b`, `items[].a.b[].c.d`):
+    /// follows `walk`'s chain from `self` and pushes what it finds, with static dispatch all the
+    /// way down for derived types, strings, `Option`, `Vec` and `serde_json::Value`. The default
+    /// goes through [`node`](Searchable::node). Implemented by `#[derive(Searchable)]`;
+    /// forwarded by references and smart pointers; not meant to be called or implemented by
+    /// hand.
     #[doc(hidden)]
     #[inline]
-    fn __plan(path: &[&str], plan: &mut [u16]) -> usize
-    where
-        Self: Sized,
-    {
-        let _ = (path, plan);
-        0
+    fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
+        walk.node(self.node())
     }
-
-    /// [`follow`](Searchable::follow) along a plan from [`__plan`](Searchable::__plan):
-    /// `plan[i]` is the member index of `path[i]`, so each element of an array matches integers
-    /// instead of member names. `slot` is null on entry; the result is written into it in place
-    /// (no temporary copied into the output array); returns whether it is not null. Implemented by `#[derive(Searchable)]` and
-    /// the leaf types; not meant to be called or overridden by hand.
-    #[doc(hidden)]
-    #[inline]
-    fn __follow_planned<'a>(&'a self, plan: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool
-    where
-        Self: Sized,
-    {
-        let _ = plan;
-        fill(slot, self.follow(path))
-    }
-
-    /// [`__follow_planned`](Searchable::__follow_planned) when `plan` resolved the whole
-    /// path: only member indices are matched, no name is left to check. Implemented by
-    /// `#[derive(Searchable)]` and the leaf types; not meant to be called or overridden by hand.
-    #[doc(hidden)]
-    #[inline]
-    fn __follow_resolved<'a>(&'a self, plan: &[u16], slot: &mut Node<'a>) -> bool
-    where
-        Self: Sized,
-    {
-        let _ = plan;
-        fill(slot, self.node())
-    }
-
-    /// One step of `items[].a.b[].c.d` after `items[]`: follows `path` (the member indices in
-    /// `plan` resolved) from `self`, then extends `out` as `[].c.d` does with `then`. Arrays
-    /// reached by `path` project `then` over their elements with static dispatch. Implemented by
-    /// `#[derive(Searchable)]` and the array types; not meant to be called or overridden by hand.
-    #[doc(hidden)]
-    #[inline]
-    fn __follow_planned_extend<'a>(
-        &'a self,
-        plan: &[u16],
-        path: &[&str],
-        then: &mut Then<'_>,
-        out: &mut Vec<Node<'a>>,
-    ) where
-        Self: Sized,
-    {
-        let _ = plan;
-        flat_extend_follow(self.follow(path), then.path, out)
-    }
-
-    /// One element of `items[]` in `items[].a.b[].c.d`: an array splices its elements, anything
-    /// else takes [`__follow_planned_extend`](Searchable::__follow_planned_extend). Derived
-    /// structs (never arrays) override it; not meant to be called or overridden by hand.
-    #[doc(hidden)]
-    #[inline]
-    fn __flat_follow_extend<'a>(
-        &'a self,
-        plan: &[u16],
-        path: &[&str],
-        then: &mut Then<'_>,
-        out: &mut Vec<Node<'a>>,
-    ) where
-        Self: Sized,
-    {
-        let _ = plan;
-        flat_follow_extend(self.node(), path, then.path, out)
-    }
-}
-
-/// `[].c.d` applied to one value: arrays project `then` over their elements, anything else
-/// follows `then` itself; non-null results are pushed.
-#[inline]
-pub fn flat_extend_follow<'a>(node: Node<'a>, then: &[&str], out: &mut Vec<Node<'a>>) {
-    match node {
-        Node::Array(Array::View(v)) => v.extend_follow(then, out),
-        Node::Array(Array::Owned(items)) => {
-            for n in items {
-                let n = follow_node(n, then);
-                if !n.is_null() {
-                    out.push(n);
-                }
-            }
-        }
-        other => {
-            let n = follow_node(other, then);
-            if !n.is_null() {
-                out.push(n);
-            }
-        }
-    }
-}
-
-/// One element `el` of `items[]` in `items[].a.b[].c.d`: arrays splice their elements.
-pub fn flat_follow_extend<'a>(el: Node<'a>, path: &[&str], then: &[&str], out: &mut Vec<Node<'a>>) {
-    match el {
-        Node::Array(a) => a.for_each(&mut |x| flat_extend_follow(follow_node(x, path), then, out)),
-        other => flat_extend_follow(follow_node(other, path), then, out),
-    }
-}
-
-/// The longest member chain resolved statically per array (longer chains resolve their first
-/// `PLAN_MAX` names statically, the rest dynamically).
-pub(crate) const PLAN_MAX: usize = 8;
-
-/// Writes `node` into `slot`, which holds null (so there is nothing to drop): the write of a
-/// planned walk's result, without a call to `Node`'s drop glue per element. Returns whether
-/// `node` is not null.
-#[inline(always)]
-pub fn fill<'a>(slot: &mut Node<'a>, node: Node<'a>) -> bool {
-    debug_assert!(slot.is_null());
-    let found = !node.is_null();
-    std::mem::forget(std::mem::replace(slot, node));
-    found
-}
-
-/// The fallback of a planned walk that met an index it does not know (never for derived code),
-/// or a member that is converted (blob, timestamp...): out of line, so the planned loops stay
-/// small.
-#[cold]
-#[inline(never)]
-pub fn follow_cold<'a, T: Searchable + ?Sized>(
-    value: &'a T,
-    path: &[&str],
-    slot: &mut Node<'a>,
-) -> bool {
-    fill(slot, value.follow(path))
-}
-
-/// Like [`follow_cold`] from a converted member's node.
-#[cold]
-#[inline(never)]
-pub fn follow_node_cold<'a>(node: Node<'a>, path: &[&str], slot: &mut Node<'a>) -> bool {
-    fill(slot, follow_node(node, path))
 }
 
 /// Follows `path` from `node`: objects viewed in place use [`SearchObject::follow`].
@@ -242,8 +100,328 @@ pub fn follow_node<'a>(node: Node<'a>, path: &[&str]) -> Node<'a> {
     }
 }
 
+/// The result of a projection being built: borrowed strings while every result is one (no
+/// per-element conversion or drop), nodes from the first result that is not.
+#[doc(hidden)]
+#[derive(Default)]
+pub struct Out<'a> {
+    strs: Vec<&'a str>,
+    nodes: Vec<Node<'a>>,
+}
+
+impl<'a> Out<'a> {
+    /// An empty result.
+    #[inline]
+    pub fn new() -> Self {
+        Out::default()
+    }
+
+    /// Pushes a string borrowed from the data.
+    #[inline(always)]
+    pub fn push_str(&mut self, s: &'a str) {
+        if self.nodes.is_empty() {
+            self.strs.push(s);
+        } else {
+            self.nodes.push(Node::str(s));
+        }
+    }
+
+    /// Pushes `node` unless it is null.
+    #[inline]
+    pub fn push(&mut self, node: Node<'a>) {
+        match node {
+            Node::Null => {}
+            Node::String(Cow::Borrowed(s)) => self.push_str(s),
+            other => {
+                if self.nodes.is_empty() {
+                    self.nodes.reserve(self.strs.len() + 1);
+                    self.nodes.extend(self.strs.drain(..).map(Node::str));
+                }
+                self.nodes.push(other);
+            }
+        }
+    }
+
+    /// The array built.
+    #[inline]
+    pub fn finish(self) -> Node<'a> {
+        if self.nodes.is_empty() {
+            Node::Array(Array::Strs(self.strs))
+        } else {
+            Node::Array(Array::Owned(self.nodes))
+        }
+    }
+}
+
+/// What [`Searchable::__walk`] does with a value: follow `path`; then, without `then`, push
+/// the result; with `then`, flatten the result (`[]`) and push `then` followed from each of its
+/// elements. When `flat`, the value is itself an element of a flatten (`items[]`): an array
+/// walks each of its elements instead.
+///
+/// Over an array, the first element's walk records which member each name resolved to (a
+/// plan: per level, the member index and the key of the derived type that resolved it); the
+/// other elements follow the plan by index while each level's key matches, and by name from
+/// the first level that does not (elements reached through `dyn Searchable` can differ).
+#[doc(hidden)]
+pub struct Walk<'w, 'a> {
+    path: &'w [&'w str],
+    then: Option<&'w [&'w str]>,
+    flat: bool,
+    mode: Mode<'w>,
+    key: usize,
+    out: &'w mut Out<'a>,
+}
+
+enum Mode<'w> {
+    Names,
+    Record(&'w mut Plan),
+    Planned(&'w [PlanStep]),
+}
+
+#[derive(Clone, Copy, Default)]
+struct PlanStep {
+    key: usize,
+    index: u16,
+}
+
+/// The member chain resolved on an array's first element.
+#[derive(Default)]
+struct Plan {
+    steps: [PlanStep; PLAN_MAX],
+    len: usize,
+    closed: bool,
+}
+
+/// The longest member chain an array plan records.
+const PLAN_MAX: usize = 8;
+
+/// The next step of a walk through a derived struct: see [`Walk::step`].
+#[doc(hidden)]
+pub enum Step<'w, 'a> {
+    /// No name left: the struct itself is reached.
+    Here(Walk<'w, 'a>),
+    /// The plan says: member number `.0`.
+    Member(u16, Walk<'w, 'a>),
+    /// Match the name `.0` against the members, then call [`Walk::resolved`] (or
+    /// [`Walk::field`] when no member has that name).
+    Name(&'w str, Walk<'w, 'a>),
+}
+
+impl<'w, 'a> Walk<'w, 'a> {
+    /// `items[*].a.b` (`path` = `a.b`) from one element of `items`.
+    #[inline]
+    pub fn new(path: &'w [&'w str], out: &'w mut Out<'a>) -> Self {
+        Walk {
+            path,
+            then: None,
+            flat: false,
+            mode: Mode::Names,
+            key: 0,
+            out,
+        }
+    }
+
+    /// `items[].a.b[].c.d` (`path` = `a.b`, `then` = `c.d`) from one element of `items`.
+    #[inline]
+    pub fn flat(path: &'w [&'w str], then: &'w [&'w str], out: &'w mut Out<'a>) -> Self {
+        Walk {
+            path,
+            then: Some(then),
+            flat: true,
+            mode: Mode::Names,
+            key: 0,
+            out,
+        }
+    }
+
+    /// The same walk for another value.
+    #[inline(always)]
+    pub fn reborrow(&mut self) -> Walk<'_, 'a> {
+        Walk {
+            path: self.path,
+            then: self.then,
+            flat: self.flat,
+            mode: match &mut self.mode {
+                Mode::Names => Mode::Names,
+                Mode::Record(plan) => Mode::Record(plan),
+                Mode::Planned(steps) => Mode::Planned(steps),
+            },
+            key: self.key,
+            out: self.out,
+        }
+    }
+
+    /// The names left to follow.
+    #[inline(always)]
+    pub fn path(&self) -> &'w [&'w str] {
+        self.path
+    }
+
+    /// One level down a derived struct whose key is `key` (the address of a static of the
+    /// derived impl): by the plan's index when the plan has this level for this type, else by
+    /// name.
+    #[inline(always)]
+    pub fn step(self, key: &'static &'static str) -> Step<'w, 'a> {
+        let key = key as *const &str as usize;
+        let Some((first, rest)) = self.path.split_first() else {
+            return Step::Here(self);
+        };
+        let mode = match self.mode {
+            Mode::Planned(steps) => match steps.split_first() {
+                Some((s, more)) if s.key == key => {
+                    return Step::Member(
+                        s.index,
+                        Walk {
+                            path: rest,
+                            flat: false,
+                            mode: Mode::Planned(more),
+                            ..self
+                        },
+                    );
+                }
+                _ => Mode::Names,
+            },
+            other => other,
+        };
+        Step::Name(
+            first,
+            Walk {
+                path: rest,
+                flat: false,
+                mode,
+                key,
+                ..self
+            },
+        )
+    }
+
+    /// After [`Step::Name`]: the name is member number `index` (recorded when planning).
+    #[inline(always)]
+    pub fn resolved(mut self, index: u16) -> Self {
+        if let Mode::Record(plan) = &mut self.mode {
+            if !plan.closed && plan.len < PLAN_MAX {
+                plan.steps[plan.len] = PlanStep {
+                    key: self.key,
+                    index,
+                };
+                plan.len += 1;
+            } else {
+                plan.closed = true;
+            }
+        }
+        self
+    }
+
+    /// After [`Step::Name`]: no plain member has the name (flattened members, or none): the
+    /// object's dynamic view answers, and the plan stops here.
+    #[inline]
+    pub fn field(mut self, o: &'a dyn SearchObject, name: &str) {
+        if let Mode::Record(plan) = &mut self.mode {
+            plan.closed = true;
+        }
+        self.node(o.field(name).unwrap_or(Node::Null))
+    }
+
+    /// The walk from the member `path()[0]` of an object, which is not an array (by name, no
+    /// plan).
+    #[inline(always)]
+    pub fn member(self, rest: &'w [&'w str]) -> Self {
+        Walk {
+            path: rest,
+            flat: false,
+            mode: Mode::Names,
+            ..self
+        }
+    }
+
+    /// Any value, through its node.
+    #[inline]
+    pub fn node(self, node: Node<'a>) {
+        match node {
+            Node::Array(a) if self.flat => {
+                let mut w = self;
+                w.flat = false;
+                w.mode = Mode::Names;
+                a.for_each(&mut |el| w.reborrow().node(el));
+            }
+            node => {
+                let found = follow_node(node, self.path);
+                match self.then {
+                    None => self.out.push(found),
+                    Some(then) => match found {
+                        Node::Null => {}
+                        Node::Array(a) => {
+                            a.for_each(&mut |el| self.out.push(follow_node(el, then)));
+                        }
+                        other => self.out.push(follow_node(other, then)),
+                    },
+                }
+            }
+        }
+    }
+
+    /// A string of the data.
+    #[inline(always)]
+    pub fn str(self, s: &'a str) {
+        if self.path.is_empty() {
+            match self.then {
+                None | Some([]) => self.out.push_str(s),
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// An object of the data viewed in place, reached (no name left to follow).
+    #[inline]
+    pub fn object(self, o: &'a dyn SearchObject) {
+        self.node(Node::Object(Object::View(o)))
+    }
+
+    /// An array of the data, `items` viewed as `view`.
+    #[inline]
+    pub fn array<T: Searchable>(mut self, items: &'a [T], view: &'a dyn SearchArray) {
+        if self.flat {
+            self.flat = false;
+            walk_items(items, self);
+        } else if self.path.is_empty() {
+            match self.then {
+                None => self.out.push(Node::Array(Array::View(view))),
+                Some(then) => walk_items(items, Walk::new(then, self.out)),
+            }
+        }
+    }
+}
+
+/// `walk` on every element of `items`: the first element records a plan, the others follow it.
+#[inline]
+fn walk_items<'a, T: Searchable>(items: &'a [T], mut walk: Walk<'_, 'a>) {
+    let Some((first, rest)) = items.split_first() else {
+        return;
+    };
+    if walk.path.is_empty() {
+        for el in items {
+            el.__walk(walk.reborrow());
+        }
+        return;
+    }
+    let mut plan = Plan::default();
+    {
+        let mut w = walk.reborrow();
+        w.mode = Mode::Record(&mut plan);
+        first.__walk(w);
+    }
+    let steps = &plan.steps[..plan.len];
+    for el in rest {
+        let mut w = walk.reborrow();
+        w.mode = Mode::Planned(steps);
+        el.__walk(w);
+    }
+}
+
 /// An array in the searched data, read element by element.
-pub trait SearchArray {
+///
+/// `Sync`, so that search results ([`Node`]) are `Send + Sync`.
+pub trait SearchArray: Sync {
     /// Number of elements.
     fn len(&self) -> usize;
 
@@ -269,33 +447,19 @@ pub trait SearchArray {
         self.for_each(&mut |n| f(follow_node(n, path)));
     }
 
-    /// Pushes onto `out` the non-null results of following `path` from every element: the
-    /// projection `items[*].a.b` in one call.
-    fn extend_follow<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-        self.for_each_follow(path, &mut |n| {
-            if !n.is_null() {
-                out.push(n);
-            }
-        });
-    }
-
-    /// `[].a.b[].c.d` over this array (`path` = `a.b`, `then` = `c.d`) into `out`, the way
-    /// `Reservations[].Instances[].State.Name` reads. Slices of a static element type resolve
-    /// each chain once and walk the elements with static dispatch; not meant to be called or
-    /// overridden by hand.
+    /// [`Searchable::__walk`] on every element: a compiled projection over this array, in one
+    /// call. Arrays of a static element type walk it with static dispatch; not meant to be
+    /// called or implemented by hand.
     #[doc(hidden)]
-    fn __extend_flat_follow_extend<'a>(
-        &'a self,
-        path: &[&str],
-        then: &[&str],
-        out: &mut Vec<Node<'a>>,
-    ) {
-        self.for_each(&mut |el| flat_follow_extend(el, path, then, out));
+    fn __walk_items<'a>(&'a self, mut walk: Walk<'_, 'a>) {
+        self.for_each(&mut |el| walk.reborrow().node(el));
     }
 }
 
 /// An object in the searched data, read member by member.
-pub trait SearchObject {
+///
+/// `Sync`, so that search results ([`Node`]) are `Send + Sync`.
+pub trait SearchObject: Sync {
     /// The member named `name` (its wire name), or `None` when there is no such member.
     fn field(&self, name: &str) -> Option<Node<'_>>;
 
@@ -355,22 +519,22 @@ impl Searchable for str {
     fn node(&self) -> Node<'_> {
         Node::str(self)
     }
+    #[inline(always)]
+    fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
+        walk.str(self)
+    }
 }
 
-/// Owned and borrowed strings are leaves: a planned walk ends at them.
+/// Owned and borrowed strings are leaves: a projection pushes them as they are.
 macro_rules! string_leaf {
     ($($ty:ty),*) => {$(
         impl Searchable for $ty {
             fn node(&self) -> Node<'_> {
                 Node::str(self)
             }
-            #[inline]
-            fn __follow_planned<'a>(&'a self, _: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
-                path.is_empty() && fill(slot, Node::String(Cow::Borrowed(self)))
-            }
-            #[inline]
-            fn __follow_resolved<'a>(&'a self, _: &[u16], slot: &mut Node<'a>) -> bool {
-                fill(slot, Node::String(Cow::Borrowed(self)))
+            #[inline(always)]
+            fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
+                walk.str(self)
             }
         }
     )*};
@@ -400,6 +564,36 @@ impl Searchable for Value {
             Value::String(s) => Node::str(s),
             Value::Array(a) => Node::Array(Array::View(a)),
             Value::Object(o) => Node::Object(Object::View(o)),
+        }
+    }
+    #[inline]
+    fn follow(&self, path: &[&str]) -> Node<'_> {
+        let mut v = self;
+        for name in path {
+            match v {
+                Value::Object(o) => match o.get(*name) {
+                    Some(x) => v = x,
+                    None => return Node::Null,
+                },
+                _ => return Node::Null,
+            }
+        }
+        v.node()
+    }
+    #[inline]
+    fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
+        match self {
+            Value::Array(a) => walk.array(a, a),
+            Value::Object(o) => match walk.path().split_first() {
+                Some((first, rest)) => {
+                    if let Some(v) = o.get(*first) {
+                        v.__walk(walk.member(rest))
+                    }
+                }
+                None => walk.object(o),
+            },
+            Value::String(s) => walk.str(s),
+            other => walk.node(other.node()),
         }
     }
 }
@@ -447,57 +641,16 @@ impl<T: Searchable> Searchable for Option<T> {
             None => Node::Null,
         }
     }
-    #[inline]
-    fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
+    #[inline(always)]
+    fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
         if let Some(v) = self {
-            v.follow_into(path, out)
-        }
-    }
-    #[inline]
-    fn __plan(path: &[&str], plan: &mut [u16]) -> usize {
-        T::__plan(path, plan)
-    }
-    #[inline]
-    fn __follow_planned<'a>(&'a self, plan: &[u16], path: &[&str], slot: &mut Node<'a>) -> bool {
-        match self {
-            Some(v) => v.__follow_planned(plan, path, slot),
-            None => false,
-        }
-    }
-    #[inline]
-    fn __follow_resolved<'a>(&'a self, plan: &[u16], slot: &mut Node<'a>) -> bool {
-        match self {
-            Some(v) => v.__follow_resolved(plan, slot),
-            None => false,
-        }
-    }
-    #[inline]
-    fn __follow_planned_extend<'a>(
-        &'a self,
-        plan: &[u16],
-        path: &[&str],
-        then: &mut Then<'_>,
-        out: &mut Vec<Node<'a>>,
-    ) {
-        if let Some(v) = self {
-            v.__follow_planned_extend(plan, path, then, out)
-        }
-    }
-    #[inline]
-    fn __flat_follow_extend<'a>(
-        &'a self,
-        plan: &[u16],
-        path: &[&str],
-        then: &mut Then<'_>,
-        out: &mut Vec<Node<'a>>,
-    ) {
-        if let Some(v) = self {
-            v.__flat_follow_extend(plan, path, then, out)
+            v.__walk(walk)
         }
     }
 }
 
-/// Smart pointers and references search as what they point to.
+/// Smart pointers and references search as what they point to, projections included (the
+/// hidden walk is forwarded, so `Vec<Box<T>>` keeps the static dispatch of `Vec<T>`).
 macro_rules! forward_searchable {
     ($($ty:ty),*) => {$(
         impl<T: Searchable + ?Sized> Searchable for $ty {
@@ -508,9 +661,9 @@ macro_rules! forward_searchable {
             fn follow(&self, path: &[&str]) -> Node<'_> {
                 (**self).follow(path)
             }
-            #[inline]
-            fn follow_into<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-                (**self).follow_into(path, out)
+            #[inline(always)]
+            fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
+                (**self).__walk(walk)
             }
         }
     )*};
@@ -518,83 +671,10 @@ macro_rules! forward_searchable {
 
 forward_searchable!(&T, &mut T, Box<T>, Rc<T>, Arc<T>);
 
-/// The projection of `path` over `items`, with `plan` (from `T::__plan(path)`) resolved.
-#[inline]
-fn extend_planned<'a, T: Searchable>(
-    items: &'a [T],
-    plan: &[u16],
-    path: &[&str],
-    out: &mut Vec<Node<'a>>,
-) {
-    // Each element yields at most one node, written in place into its own null slot (no
-    // temporary copied into the vector); the nulls left, if any, are squeezed out after.
-    let start = out.len();
-    out.extend(std::iter::repeat_n((), items.len()).map(|()| Node::Null));
-    let mut found = 0;
-    if plan.len() == path.len() {
-        for (v, slot) in items.iter().zip(&mut out[start..]) {
-            found += usize::from(v.__follow_resolved(plan, slot));
-        }
-    } else {
-        for (v, slot) in items.iter().zip(&mut out[start..]) {
-            found += usize::from(v.__follow_planned(plan, path, slot));
-        }
-    }
-    if found < items.len() {
-        let mut kept = start;
-        for i in start..out.len() {
-            if !out[i].is_null() {
-                out.swap(kept, i);
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
-    }
-}
-
-/// The trailing chain of `items[].a.b[].c.d` (`c.d`), with its plan resolved on first use and
-/// reused for every inner array of one outer array (they all have the same element type).
-#[doc(hidden)]
-pub struct Then<'p> {
-    path: &'p [&'p str],
-    plan: [u16; PLAN_MAX],
-    resolved: Option<usize>,
-}
-
-impl<'p> Then<'p> {
-    fn new(path: &'p [&'p str]) -> Self {
-        Then {
-            path,
-            plan: [0; PLAN_MAX],
-            resolved: None,
-        }
-    }
-
-    /// The chain.
-    #[inline]
-    pub fn path(&self) -> &'p [&'p str] {
-        self.path
-    }
-
-    /// Projects the chain over `items`, resolving its plan for `T` on first use.
-    #[inline]
-    fn extend<'a, T: Searchable>(&mut self, items: &'a [T], out: &mut Vec<Node<'a>>) {
-        let n = match self.resolved {
-            Some(n) => n,
-            None => {
-                let n = T::__plan(self.path, &mut self.plan);
-                self.resolved = Some(n);
-                n
-            }
-        };
-        extend_planned(items, &self.plan[..n], self.path, out)
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // lists and sets
 
-impl<T: Searchable> SearchArray for [T] {
+impl<T: Searchable + Sync> SearchArray for [T] {
     fn len(&self) -> usize {
         <[T]>::len(self)
     }
@@ -611,31 +691,15 @@ impl<T: Searchable> SearchArray for [T] {
             f(v.follow(path));
         }
     }
-    fn extend_follow<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-        // Member names are matched once here, not once per element.
-        let mut buf = [0u16; PLAN_MAX];
-        let n = T::__plan(path, &mut buf);
-        extend_planned(self, &buf[..n], path, out)
-    }
-    fn __extend_flat_follow_extend<'a>(
-        &'a self,
-        path: &[&str],
-        then: &[&str],
-        out: &mut Vec<Node<'a>>,
-    ) {
-        let mut buf = [0u16; PLAN_MAX];
-        let n = T::__plan(path, &mut buf);
-        let plan = &buf[..n];
-        let mut then = Then::new(then);
-        for v in self {
-            v.__flat_follow_extend(plan, path, &mut then, out);
-        }
+    #[inline]
+    fn __walk_items<'a>(&'a self, walk: Walk<'_, 'a>) {
+        walk_items(self, walk)
     }
 }
 
 macro_rules! list {
     ($($t:ty),*) => {$(
-        impl<T: Searchable> SearchArray for $t {
+        impl<T: Searchable + Sync> SearchArray for $t {
             fn len(&self) -> usize {
                 self.as_slice().len()
             }
@@ -643,46 +707,53 @@ macro_rules! list {
                 self.as_slice().get(index).map(Searchable::node)
             }
             fn for_each<'a>(&'a self, f: &mut dyn FnMut(Node<'a>)) {
-                for v in self.as_slice() {
-                    f(v.node());
-                }
+                self.as_slice().for_each(f)
             }
             fn for_each_follow<'a>(&'a self, path: &[&str], f: &mut dyn FnMut(Node<'a>)) {
-                for v in self.as_slice() {
-                    f(v.follow(path));
-                }
+                self.as_slice().for_each_follow(path, f)
             }
-            fn extend_follow<'a>(&'a self, path: &[&str], out: &mut Vec<Node<'a>>) {
-                self.as_slice().extend_follow(path, out)
-            }
-            fn __extend_flat_follow_extend<'a>(
-                &'a self,
-                path: &[&str],
-                then: &[&str],
-                out: &mut Vec<Node<'a>>,
-            ) {
-                self.as_slice().__extend_flat_follow_extend(path, then, out)
+            #[inline]
+            fn __walk_items<'a>(&'a self, walk: Walk<'_, 'a>) {
+                self.as_slice().__walk_items(walk)
             }
         }
-        impl<T: Searchable> Searchable for $t {
+        impl<T: Searchable + Sync> Searchable for $t {
             fn node(&self) -> Node<'_> {
                 Node::Array(Array::View(self))
             }
             #[inline]
-            fn __follow_planned_extend<'a>(
-                &'a self,
-                _: &[u16],
-                path: &[&str],
-                then: &mut Then<'_>,
-                out: &mut Vec<Node<'a>>,
-            ) {
-                // A member of an array is null; the array itself projects `then` statically.
-                if path.is_empty() {
-                    then.extend(self.as_slice(), out)
-                }
+            fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
+                walk.array(self.as_slice(), self)
             }
         }
     )*};
+}
+
+list!(Vec<T>);
+
+impl<T: Searchable + Sync, const N: usize> SearchArray for [T; N] {
+    fn len(&self) -> usize {
+        N
+    }
+    fn get(&self, index: usize) -> Option<Node<'_>> {
+        self.as_slice().get(index).map(Searchable::node)
+    }
+    fn for_each<'a>(&'a self, f: &mut dyn FnMut(Node<'a>)) {
+        self.as_slice().for_each(f)
+    }
+    fn __walk_items<'a>(&'a self, walk: Walk<'_, 'a>) {
+        self.as_slice().__walk_items(walk)
+    }
+}
+
+impl<T: Searchable + Sync, const N: usize> Searchable for [T; N] {
+    fn node(&self) -> Node<'_> {
+        Node::Array(Array::View(self))
+    }
+    #[inline]
+    fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
+        walk.array(self.as_slice(), self)
+    }
 }
 
 /// Slices are unsized, so their view is a list of element views (one allocation, no deep copy).
@@ -692,33 +763,21 @@ impl<T: Searchable> Searchable for [T] {
     }
 }
 
-list!(Vec<T>);
-
-impl<T: Searchable, const N: usize> SearchArray for [T; N] {
-    fn len(&self) -> usize {
-        N
-    }
-    fn get(&self, index: usize) -> Option<Node<'_>> {
-        self.as_slice().get(index).map(Searchable::node)
-    }
-}
-
-impl<T: Searchable, const N: usize> Searchable for [T; N] {
-    fn node(&self) -> Node<'_> {
-        Node::Array(Array::View(self))
-    }
-}
-
-impl<T: Searchable> SearchArray for VecDeque<T> {
+impl<T: Searchable + Sync> SearchArray for VecDeque<T> {
     fn len(&self) -> usize {
         VecDeque::len(self)
     }
     fn get(&self, index: usize) -> Option<Node<'_>> {
         VecDeque::get(self, index).map(Searchable::node)
     }
+    fn for_each<'a>(&'a self, f: &mut dyn FnMut(Node<'a>)) {
+        for v in self {
+            f(v.node());
+        }
+    }
 }
 
-impl<T: Searchable> Searchable for VecDeque<T> {
+impl<T: Searchable + Sync> Searchable for VecDeque<T> {
     fn node(&self) -> Node<'_> {
         Node::Array(Array::View(self))
     }
@@ -726,10 +785,11 @@ impl<T: Searchable> Searchable for VecDeque<T> {
 
 macro_rules! set {
     ($t:ident $(, $bound:path)* $(; $s:ident)?) => {
-        impl<T: Searchable $(+ $bound)* $(, $s: BuildHasher)?> SearchArray for $t<T $(, $s)?> {
+        impl<T: Searchable + Sync $(+ $bound)* $(, $s: BuildHasher + Sync)?> SearchArray for $t<T $(, $s)?> {
             fn len(&self) -> usize {
                 $t::len(self)
             }
+            /// Walks to the element: O(index). Whole-array operations use `for_each`.
             fn get(&self, index: usize) -> Option<Node<'_>> {
                 self.iter().nth(index).map(Searchable::node)
             }
@@ -738,8 +798,13 @@ macro_rules! set {
                     f(v.node());
                 }
             }
+            fn __walk_items<'a>(&'a self, mut walk: Walk<'_, 'a>) {
+                for v in self {
+                    v.__walk(walk.reborrow());
+                }
+            }
         }
-        impl<T: Searchable $(+ $bound)* $(, $s: BuildHasher)?> Searchable for $t<T $(, $s)?> {
+        impl<T: Searchable + Sync $(+ $bound)* $(, $s: BuildHasher + Sync)?> Searchable for $t<T $(, $s)?> {
             fn node(&self) -> Node<'_> {
                 Node::Array(Array::View(self))
             }
@@ -756,9 +821,9 @@ macro_rules! map {
     ($t:ident $(; $s:ident)?) => {
         impl<K, T $(, $s)?> SearchObject for $t<K, T $(, $s)?>
         where
-            K: std::borrow::Borrow<str> + Ord + std::hash::Hash,
-            T: Searchable,
-            $($s: BuildHasher,)?
+            K: std::borrow::Borrow<str> + Ord + std::hash::Hash + Sync,
+            T: Searchable + Sync,
+            $($s: BuildHasher + Sync,)?
         {
             fn field(&self, name: &str) -> Option<Node<'_>> {
                 self.get(name).map(Searchable::node)
@@ -774,9 +839,9 @@ macro_rules! map {
         }
         impl<K, T $(, $s)?> Searchable for $t<K, T $(, $s)?>
         where
-            K: std::borrow::Borrow<str> + Ord + std::hash::Hash,
-            T: Searchable,
-            $($s: BuildHasher,)?
+            K: std::borrow::Borrow<str> + Ord + std::hash::Hash + Sync,
+            T: Searchable + Sync,
+            $($s: BuildHasher + Sync,)?
         {
             fn node(&self) -> Node<'_> {
                 Node::Object(Object::View(self))

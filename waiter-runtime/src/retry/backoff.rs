@@ -1,4 +1,5 @@
-//! Exponential backoff with full jitter.
+//! Exponential backoff with full jitter. [`bound`] is the crate's one exponential backoff: the
+//! retrier's (`initial_backoff`, `max_backoff`) and the waiter's (`minDelay`, `maxDelay`).
 
 use std::time::Duration;
 

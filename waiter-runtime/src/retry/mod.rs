@@ -34,10 +34,12 @@
 //! ```
 
 mod action;
-mod backoff;
+pub(crate) mod backoff;
 mod classifier;
 pub mod classifiers;
 mod config;
+#[cfg(feature = "http")]
+pub mod layer;
 mod quota;
 mod rate_limit;
 mod retrier;

@@ -481,7 +481,7 @@ impl Retrier {
 
             // Inside a waiter's poll, an error the waiter's acceptors name is its to decide.
             if let (Some(scope), Err(error)) = (&scope, &result) {
-                if scope.names(error) {
+                if !call.waiter_owned && scope.names(error) {
                     token.failure();
                     tracing::debug!(attempt, %reason, error_code = error.code(), "not retrying: the waiter's acceptors name this error");
                     return done(StopReason::NamedByWaiter, result, 0);

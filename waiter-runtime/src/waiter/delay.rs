@@ -1,20 +1,31 @@
-//! The delay between two polls: exponential backoff with jitter, exactly as the Smithy spec.
+//! The delay between two polls: exponential backoff with jitter, as the Smithy spec, with the
+//! last poll given time to answer as aws-sdk-go-v2's `ComputeDelay` does.
 //!
 //! ```text
 //! attemptCeiling = (log(maxDelay / minDelay) / log(2)) + 1
 //! if attempt > attemptCeiling: delay = maxDelay
 //! else:                        delay = minDelay * 2 ** (attempt - 1)
 //! delay = random(minDelay, delay)
-//! if remainingTime - delay <= minDelay: delay = remainingTime
+//! if remainingTime - delay <= minDelay: delay = remainingTime - minDelay   (spec: remainingTime)
 //! ```
 //!
+//! **Deviation from the spec's text, on purpose.** The spec sleeps the whole remaining time
+//! (`delay = remainingTime`), so the last poll would start exactly at the deadline, with no
+//! time left to answer: any poll that does I/O is cancelled at once, and a resource that became
+//! ready before the deadline is reported as not ready. Like aws-sdk-go-v2, the last poll starts
+//! `minDelay` before the deadline, and the waiter gives up when a poll ends with less than
+//! `minDelay` left (the [`Waiter`](super::Waiter) does that check). The wait still never
+//! passes `max_wait`.
+//!
 //! `attemptCeiling` only exists in the spec to avoid overflow; [`compute_delay`] reaches the
-//! same result with checked arithmetic (`min(maxDelay, minDelay * 2^(attempt-1))`), so no
-//! attempt number and no [`Duration`] overflows.
+//! same result with checked arithmetic (`min(maxDelay, minDelay * 2^(attempt-1))`, the
+//! retrier's exponential backoff), so no attempt number and no [`Duration`] overflows.
 
 use std::time::Duration;
 
 use rand::Rng;
+
+use crate::retry::backoff;
 
 /// Computes the delay before retry number `attempt` (1 for the first retry).
 ///
@@ -32,8 +43,8 @@ use rand::Rng;
 ///     secs(22)
 /// });
 /// assert_eq!(delay, secs(22));
-/// // Close to the deadline the waiter sleeps exactly until it, for one last poll.
-/// assert_eq!(compute_delay(13, secs(2), secs(120), secs(4), |low, _| low), secs(4));
+/// // Close to the deadline the last poll starts `minDelay` before it, with time to answer.
+/// assert_eq!(compute_delay(13, secs(2), secs(120), secs(5), |_, high| high), secs(3));
 /// ```
 pub fn compute_delay(
     attempt: u32,
@@ -45,7 +56,7 @@ pub fn compute_delay(
     let ceiling = backoff_ceiling(attempt, min_delay, max_delay);
     let delay = random(min_delay, ceiling).clamp(min_delay.min(ceiling), ceiling);
     if remaining.saturating_sub(delay) <= min_delay {
-        remaining
+        remaining.saturating_sub(min_delay)
     } else {
         delay
     }
@@ -53,10 +64,7 @@ pub fn compute_delay(
 
 /// `min(maxDelay, minDelay * 2^(attempt - 1))`, without overflow for any input.
 pub(crate) fn backoff_ceiling(attempt: u32, min_delay: Duration, max_delay: Duration) -> Duration {
-    let exponent = attempt.saturating_sub(1);
-    2u32.checked_pow(exponent)
-        .and_then(|factor| min_delay.checked_mul(factor))
-        .map_or(max_delay, |delay| delay.min(max_delay))
+    backoff::bound(attempt, min_delay, max_delay)
 }
 
 /// The spec's `random(low, high)`, both bounds inclusive.
@@ -115,7 +123,10 @@ mod tests {
             Duration::MAX,
             |l, _| l,
         );
-        assert_eq!(d, Duration::MAX);
+        // Nothing left once minDelay is kept for the last poll.
+        assert_eq!(d, Duration::ZERO);
+        let d = compute_delay(u32::MAX, secs(1), Duration::MAX, Duration::MAX, |_, h| h);
+        assert_eq!(d, Duration::MAX - secs(1));
     }
 
     #[test]
@@ -129,30 +140,35 @@ mod tests {
     }
 
     #[test]
-    fn last_delay_lands_exactly_on_the_deadline() {
-        // remaining - delay == minDelay: the spec's `<=` takes the whole remaining time.
+    fn last_poll_starts_min_delay_before_the_deadline() {
+        // remaining - delay == minDelay: the last poll starts minDelay before the deadline.
         assert_eq!(
             compute_delay(1, secs(2), secs(120), secs(4), |l, _| l),
-            secs(4)
+            secs(2)
         );
         // remaining - delay > minDelay: the computed delay stands.
         assert_eq!(
             compute_delay(1, secs(2), secs(120), secs(5), |l, _| l),
             secs(2)
         );
-        // remaining shorter than the delay.
+        // remaining shorter than the delay: no sleep below zero.
         assert_eq!(
             compute_delay(7, secs(2), secs(120), secs(1), |_, h| h),
+            secs(0)
+        );
+        assert_eq!(
+            compute_delay(7, secs(2), secs(120), secs(3), |_, h| h),
             secs(1)
         );
     }
 
-    /// The spec's example table: defaults, maxWaitTime 300, requests taking 0 s.
+    /// The spec's example table (defaults, maxWaitTime 300, requests taking 0 s): every delay
+    /// is the spec's until the last, which starts the last poll at 298 s instead of 300 s.
     #[test]
-    fn reproduces_the_spec_table() {
+    fn reproduces_the_spec_table_but_the_last_poll() {
         let picks = [2, 3, 6, 6, 22, 62, 43, 24, 71, 42, 9, 6, 4];
         let ceilings = [2, 4, 8, 16, 32, 64, 120, 120, 120, 120, 120, 120, 120];
-        let expected_cumulative = [2, 5, 11, 17, 39, 101, 144, 168, 239, 281, 290, 296, 300];
+        let expected_cumulative = [2, 5, 11, 17, 39, 101, 144, 168, 239, 281, 290, 296, 298];
         let mut elapsed = secs(0);
         for (i, attempt) in (1..=13u32).enumerate() {
             let remaining = secs(300) - elapsed;

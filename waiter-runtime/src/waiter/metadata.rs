@@ -1,19 +1,29 @@
 //! What a Smithy model says about one waiter, readable at compile time.
 
+use std::fmt;
 use std::time::Duration;
+
+use super::AcceptorState;
+use crate::poll_scope::NamedErrors;
 
 /// A waiter's static description: `#[waitable]` emits one as a `const` beside each waiter
 /// function (`BUCKET_EXISTS_WAITER` for `BucketExists`).
 ///
 /// ```
 /// use std::time::Duration;
-/// use waiter_runtime::waiter::WaiterMetadata;
+/// use waiter_runtime::waiter::{AcceptorDescription, AcceptorState, MatcherDescription, WaiterMetadata};
 ///
 /// const META: WaiterMetadata = WaiterMetadata::new("BucketExists", "head_bucket")
 ///     .with_delays(Duration::from_secs(5), Duration::from_secs(60))
-///     .with_tags(&["s3"]);
+///     .with_tags(&["s3"])
+///     .with_acceptors(&[
+///         AcceptorDescription::new(AcceptorState::Success, MatcherDescription::Success(true)),
+///         AcceptorDescription::new(AcceptorState::Retry, MatcherDescription::ErrorType("NotFound")),
+///     ]);
 /// assert_eq!(META.min_delay, Duration::from_secs(5));
 /// assert_eq!(META.tags, ["s3"]);
+/// assert!(META.named_errors().names(Some("NotFound")));
+/// assert!(!META.named_errors().names(Some("Throttling")));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WaiterMetadata {
@@ -23,20 +33,22 @@ pub struct WaiterMetadata {
     pub operation: &'static str,
     /// The model's `documentation`, if any.
     pub documentation: Option<&'static str>,
-    /// `minDelay` (default 2 s).
+    /// `minDelay` (default [`DEFAULT_MIN_DELAY`](Self::DEFAULT_MIN_DELAY), 2 s).
     pub min_delay: Duration,
-    /// `maxDelay` (default 120 s).
+    /// `maxDelay` (default [`DEFAULT_MAX_DELAY`](Self::DEFAULT_MAX_DELAY), 120 s).
     pub max_delay: Duration,
     /// `deprecated` (default `false`).
     pub deprecated: bool,
     /// `tags` (default empty).
     pub tags: &'static [&'static str],
+    /// The acceptors, in order (empty when not described: a hand-written waiter).
+    pub acceptors: &'static [AcceptorDescription],
 }
 
 impl WaiterMetadata {
-    /// The spec's default `minDelay`: 2 seconds.
+    /// The spec's default `minDelay`: 2 seconds. The one place the runtime spells it.
     pub const DEFAULT_MIN_DELAY: Duration = Duration::from_secs(2);
-    /// The spec's default `maxDelay`: 120 seconds.
+    /// The spec's default `maxDelay`: 120 seconds. The one place the runtime spells it.
     pub const DEFAULT_MAX_DELAY: Duration = Duration::from_secs(120);
 
     /// A waiter with the spec's defaults.
@@ -49,12 +61,25 @@ impl WaiterMetadata {
             max_delay: Self::DEFAULT_MAX_DELAY,
             deprecated: false,
             tags: &[],
+            acceptors: &[],
         }
     }
 
     /// Sets `minDelay` and `maxDelay`.
     pub const fn with_delays(mut self, min_delay: Duration, max_delay: Duration) -> Self {
         self.min_delay = min_delay;
+        self.max_delay = max_delay;
+        self
+    }
+
+    /// Sets `minDelay` only (`maxDelay` keeps its value).
+    pub const fn with_min_delay(mut self, min_delay: Duration) -> Self {
+        self.min_delay = min_delay;
+        self
+    }
+
+    /// Sets `maxDelay` only (`minDelay` keeps its value).
+    pub const fn with_max_delay(mut self, max_delay: Duration) -> Self {
         self.max_delay = max_delay;
         self
     }
@@ -75,5 +100,213 @@ impl WaiterMetadata {
     pub const fn with_tags(mut self, tags: &'static [&'static str]) -> Self {
         self.tags = tags;
         self
+    }
+
+    /// Describes the acceptors, in the model's order (`#[waitable]` always does).
+    pub const fn with_acceptors(mut self, acceptors: &'static [AcceptorDescription]) -> Self {
+        self.acceptors = acceptors;
+        self
+    }
+
+    /// The errors the acceptors name, which a retry layer inside a poll returns at once: the
+    /// `errorType` codes, or every error when an acceptor is `success: false`. A waiter whose
+    /// acceptors are not described names every error (its polls make one attempt each).
+    ///
+    /// ```
+    /// use waiter_runtime::waiter::{AcceptorDescription, AcceptorState, MatcherDescription, WaiterMetadata};
+    ///
+    /// let hand_written = WaiterMetadata::new("Ready", "get");
+    /// assert!(hand_written.named_errors().is_every());
+    /// const ANY_ERROR_FAILS: WaiterMetadata = WaiterMetadata::new("Ready", "get").with_acceptors(&[
+    ///     AcceptorDescription::new(AcceptorState::Success, MatcherDescription::Success(true)),
+    ///     AcceptorDescription::new(AcceptorState::Failure, MatcherDescription::Success(false)),
+    /// ]);
+    /// assert!(ANY_ERROR_FAILS.named_errors().is_every());
+    /// ```
+    pub fn named_errors(&self) -> NamedErrors {
+        if self.acceptors.is_empty()
+            || self
+                .acceptors
+                .iter()
+                .any(|a| a.matcher == MatcherDescription::Success(false))
+        {
+            return NamedErrors::every();
+        }
+        NamedErrors::codes(self.acceptors.iter().filter_map(|a| match a.matcher {
+            MatcherDescription::ErrorType(code) => Some(code),
+            _ => None,
+        }))
+    }
+}
+
+/// One acceptor of a waiter, as the model writes it: for messages, and for the errors a retry
+/// layer must leave to the waiter ([`WaiterMetadata::named_errors`]).
+///
+/// `Display` names what the acceptor matches:
+///
+/// ```
+/// use waiter_runtime::waiter::{AcceptorDescription, AcceptorState, Comparator, MatcherDescription};
+///
+/// let rollback = AcceptorDescription::new(
+///     AcceptorState::Failure,
+///     MatcherDescription::Output {
+///         path: "Stacks[].StackStatus",
+///         comparator: Comparator::AnyStringEquals,
+///         expected: "ROLLBACK_COMPLETE",
+///     },
+/// );
+/// assert_eq!(rollback.to_string(), r#"Stacks[].StackStatus anyStringEquals "ROLLBACK_COMPLETE""#);
+/// let invalid = AcceptorDescription::new(AcceptorState::Failure, MatcherDescription::ErrorType("ValidationError"));
+/// assert_eq!(invalid.to_string(), "errorType ValidationError");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AcceptorDescription {
+    /// The state the acceptor moves the waiter to.
+    pub state: AcceptorState,
+    /// What it matches.
+    pub matcher: MatcherDescription,
+}
+
+impl AcceptorDescription {
+    /// An acceptor moving to `state` when `matcher` matches.
+    pub const fn new(state: AcceptorState, matcher: MatcherDescription) -> Self {
+        AcceptorDescription { state, matcher }
+    }
+}
+
+impl fmt::Display for AcceptorDescription {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.matcher.fmt(f)
+    }
+}
+
+/// An acceptor's matcher, as the model writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatcherDescription {
+    /// `success: true` (any successful response) or `success: false` (any error).
+    Success(bool),
+    /// `errorType`: the error's code (a shape name or absolute shape ID).
+    ErrorType(&'static str),
+    /// `output`: a JMESPath expression on the output, compared with `expected`.
+    Output {
+        /// The JMESPath expression.
+        path: &'static str,
+        /// The comparator.
+        comparator: Comparator,
+        /// The expected value, as the model writes it.
+        expected: &'static str,
+    },
+    /// `inputOutput`: a JMESPath expression on `{input, output}`, compared with `expected`.
+    InputOutput {
+        /// The JMESPath expression.
+        path: &'static str,
+        /// The comparator.
+        comparator: Comparator,
+        /// The expected value, as the model writes it.
+        expected: &'static str,
+    },
+}
+
+impl fmt::Display for MatcherDescription {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (prefix, path, comparator, expected) = match *self {
+            MatcherDescription::Success(expected) => return write!(f, "success {expected}"),
+            MatcherDescription::ErrorType(code) => return write!(f, "errorType {code}"),
+            MatcherDescription::Output {
+                path,
+                comparator,
+                expected,
+            } => ("", path, comparator, expected),
+            MatcherDescription::InputOutput {
+                path,
+                comparator,
+                expected,
+            } => ("inputOutput ", path, comparator, expected),
+        };
+        write!(f, "{prefix}{path} {comparator} ")?;
+        match comparator {
+            Comparator::BooleanEquals => f.write_str(expected),
+            _ => write!(f, "{expected:?}"),
+        }
+    }
+}
+
+/// A path matcher's comparator (Smithy's `PathComparator`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Comparator {
+    /// `stringEquals`
+    StringEquals,
+    /// `booleanEquals`
+    BooleanEquals,
+    /// `allStringEquals`
+    AllStringEquals,
+    /// `anyStringEquals`
+    AnyStringEquals,
+}
+
+impl Comparator {
+    /// The comparator's name as a model writes it.
+    ///
+    /// ```
+    /// use waiter_runtime::waiter::Comparator;
+    /// assert_eq!(Comparator::AnyStringEquals.as_str(), "anyStringEquals");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Comparator::StringEquals => "stringEquals",
+            Comparator::BooleanEquals => "booleanEquals",
+            Comparator::AllStringEquals => "allStringEquals",
+            Comparator::AnyStringEquals => "anyStringEquals",
+        }
+    }
+}
+
+impl fmt::Display for Comparator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn named_errors_are_the_error_type_codes() {
+        const ACCEPTORS: &[AcceptorDescription] = &[
+            AcceptorDescription::new(AcceptorState::Success, MatcherDescription::Success(true)),
+            AcceptorDescription::new(
+                AcceptorState::Retry,
+                MatcherDescription::ErrorType("com.amazonaws.ec2#InvalidInstanceID.NotFound"),
+            ),
+            AcceptorDescription::new(
+                AcceptorState::Failure,
+                MatcherDescription::ErrorType("ValidationError"),
+            ),
+        ];
+        let named = WaiterMetadata::new("W", "op")
+            .with_acceptors(ACCEPTORS)
+            .named_errors();
+        assert!(named.names(Some("InvalidInstanceID.NotFound")));
+        assert!(named.names(Some("ValidationError")));
+        assert!(!named.names(Some("RequestLimitExceeded")));
+        assert!(!named.names(None));
+    }
+
+    #[test]
+    fn matchers_display_as_the_model_writes_them() {
+        let io = MatcherDescription::InputOutput {
+            path: "length(input.n) == length(output.n)",
+            comparator: Comparator::BooleanEquals,
+            expected: "true",
+        };
+        assert_eq!(
+            io.to_string(),
+            "inputOutput length(input.n) == length(output.n) booleanEquals true"
+        );
+        assert_eq!(
+            MatcherDescription::Success(false).to_string(),
+            "success false"
+        );
     }
 }

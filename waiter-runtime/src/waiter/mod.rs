@@ -22,7 +22,7 @@ pub(crate) mod poller;
 mod run;
 
 pub use acceptor::AcceptorState;
-pub use metadata::WaiterMetadata;
+pub use metadata::{AcceptorDescription, Comparator, MatcherDescription, WaiterMetadata};
 pub use observer::{PollEvent, PollObserver};
 pub use outcome::{FinalPoll, WaiterError};
 pub use run::Waiter;

@@ -39,6 +39,7 @@ use super::AcceptorState;
 /// ]);
 /// # }
 /// ```
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PollEvent {
     /// The waiter's name.
@@ -49,10 +50,19 @@ pub struct PollEvent {
     pub elapsed: Duration,
     /// The state this poll reached (`retry` if no acceptor matched a success).
     pub state: AcceptorState,
-    /// Index of the acceptor that matched, if one did.
+    /// Index of the acceptor that matched, if one did: 0 for the model's first acceptor (the
+    /// one convention everywhere: `WaiterError::FailureState` and its `Display`, which writes
+    /// `acceptors[0]`).
     pub acceptor: Option<usize>,
     /// The delay before the next poll; `None` when this poll ends the wait.
     pub next_delay: Option<Duration>,
+    /// Attempts made inside this poll: 1, plus one per retry of a retry layer inside it
+    /// (the operation's [`Retrier`](crate::retry::Retrier) or [`Waiter::retry`](super::Waiter::retry)).
+    pub attempts: u32,
+    /// Time this poll spent waiting for those retries (backoff or retry-after hints).
+    pub retry_wait: Duration,
+    /// Time this poll spent waiting for client-side rate-limiter tokens (adaptive retries).
+    pub rate_limit_wait: Duration,
 }
 
 /// Called after each poll. Implemented for every `FnMut(&PollEvent)`; `()` observes nothing.

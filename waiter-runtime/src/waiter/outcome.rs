@@ -4,6 +4,8 @@ use std::error::Error;
 use std::fmt;
 use std::time::Duration;
 
+use super::AcceptorDescription;
+
 /// The poll that ended a wait, with how long the wait took.
 ///
 /// The result may be an error: a waiter such as `ObjectNotExists` succeeds on `NotFound`.
@@ -108,8 +110,12 @@ pub enum WaiterError<O, E> {
     FailureState {
         /// The waiter's name.
         waiter: &'static str,
-        /// Index of the failure acceptor that matched.
+        /// Index of the failure acceptor that matched: 0 for the model's first acceptor, as in
+        /// [`PollEvent::acceptor`](super::PollEvent::acceptor); `Display` writes `acceptors[i]`.
         acceptor: usize,
+        /// The acceptor as the model writes it, when the waiter's metadata describes it
+        /// (`#[waitable]` waiters always do).
+        description: Option<AcceptorDescription>,
         /// The acceptor's evaluated `message`, if it has one.
         message: Option<String>,
         /// The poll that matched it.
@@ -128,6 +134,9 @@ pub enum WaiterError<O, E> {
     },
     /// The delays given to the builder are unusable (zero, or min greater than max); no poll
     /// was made.
+    ///
+    /// Only a pair the caller set both halves of can be contradictory: setting one bound moves
+    /// the other (see [`Waiter::min_delay`](super::Waiter::min_delay)).
     InvalidDelays {
         /// The waiter's name.
         waiter: &'static str,
@@ -195,20 +204,21 @@ impl<O, E: fmt::Display> fmt::Display for WaiterError<O, E> {
             WaiterError::FailureState {
                 waiter,
                 acceptor,
+                description,
                 message,
                 final_poll,
             } => {
                 write!(
                     f,
-                    "waiter `{waiter}` failed: the resource reached a state from which it can never succeed (acceptor {} of the waiter, a failure acceptor, matched after {}, {:?})",
-                    acceptor + 1,
+                    "waiter `{waiter}` failed: the resource reached a state from which it can never succeed (failure acceptor acceptors[{acceptor}] matched after {}, {:?})",
                     polls(final_poll.polls),
                     final_poll.elapsed
                 )?;
-                if let Some(message) = message {
-                    write!(f, ": {message}")?;
+                match (message, description) {
+                    (Some(message), _) => write!(f, ": {message}"),
+                    (None, Some(description)) => write!(f, ": {description}"),
+                    (None, None) => Ok(()),
                 }
-                Ok(())
             }
             WaiterError::OperationFailed {
                 waiter,

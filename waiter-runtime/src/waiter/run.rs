@@ -12,8 +12,10 @@ use super::delay::{compute_delay, random_between};
 use super::metadata::WaiterMetadata;
 use super::observer::{PollEvent, PollObserver};
 use super::outcome::{FinalPoll, WaiterError};
-use super::poller::BoxPoller;
-use crate::poll_scope::{NamedErrors, PollScope};
+use super::poller::{BoxPoller, box_poller};
+use crate::ProvideErrorMetadata;
+use crate::poll_scope::PollScope;
+use crate::retry::{Retrier, RetryConfig};
 
 /// A waiter ready to run: set options, then call [`wait`](Self::wait) with the maximum time
 /// you are willing to wait (the spec requires the caller to give one).
@@ -56,7 +58,8 @@ use crate::poll_scope::{NamedErrors, PollScope};
 ///     .await
 ///     .unwrap_err();
 /// assert!(matches!(err, WaiterError::ExceededMaxWait { .. }));
-/// assert_eq!(polls.last().unwrap().elapsed, Duration::from_secs(10));
+/// // The last poll started `min_delay` before the deadline, with time to answer.
+/// assert_eq!(polls.last().unwrap().elapsed, Duration::from_millis(9_500));
 /// # }
 /// ```
 #[must_use = "a waiter does nothing until `.wait(max_wait).await`"]
@@ -66,6 +69,8 @@ pub struct Waiter<'a, O, E, Obs = ()> {
     observer: Obs,
     min_delay: Duration,
     max_delay: Duration,
+    /// Which bounds the caller set (`min_delay`, `max_delay`).
+    set: (bool, bool),
     seed: Option<u64>,
 }
 
@@ -90,6 +95,7 @@ impl<'a, O, E> Waiter<'a, O, E> {
             observer: (),
             min_delay: metadata.min_delay,
             max_delay: metadata.max_delay,
+            set: (false, false),
             seed: None,
         }
     }
@@ -102,14 +108,24 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     }
 
     /// Overrides the minimum delay between polls (any duration above zero, sub-second allowed).
+    ///
+    /// When the maximum delay (the model's, or one you set) is below it, and you did not set
+    /// the maximum yourself, the maximum moves up to it. Only a pair you set both halves of can
+    /// be contradictory: then [`wait`](Self::wait) returns [`WaiterError::InvalidDelays`].
     pub fn min_delay(mut self, min_delay: Duration) -> Self {
         self.min_delay = min_delay;
+        self.set.0 = true;
         self
     }
 
-    /// Overrides the maximum delay between polls (at least the minimum delay).
+    /// Overrides the maximum delay between polls.
+    ///
+    /// When the minimum delay (the model's, or one you set) is above it, and you did not set
+    /// the minimum yourself, the minimum moves down to it: `.max_delay(5s)` on a model with
+    /// `minDelay: 15` polls every 5 s (see [`min_delay`](Self::min_delay)).
     pub fn max_delay(mut self, max_delay: Duration) -> Self {
         self.max_delay = max_delay;
+        self.set.1 = true;
         self
     }
 
@@ -120,7 +136,8 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     }
 
     /// Calls `observer` after each poll with the poll number, the elapsed time, the state
-    /// reached and the delay before the next poll (for progress bars and logs).
+    /// reached, the delay before the next poll, and the attempts and waits of the retries
+    /// inside the poll (for progress bars and logs).
     pub fn on_poll<F: FnMut(&PollEvent)>(self, observer: F) -> Waiter<'a, O, E, F> {
         Waiter {
             metadata: self.metadata,
@@ -128,16 +145,146 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             observer,
             min_delay: self.min_delay,
             max_delay: self.max_delay,
+            set: self.set,
             seed: self.seed,
         }
+    }
+
+    /// Retries inside each poll with a [`Retrier`] of this configuration, for an operation
+    /// that has no retry layer of its own: see [`retrier`](Self::retrier).
+    pub fn retry(self, config: RetryConfig) -> Self
+    where
+        O: Send + 'a,
+        E: ProvideErrorMetadata + Send + 'static,
+    {
+        self.retrier(Retrier::new(config))
+    }
+
+    /// Retries inside each poll with `retrier` (share your client's to share its quota and
+    /// rate limiter), as the AWS SDKs keep the client's retries inside each poll.
+    ///
+    /// An error that an acceptor matched is never retried: it is the waiter's to decide. Any
+    /// other error is classified and retried as the retrier would outside a waiter
+    /// (throttling, transient errors, retry-after hints), with its quota and rate limiting,
+    /// never past the waiter's deadline. When the operation already retries through a retry
+    /// layer of its own (a [`Retrier`] inside it), these retries stand down: no double
+    /// retries.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use std::time::Duration;
+    /// use waiter_runtime::retry::RetryConfig;
+    /// use waiter_runtime::{ProvideErrorMetadata, Searchable, waitable};
+    ///
+    /// #[derive(Debug, ProvideErrorMetadata)]
+    /// enum Error {
+    ///     #[error_metadata(code = "ThrottlingException", throttling)]
+    ///     Throttled,
+    /// }
+    /// #[derive(Debug, Searchable)]
+    /// struct Thing { status: String }
+    ///
+    /// /// A client without retries: every other request is throttled.
+    /// struct Client(AtomicU32);
+    ///
+    /// impl Client {
+    ///     #[waitable(ThingReady: { acceptors: [{ state: "success", matcher: { output: {
+    ///         path: "status", expected: "ready", comparator: "stringEquals" } } }] })]
+    ///     async fn get_thing(&self) -> Result<Thing, Error> {
+    ///         match self.0.fetch_add(1, Ordering::Relaxed) {
+    ///             n if n % 2 == 0 => Err(Error::Throttled),
+    ///             n if n < 3 => Ok(Thing { status: "creating".into() }),
+    ///             _ => Ok(Thing { status: "ready".into() }),
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let client = Client(AtomicU32::new(0));
+    /// let mut attempts = Vec::new();
+    /// let done = client
+    ///     .wait_until_thing_ready()
+    ///     .retry(RetryConfig::standard().build())
+    ///     .on_poll(|e: &_| attempts.push(e.attempts))
+    ///     .wait(Duration::from_secs(60))
+    ///     .await
+    ///     .unwrap();
+    /// assert_eq!(done.polls, 2);
+    /// assert_eq!(attempts, [2, 2]);
+    /// # }
+    /// ```
+    pub fn retrier(mut self, retrier: Retrier) -> Self
+    where
+        O: Send + 'a,
+        E: ProvideErrorMetadata + Send + 'static,
+    {
+        // One poll at a time: the lock is never contended, and never held across an await.
+        let inner = std::sync::Arc::new(std::sync::Mutex::new(self.poller));
+        self.poller = box_poller(move || {
+            let (inner, retrier) = (std::sync::Arc::clone(&inner), retrier.clone());
+            async move {
+                // An error an acceptor matched is the waiter's: it comes back as `Ok`, never
+                // retried.
+                let report = retrier
+                    .run_waiter_poll(|| {
+                        let poll = (inner.lock().unwrap_or_else(|e| e.into_inner()))();
+                        async move {
+                            match poll.await {
+                                Polled {
+                                    result: Err(error),
+                                    matched: None,
+                                } => Err(error),
+                                polled => Ok(polled),
+                            }
+                        }
+                    })
+                    .await;
+                match report.result {
+                    Ok(polled) => polled,
+                    Err(error) => Polled::new(Err(error), None),
+                }
+            }
+        });
+        self
+    }
+
+    /// The delays the wait uses: a bound the caller did not set moves to meet the other.
+    fn delays(&self) -> Result<(Duration, Duration), WaiterError<O, E>> {
+        let (mut min_delay, mut max_delay) = (self.min_delay, self.max_delay);
+        if min_delay > max_delay {
+            match self.set {
+                (true, false) => max_delay = min_delay,
+                (false, true) => min_delay = max_delay,
+                _ => {}
+            }
+        }
+        if min_delay.is_zero() || min_delay > max_delay {
+            return Err(WaiterError::InvalidDelays {
+                waiter: self.metadata.name,
+                min_delay,
+                max_delay,
+            });
+        }
+        Ok((min_delay, max_delay))
     }
 
     /// Polls until an acceptor reaches `success` or `failure`, the operation fails with an
     /// error no acceptor matches, or `max_wait` passes.
     ///
-    /// The first poll is immediate. A poll still in flight at the deadline is cancelled (its
-    /// future is dropped). Each poll runs inside a [`PollScope`]: a retry layer inside the
-    /// operation returns at once the errors the waiter's acceptors name and retries the others.
+    /// The first poll is immediate. Between polls the waiter sleeps the spec's backoff, except
+    /// that the last poll starts `min_delay` before the deadline so that it can answer (as
+    /// aws-sdk-go-v2 does; the spec's text would start it at the deadline); a poll that ends
+    /// with `min_delay` or less left ends the wait. A poll still in flight at the deadline
+    /// is cancelled (its future is dropped).
+    ///
+    /// Each poll runs inside a [`PollScope`]: a retry layer inside the operation returns at
+    /// once the errors the waiter's acceptors name and retries the others, never past the
+    /// deadline. When such a retry gives up at the deadline, the wait ends as
+    /// [`ExceededMaxWait`](WaiterError::ExceededMaxWait) with that error.
+    ///
+    /// The deadline is a tokio timer, which has a resolution of 1 ms: the wait ends at most
+    /// about 1 ms after `max_wait` (a poll cancelled at a 1 ns deadline ends at 1 ms).
     pub async fn wait(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let span = tracing::info_span!(
             "waiter",
@@ -150,14 +297,8 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
 
     async fn run(mut self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let waiter = self.metadata.name;
-        let (min_delay, max_delay) = (self.min_delay, self.max_delay);
-        if min_delay.is_zero() || min_delay > max_delay {
-            return Err(WaiterError::InvalidDelays {
-                waiter,
-                min_delay,
-                max_delay,
-            });
-        }
+        let (min_delay, max_delay) = self.delays()?;
+        let named = self.metadata.named_errors();
         let mut rng = match self.seed {
             Some(seed) => SmallRng::seed_from_u64(seed),
             None => SmallRng::from_os_rng(),
@@ -169,7 +310,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         let mut retries: u32 = 0;
         let mut last = None;
         loop {
-            let scope = PollScope::new(NamedErrors::every(), deadline);
+            let scope = PollScope::new(named.clone(), deadline);
             let poll = scope.run((self.poller)());
             let polled = match deadline {
                 Some(deadline) => match tokio::time::timeout_at(deadline, poll).await {
@@ -190,6 +331,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             };
             polls = polls.saturating_add(1);
             let elapsed = start.elapsed();
+            let stats = scope.stats();
             let state = polled.state();
             let Polled { result, matched } = polled;
             let acceptor = matched.as_ref().map(|m| m.acceptor);
@@ -198,7 +340,9 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                     let remaining = deadline.map_or(Duration::MAX, |d| {
                         d.saturating_duration_since(Instant::now())
                     });
-                    (!remaining.is_zero()).then(|| {
+                    // No more than `min_delay` left: the last poll, started `min_delay` before
+                    // the deadline, has been made (aws-sdk-go-v2 gives up likewise).
+                    (remaining > min_delay).then(|| {
                         retries = retries.saturating_add(1);
                         compute_delay(retries, min_delay, max_delay, remaining, |low, high| {
                             random_between(&mut rng, low, high)
@@ -207,7 +351,17 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 }
                 AcceptorState::Success | AcceptorState::Failure => None,
             };
-            tracing::debug!(poll = polls, ?elapsed, %state, ?acceptor, ?next_delay, "waiter poll");
+            tracing::debug!(
+                poll = polls,
+                ?elapsed,
+                %state,
+                ?acceptor,
+                ?next_delay,
+                attempts = stats.attempts,
+                retry_wait = ?stats.retry_wait,
+                rate_limit_wait = ?stats.rate_limit_wait,
+                "waiter poll"
+            );
             self.observer.on_poll(&PollEvent {
                 waiter,
                 poll: polls,
@@ -215,6 +369,9 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 state,
                 acceptor,
                 next_delay,
+                attempts: stats.attempts,
+                retry_wait: stats.retry_wait,
+                rate_limit_wait: stats.rate_limit_wait,
             });
             match (matched, result) {
                 (Some(matched), result) if matched.state == AcceptorState::Success => {
@@ -228,12 +385,24 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                     return Err(WaiterError::FailureState {
                         waiter,
                         acceptor: matched.acceptor,
+                        description: self.metadata.acceptors.get(matched.acceptor).copied(),
                         message: matched.message,
                         final_poll: FinalPoll {
                             result,
                             polls,
                             elapsed,
                         },
+                    });
+                }
+                // A retry inside the poll gave up at the deadline: the wait ran out of time.
+                (None, Err(error)) if scope.stopped_at_deadline() => {
+                    return Err(WaiterError::ExceededMaxWait {
+                        waiter,
+                        max_wait,
+                        elapsed,
+                        polls,
+                        cancelled_in_flight: false,
+                        last: Some(Err(error)),
                     });
                 }
                 (None, Err(error)) => {

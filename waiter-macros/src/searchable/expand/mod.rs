@@ -26,6 +26,53 @@ pub(super) fn value(f: &Field, place: TokenStream) -> TokenStream {
     }
 }
 
+/// The type parameters that appear in the types of searchable (not skipped) fields.
+fn used_params(shape: &Shape, params: &[syn::Ident]) -> Vec<syn::Ident> {
+    fn scan(tokens: TokenStream, params: &[syn::Ident], used: &mut Vec<bool>) {
+        for t in tokens {
+            match t {
+                proc_macro2::TokenTree::Ident(i) => {
+                    if let Some(k) = params.iter().position(|p| *p == i) {
+                        used[k] = true;
+                    }
+                }
+                proc_macro2::TokenTree::Group(g) => scan(g.stream(), params, used),
+                _ => {}
+            }
+        }
+    }
+    let mut used = vec![false; params.len()];
+    // A converted field (`with`, `serde`, `blob`, `timestamp`) needs no `T: Searchable`.
+    let mut visit = |f: &Field| {
+        if matches!(f.how, How::Node) {
+            let ty = &f.ty;
+            scan(quote!(#ty), params, &mut used);
+        }
+    };
+    match shape {
+        Shape::Object(fs) | Shape::Tuple(fs) => fs.iter().for_each(&mut visit),
+        Shape::Newtype(f) => visit(f),
+        Shape::Unit => {}
+        Shape::Enum(vs) => {
+            for v in vs {
+                match &v.fields {
+                    VariantFields::Unit => {}
+                    VariantFields::Newtype(f) => visit(f),
+                    VariantFields::Tuple(fs) | VariantFields::Named(fs) => {
+                        fs.iter().for_each(&mut visit)
+                    }
+                }
+            }
+        }
+    }
+    params
+        .iter()
+        .zip(used)
+        .filter(|(_, u)| *u)
+        .map(|(p, _)| p.clone())
+        .collect()
+}
+
 /// The impl emitted next to the derive's errors: `Searchable` with its one required method, so
 /// that the type's uses (a waiter's output, `jmespath!` searches) report nothing more.
 pub(crate) fn fallback(input: &DeriveInput) -> TokenStream {
@@ -53,32 +100,34 @@ fn expand_impls(input: &DeriveInput, shape: &Shape) -> TokenStream {
     let ident = &input.ident;
     let mut generics = input.generics.clone();
     let params: Vec<syn::Ident> = generics.type_params().map(|t| t.ident.clone()).collect();
+    // As serde does: only parameters of searchable fields are bounded (`#[serde(skip)]`
+    // fields and converted fields put no bound on theirs).
+    let used = used_params(shape, &params);
     {
+        let (_, ty_g, _) = input.generics.split_for_impl();
         let wc = generics.make_where_clause();
-        for t in &params {
-            wc.predicates.push(syn::parse_quote!(#t: #p::Searchable));
+        for t in &used {
+            wc.predicates
+                .push(syn::parse_quote!(#t: #p::Searchable + ::core::marker::Sync));
+        }
+        // A struct is viewed in place, and views are `Sync` (search results are `Send + Sync`).
+        if matches!(shape, Shape::Object(_)) && !params.is_empty() {
+            wc.predicates
+                .push(syn::parse_quote!(#ident #ty_g: ::core::marker::Sync));
         }
     }
     let (impl_g, ty_g, where_c) = generics.split_for_impl();
     let self_field = |m: &syn::Member| quote!(&self.#m);
     match shape {
         Shape::Object(fields) => {
-            let (obj, into) = object_impl(fields, self_field);
+            let (obj, searchable) = object_impl(ident, fields, self_field);
             quote! {
                 #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                     fn node(&self) -> #p::Node<'_> {
                         #p::Node::Object(#p::Object::View(self))
                     }
-                    #[inline]
-                    fn follow(&self, path: &[&str]) -> #p::Node<'_> {
-                        if path.is_empty() {
-                            #p::Node::Object(#p::Object::View(self))
-                        } else {
-                            #p::SearchObject::follow(self, path)
-                        }
-                    }
-                    #into
+                    #searchable
                 }
                 #[automatically_derived]
                 impl #impl_g #p::SearchObject for #ident #ty_g #where_c {
@@ -88,10 +137,27 @@ fn expand_impls(input: &DeriveInput, shape: &Shape) -> TokenStream {
         }
         Shape::Newtype(f) => {
             let v = value(f, self_field(&f.member));
+            let walk = match f.how {
+                How::Node => {
+                    let place = self_field(&f.member);
+                    quote! {
+                        #[inline]
+                        fn follow(&self, path: &[&str]) -> #p::Node<'_> {
+                            #p::Searchable::follow(#place, path)
+                        }
+                        #[inline]
+                        fn __walk<'__a>(&'__a self, walk: #p::Walk<'_, '__a>) {
+                            #p::Searchable::__walk(#place, walk)
+                        }
+                    }
+                }
+                _ => TokenStream::new(),
+            };
             quote! {
                 #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
                     fn node(&self) -> #p::Node<'_> { #v }
+                    #walk
                 }
             }
         }
@@ -124,47 +190,16 @@ fn expand_impls(input: &DeriveInput, shape: &Shape) -> TokenStream {
                 && variants
                     .iter()
                     .all(|v| matches!(v.fields, VariantFields::Unit) && !v.untagged);
-            let into = if all_unit {
-                let names = variants
-                    .iter()
-                    .map(|v| {
-                        let id = &v.ident;
-                        let wire = &v.wire;
-                        quote!(Self::#id => #wire,)
-                    })
-                    .collect::<Vec<_>>();
+            let walk = if all_unit {
+                let names = variants.iter().map(|v| {
+                    let id = &v.ident;
+                    let wire = &v.wire;
+                    quote!(Self::#id => #wire,)
+                });
                 quote! {
                     #[inline]
-                    fn follow_into<'__a>(
-                        &'__a self,
-                        path: &[&str],
-                        out: &mut ::std::vec::Vec<#p::Node<'__a>>,
-                    ) {
-                        if path.is_empty() {
-                            #p::push_str(out, match self { #(#names)* });
-                        }
-                    }
-                    #[inline]
-                    fn __follow_planned<'__a>(
-                        &'__a self,
-                        _: &[u16],
-                        path: &[&str],
-                        slot: &mut #p::Node<'__a>,
-                    ) -> bool {
-                        path.is_empty()
-                            && #p::fill(slot, #p::Node::String(#p::__Cow::Borrowed(
-                                match self { #(#names)* }
-                            )))
-                    }
-                    #[inline]
-                    fn __follow_resolved<'__a>(
-                        &'__a self,
-                        _: &[u16],
-                        slot: &mut #p::Node<'__a>,
-                    ) -> bool {
-                        #p::fill(slot, #p::Node::String(#p::__Cow::Borrowed(
-                            match self { #(#names)* }
-                        )))
+                    fn __walk<'__a>(&'__a self, walk: #p::Walk<'_, '__a>) {
+                        walk.str(match self { #(#names)* })
                     }
                 }
             } else {
@@ -176,7 +211,7 @@ fn expand_impls(input: &DeriveInput, shape: &Shape) -> TokenStream {
                     #[allow(unused_variables)]
                     #[inline]
                     fn node(&self) -> #p::Node<'_> { #body }
-                    #into
+                    #walk
                 }
             }
         }

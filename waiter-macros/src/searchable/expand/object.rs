@@ -5,18 +5,24 @@ use super::{rt, value};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// `field`, `len` and `for_each_entry` bodies for named fields reached through `access`.
+/// The bodies for an object with named `fields` reached through `access`: the `SearchObject`
+/// items, and the `Searchable` items beyond `node` (`follow`, the hidden `__walk`).
 pub(super) fn object_impl(
+    ident: &syn::Ident,
     fields: &[Field],
     access: impl Fn(&syn::Member) -> TokenStream,
 ) -> (TokenStream, TokenStream) {
     let p = rt();
     let (flat, plain): (Vec<&Field>, Vec<&Field>) = fields.iter().partition(|f| f.flatten);
+    let plain_names: Vec<&String> = plain.iter().map(|f| &f.wire).collect();
     let arms = plain.iter().map(|f| {
         let wire = &f.wire;
         let v = value(f, access(&f.member));
         quote!(#wire => #p::__Option::Some(#v),)
     });
+    // Flattened members: their members are ours, except names a plain member already has (the
+    // plain member wins) and names an earlier flattened member already gave (the first wins);
+    // `field`, `len`, `for_each_entry` agree on that.
     let flat_get = flat.iter().map(|f| {
         let v = value(f, access(&f.member));
         quote!(if let #p::__Option::Some(o) = #p::flat(#v) {
@@ -24,24 +30,30 @@ pub(super) fn object_impl(
         })
     });
     let n = plain.len();
-    let flat_len = flat.iter().map(|f| {
+    let flat_entries = flat.iter().map(|f| {
         let v = value(f, access(&f.member));
-        quote!(+ #p::flat(#v).map_or(0, |o| o.len()))
+        quote!(#p::flat_entries(#p::flat(#v), &[#(#plain_names),*], &mut __seen, f);)
     });
+    let has_flat = !flat.is_empty();
+    let (len, entries_tail) = if has_flat {
+        (
+            quote!({
+                let mut __count = 0usize;
+                #p::SearchObject::for_each_entry(self, &mut |_, _| __count += 1);
+                __count
+            }),
+            quote! {
+                let mut __seen = ::std::collections::HashSet::<&'__a str>::new();
+                #(#flat_entries)*
+            },
+        )
+    } else {
+        (quote!(#n), TokenStream::new())
+    };
     let entries = plain.iter().map(|f| {
         let wire = &f.wire;
         let v = value(f, access(&f.member));
         quote!(f(#wire, #v);)
-    });
-    let flat_entries = flat.iter().map(|f| {
-        let v = value(f, access(&f.member));
-        quote!(if let #p::__Option::Some(o) = #p::flat(#v) {
-            match o {
-                #p::Object::View(view) => view.for_each_entry(f),
-                // Owned members cannot be lent for `'a`; objects from views are views.
-                #p::Object::Owned(_) => {}
-            }
-        })
     });
     let follow_arms = plain.iter().map(|f| {
         let wire = &f.wire;
@@ -55,171 +67,55 @@ pub(super) fn object_impl(
         };
         quote!(#wire => #v,)
     });
-    let into_arms = plain.iter().map(|f| {
+    // The walk of compiled projections: by the array's plan (member index) or by name.
+    let member_arms = plain.iter().enumerate().map(|(i, f)| {
+        let i = i as u16;
+        let place = access(&f.member);
+        match &f.how {
+            How::Node => quote!(#i => #p::Searchable::__walk(#place, walk),),
+            _ => {
+                let v = value(f, place);
+                quote!(#i => walk.node(#v),)
+            }
+        }
+    });
+    let name_arms = plain.iter().enumerate().map(|(i, f)| {
+        let i = i as u16;
         let wire = &f.wire;
         let place = access(&f.member);
         match &f.how {
-            How::Node => quote!(#wire => #p::Searchable::follow_into(#place, rest, out),),
+            How::Node => quote!(#wire => #p::Searchable::__walk(#place, walk.resolved(#i)),),
             _ => {
                 let v = value(f, place);
-                quote!(#wire => {
-                    let n = #p::follow_node(#v, rest);
-                    if !n.is_null() { out.push(n); }
-                })
+                quote!(#wire => walk.resolved(#i).node(#v),)
             }
         }
     });
-    let into = quote! {
-        /// Follows `path` and pushes a non-null result (see `Searchable::follow_into`).
+    let searchable = quote! {
         #[inline]
-        fn follow_into<'__a>(
-            &'__a self,
-            path: &[&str],
-            out: &mut ::std::vec::Vec<#p::Node<'__a>>,
-        ) {
-            let ::core::option::Option::Some((first, rest)) = path.split_first() else {
-                out.push(#p::Node::Object(#p::Object::View(self)));
-                return;
-            };
-            match *first {
-                #(#into_arms)*
-                _ => {
-                    let n = #p::follow_node(
-                        #p::SearchObject::field(self, first).unwrap_or(#p::Node::Null),
-                        rest,
-                    );
-                    if !n.is_null() { out.push(n); }
-                }
-            }
-        }
-    };
-    // Member chains resolved once per array (`__plan`), then walked per element by index.
-    let plan_arms = plain.iter().enumerate().map(|(i, f)| {
-        let wire = &f.wire;
-        let i = i as u16;
-        let ty = &f.ty;
-        match &f.how {
-            How::Node => quote!(#wire => {
-                *slot = #i;
-                1 + <#ty as #p::Searchable>::__plan(rest, plan_rest)
-            }),
-            _ => quote!(#wire => { *slot = #i; 1 }),
-        }
-    });
-    let planned_arms = plain.iter().enumerate().map(|(i, f)| {
-        let i = i as u16;
-        let place = access(&f.member);
-        match &f.how {
-            How::Node => quote!(#i => #p::Searchable::__follow_planned(
-                #place, plan_rest, rest, slot,
-            ),),
-            _ => {
-                let v = value(f, place);
-                quote!(#i => #p::follow_node_cold(#v, rest, slot),)
-            }
-        }
-    });
-    let resolved_arms = plain.iter().enumerate().map(|(i, f)| {
-        let i = i as u16;
-        let place = access(&f.member);
-        match &f.how {
-            How::Node => {
-                quote!(#i => #p::Searchable::__follow_resolved(#place, plan_rest, slot),)
-            }
-            _ => {
-                let v = value(f, place);
-                quote!(#i => #p::follow_node_cold(#v, &[], slot),)
-            }
-        }
-    });
-    let extend_arms = plain.iter().enumerate().map(|(i, f)| {
-        let i = i as u16;
-        let place = access(&f.member);
-        match &f.how {
-            How::Node => quote!(#i => #p::Searchable::__follow_planned_extend(
-                #place, plan_rest, rest, then, out,
-            ),),
-            _ => {
-                let v = value(f, place);
-                quote!(#i => #p::flat_extend_follow(#p::follow_node(#v, rest), then.path(), out),)
-            }
-        }
-    });
-    let into = quote! {
-        #into
-        #[inline]
-        fn __follow_planned_extend<'__a>(
-            &'__a self,
-            plan: &[u16],
-            path: &[&str],
-            then: &mut #p::Then<'_>,
-            out: &mut ::std::vec::Vec<#p::Node<'__a>>,
-        ) {
-            let (
-                ::core::option::Option::Some((index, plan_rest)),
-                ::core::option::Option::Some((_, rest)),
-            ) = (plan.split_first(), path.split_first()) else {
-                return #p::flat_extend_follow(#p::Searchable::follow(self, path), then.path(), out);
-            };
-            match *index {
-                #(#extend_arms)*
-                _ => #p::flat_extend_follow(#p::Searchable::follow(self, path), then.path(), out),
+        fn follow(&self, path: &[&str]) -> #p::Node<'_> {
+            if path.is_empty() {
+                #p::Node::Object(#p::Object::View(self))
+            } else {
+                #p::SearchObject::follow(self, path)
             }
         }
         #[inline]
-        fn __follow_resolved<'__a>(
-            &'__a self,
-            plan: &[u16],
-            slot: &mut #p::Node<'__a>,
-        ) -> bool {
-            let ::core::option::Option::Some((index, plan_rest)) = plan.split_first() else {
-                return #p::follow_cold(self, &[], slot);
-            };
-            match *index {
-                #(#resolved_arms)*
-                _ => #p::follow_cold(self, &[], slot),
-            }
-        }
-        #[inline]
-        fn __flat_follow_extend<'__a>(
-            &'__a self,
-            plan: &[u16],
-            path: &[&str],
-            then: &mut #p::Then<'_>,
-            out: &mut ::std::vec::Vec<#p::Node<'__a>>,
-        ) {
-            // An object, never an array: nothing to splice.
-            #p::Searchable::__follow_planned_extend(self, plan, path, then, out)
-        }
-        #[inline]
-        fn __plan(path: &[&str], plan: &mut [u16]) -> usize {
-            let (
-                ::core::option::Option::Some((first, rest)),
-                ::core::option::Option::Some((slot, plan_rest)),
-            ) = (path.split_first(), plan.split_first_mut()) else {
-                return 0;
-            };
-            match *first {
-                #(#plan_arms)*
-                _ => 0,
-            }
-        }
-        #[inline]
-        fn __follow_planned<'__a>(
-            &'__a self,
-            plan: &[u16],
-            path: &[&str],
-            slot: &mut #p::Node<'__a>,
-        ) -> bool {
-            let (
-                ::core::option::Option::Some((index, plan_rest)),
-                ::core::option::Option::Some((_, rest)),
-            ) = (plan.split_first(), path.split_first()) else {
-                return #p::follow_cold(self, path, slot);
-            };
-            match *index {
-                #(#planned_arms)*
-                _ => #p::follow_cold(self, path, slot),
+        fn __walk<'__a>(&'__a self, walk: #p::Walk<'_, '__a>) {
+            // Its address identifies this type in array plans.
+            static __KEY: &str = ::core::concat!(
+                ::core::module_path!(), "::", ::core::stringify!(#ident)
+            );
+            match walk.step(&__KEY) {
+                #p::Step::Here(walk) => walk.object(self),
+                #p::Step::Member(index, walk) => match index {
+                    #(#member_arms)*
+                    _ => {}
+                },
+                #p::Step::Name(first, walk) => match first {
+                    #(#name_arms)*
+                    _ => walk.field(self, first),
+                },
             }
         }
     };
@@ -247,12 +143,12 @@ pub(super) fn object_impl(
             }
         }
         fn len(&self) -> usize {
-            #n #(#flat_len)*
+            #len
         }
         fn for_each_entry<'__a>(&'__a self, f: &mut dyn FnMut(&'__a str, #p::Node<'__a>)) {
             #(#entries)*
-            #(#flat_entries)*
+            #entries_tail
         }
     };
-    (obj, into)
+    (obj, searchable)
 }

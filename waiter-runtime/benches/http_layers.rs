@@ -1,0 +1,208 @@
+//! The retry middleware end to end, against `reqwest-retry`, over loopback.
+//!
+//! ```text
+//! cargo bench -p waiter-benches --bench http_layers
+//! ```
+//!
+//! 1. **Storm**: a service serving a fixed capacity (`CAPACITY` requests/s, bursts of
+//!    `BURST`, every request past it answered `429 ThrottlingException`); 100 callers send
+//!    requests back to back for `SECS` seconds (env `HTTP_LAYERS_SECS`, default 30), through
+//!    one shared client: `reqwest-retry` with its default policy (`ExponentialBackoff`,
+//!    3 retries), our middleware in standard mode, then in adaptive mode (each with a fresh
+//!    service). Printed: goodput (successful calls per second) relative to capacity, the share
+//!    of requests the service throttled, failed calls, p50/p99 latency of a call (retries
+//!    included).
+//! 2. **Overhead**: one `GET` that succeeds at once, sequentially, through a plain
+//!    `reqwest-middleware` client (the baseline), `reqwest-retry`, and our middleware in both
+//!    modes (criterion, ratios to the baseline in the same run), twice, the second round in
+//!    reverse order.
+
+#![allow(missing_docs)] // criterion's macros generate undocumented items
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group};
+use reqwest_middleware::{ClientBuilder, ClientWithMiddleware};
+use reqwest_retry::RetryTransientMiddleware;
+use reqwest_retry::policies::ExponentialBackoff;
+use tokio::time::Instant;
+use waiter_runtime::retry::layer::RetryMiddleware;
+use waiter_tests::capacity::CapacityService;
+
+const CALLERS: usize = 100;
+const CAPACITY: f64 = 500.0;
+const BURST: f64 = 50.0;
+
+#[derive(Clone, Copy, Debug)]
+enum Client {
+    Plain,
+    ReqwestRetry,
+    Standard,
+    Adaptive,
+}
+
+impl Client {
+    fn name(self) -> &'static str {
+        match self {
+            Client::Plain => "reqwest-middleware, no retries",
+            Client::ReqwestRetry => "reqwest-retry (default policy)",
+            Client::Standard => "RetryMiddleware::standard()",
+            Client::Adaptive => "RetryMiddleware::adaptive()",
+        }
+    }
+
+    fn build(self) -> ClientWithMiddleware {
+        let http = reqwest::Client::builder()
+            .pool_max_idle_per_host(CALLERS)
+            .build()
+            .unwrap();
+        let builder = ClientBuilder::new(http);
+        match self {
+            Client::Plain => builder.build(),
+            Client::ReqwestRetry => builder
+                .with(RetryTransientMiddleware::new_with_policy(
+                    ExponentialBackoff::builder().build_with_max_retries(3),
+                ))
+                .build(),
+            Client::Standard => builder.with(RetryMiddleware::standard()).build(),
+            Client::Adaptive => builder.with(RetryMiddleware::adaptive()).build(),
+        }
+    }
+}
+
+struct StormResult {
+    calls: usize,
+    succeeded: usize,
+    elapsed: Duration,
+    requests: u64,
+    throttled: u64,
+    p50: Duration,
+    p99: Duration,
+}
+
+async fn storm(client: Client, secs: u64) -> StormResult {
+    let service = CapacityService::start(CAPACITY, BURST, None).await.unwrap();
+    let http = client.build();
+    let url = Arc::new(service.url("/work"));
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(secs);
+    let callers: Vec<_> = (0..CALLERS)
+        .map(|_| {
+            let http = http.clone();
+            let url = Arc::clone(&url);
+            tokio::spawn(async move {
+                let mut calls = Vec::new();
+                while Instant::now() < deadline {
+                    let started = Instant::now();
+                    let ok = matches!(http.get(url.as_str()).send().await, Ok(r) if r.status().is_success());
+                    calls.push((started.elapsed(), ok));
+                }
+                calls
+            })
+        })
+        .collect();
+    let mut calls = Vec::new();
+    for caller in callers {
+        calls.extend(caller.await.unwrap());
+    }
+    let elapsed = start.elapsed();
+    let stats = service.stats();
+    let mut latencies: Vec<Duration> = calls.iter().map(|(latency, _)| *latency).collect();
+    latencies.sort();
+    let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize];
+    StormResult {
+        calls: calls.len(),
+        succeeded: calls.iter().filter(|(_, ok)| *ok).count(),
+        elapsed,
+        requests: stats.requests,
+        throttled: stats.throttled,
+        p50: at(0.5),
+        p99: at(0.99),
+    }
+}
+
+fn storms() {
+    let secs = std::env::var("HTTP_LAYERS_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    println!(
+        "\nstorm: {CALLERS} callers for {secs} s against {CAPACITY} requests/s (bursts of {BURST})\n"
+    );
+    println!(
+        "| client | goodput / capacity | requests throttled | failed calls | calls | p50 | p99 |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for client in [Client::ReqwestRetry, Client::Standard, Client::Adaptive] {
+        let r = rt.block_on(storm(client, secs));
+        let failed = r.calls - r.succeeded;
+        println!(
+            "| {} | {:.2} | {:.1} % ({} of {}) | {} ({:.1} %) | {} | {:.2} ms | {:.1} ms |",
+            client.name(),
+            r.succeeded as f64 / r.elapsed.as_secs_f64() / CAPACITY,
+            100.0 * r.throttled as f64 / r.requests as f64,
+            r.throttled,
+            r.requests,
+            failed,
+            100.0 * failed as f64 / r.calls as f64,
+            r.calls,
+            r.p50.as_secs_f64() * 1e3,
+            r.p99.as_secs_f64() * 1e3,
+        );
+    }
+    println!();
+}
+
+fn overhead(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let service = rt.block_on(CapacityService::unlimited()).unwrap();
+    let url = service.url("/ok");
+    let clients = [
+        Client::Plain,
+        Client::ReqwestRetry,
+        Client::Standard,
+        Client::Adaptive,
+    ];
+    // Twice, the second time in reverse order: on a shared machine the load changes during a
+    // run, and the order of the rows should not decide the ratios.
+    for (round, order) in [(1, clients), (2, reversed(clients))] {
+        let mut group = c.benchmark_group(format!("http_layers/immediate_success/round{round}"));
+        for client in order {
+            let http = client.build();
+            group.bench_function(client.name(), |b| {
+                b.to_async(&rt).iter(|| async {
+                    let response = http.get(&url).send().await.unwrap();
+                    assert!(response.status().is_success());
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+fn reversed<const N: usize>(mut clients: [Client; N]) -> [Client; N] {
+    clients.reverse();
+    clients
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30);
+    targets = overhead
+}
+
+fn main() {
+    storms();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

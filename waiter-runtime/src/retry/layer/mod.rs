@@ -1,0 +1,152 @@
+//! Retries where reqwest and tower users already are: one line on the client gives every
+//! request the [`Retrier`]'s rules (classifiers, retry quota, backoff or the server's
+//! retry-after hint, adaptive rate limiting, the waiters' in-poll rule).
+//!
+//! * [`RetryMiddleware`] (feature `reqwest-middleware`): a `reqwest_middleware::Middleware`;
+//! * [`RetryLayer`] and [`RetryService`] (feature `tower`): a `tower::Layer` for any
+//!   `Service<http::Request<B>>` (hyper-util's client, tonic's channels...).
+//!
+//! Both send each request through [`Retrier::run_report`]: a response with a status of 400
+//! or more is an error for the classifiers (an [`HttpFailure::Response`]), seen through its
+//! status, the error code its headers name (`x-amzn-ErrorType`, else `x-amz-error-code`) and
+//! its retry-after hint (`x-amz-retry-after`, else `Retry-After`); a failure to get a response
+//! is an [`HttpFailure::Transport`], transient when it is a connection, timeout or IO error.
+//! With the built-in classifiers plus `429` (which both layers add), that retries:
+//!
+//! * `429`, and the [throttling codes](super::classifiers::THROTTLING_ERROR_CODES), as
+//!   throttling (which the adaptive mode slows down for);
+//! * `500`, `502`, `503`, `504`, the [transient codes](super::classifiers::TRANSIENT_ERROR_CODES)
+//!   and transport errors that are transient.
+//!
+//! Classifiers added to the retrier see the same [`HttpFailure`] (downcast it with
+//! [`ClassifyContext::downcast_error`](super::ClassifyContext::downcast_error) to read the
+//! response). When no retry is left, the caller gets the last response as a response (its
+//! status says what happened), or the last transport error.
+//!
+//! Clones of a layer share the retrier, so every clone of a client shares one retry quota and,
+//! in adaptive mode, one rate limiter.
+//!
+//! A request is retried only if it can be copied: a request whose body cannot be cloned (a
+//! stream) is sent once, still paced by the rate limiter and counted by the quota.
+//!
+//! Inside a waiter's poll both layers follow the [poll scope](crate::poll_scope)'s rule, as the
+//! retrier does: an error one of the running waiter's acceptors names is returned at once, as
+//! far as the layer sees its code (a code sent only in the response body is not seen: such an
+//! error is retried or not by its status).
+
+#[cfg(feature = "reqwest-middleware")]
+mod reqwest_middleware;
+#[cfg(feature = "tower")]
+mod tower;
+
+use std::time::Duration;
+
+use super::{HttpStatusCodeClassifier, Retrier};
+use crate::ProvideErrorMetadata;
+use crate::error_metadata::{error_code_from_header_map, retry_after_from_header_map};
+
+#[cfg(feature = "reqwest-middleware")]
+pub use self::reqwest_middleware::RetryMiddleware;
+#[cfg(feature = "tower")]
+pub use self::tower::{CloneBody, CloneRequest, RetryLayer, RetryService, TransportError};
+
+/// What one HTTP attempt gave that the retry classifiers see as an error.
+///
+/// ```
+/// use waiter_runtime::ProvideErrorMetadata;
+/// use waiter_runtime::retry::layer::HttpFailure;
+///
+/// let response = http::Response::builder()
+///     .status(400)
+///     .header("x-amzn-errortype", "com.amazonaws.sqs#ThrottlingException")
+///     .header("x-amz-retry-after", "1500")
+///     .body(())
+///     .unwrap();
+/// let failure = HttpFailure::<_, std::io::Error>::Response(response);
+/// assert_eq!(failure.code(), Some("ThrottlingException"));
+/// assert_eq!(failure.http_status(), Some(400));
+/// assert_eq!(failure.retry_after(), Some(std::time::Duration::from_millis(1500)));
+/// ```
+#[derive(Debug)]
+pub enum HttpFailure<R, E> {
+    /// A response with a status of 400 or more. The caller gets it back as a response when it
+    /// is not retried, or no retry is left.
+    Response(R),
+    /// No response: the request could not be sent, or its answer not read.
+    Transport(E),
+}
+
+/// A response the layers can classify: its status and headers.
+pub trait HttpResponse: sealed::Sealed {
+    /// The status code.
+    fn status_code(&self) -> u16;
+    /// The headers.
+    fn header_map(&self) -> &http::HeaderMap;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl<B> Sealed for http::Response<B> {}
+    #[cfg(feature = "reqwest")]
+    impl Sealed for reqwest::Response {}
+}
+
+impl<B> HttpResponse for http::Response<B> {
+    fn status_code(&self) -> u16 {
+        self.status().as_u16()
+    }
+    fn header_map(&self) -> &http::HeaderMap {
+        self.headers()
+    }
+}
+
+#[cfg(feature = "reqwest")]
+impl HttpResponse for reqwest::Response {
+    fn status_code(&self) -> u16 {
+        self.status().as_u16()
+    }
+    fn header_map(&self) -> &http::HeaderMap {
+        self.headers()
+    }
+}
+
+impl<R: HttpResponse, E: ProvideErrorMetadata> ProvideErrorMetadata for HttpFailure<R, E> {
+    fn code(&self) -> Option<&str> {
+        match self {
+            HttpFailure::Response(r) => error_code_from_header_map(r.header_map()),
+            HttpFailure::Transport(e) => e.code(),
+        }
+    }
+    fn http_status(&self) -> Option<u16> {
+        match self {
+            HttpFailure::Response(r) => Some(r.status_code()),
+            HttpFailure::Transport(e) => e.http_status(),
+        }
+    }
+    fn retry_after(&self) -> Option<Duration> {
+        match self {
+            HttpFailure::Response(r) => retry_after_from_header_map(r.header_map()),
+            HttpFailure::Transport(e) => e.retry_after(),
+        }
+    }
+    fn is_transient(&self) -> bool {
+        matches!(self, HttpFailure::Transport(e) if e.is_transient())
+    }
+    fn is_retryable(&self) -> bool {
+        matches!(self, HttpFailure::Transport(e) if e.is_retryable())
+    }
+    fn is_throttling(&self) -> bool {
+        matches!(self, HttpFailure::Transport(e) if e.is_throttling())
+    }
+}
+
+/// Whether a response is an error for the classifiers.
+fn is_failure(status: u16) -> bool {
+    status >= 400
+}
+
+/// The retrier both layers use: `retrier` plus a classifier retrying `429 Too Many Requests`
+/// as throttling (the built-in status classifier retries 500, 502, 503 and 504).
+fn http_retrier(retrier: Retrier) -> Retrier {
+    retrier.retry_classifier(HttpStatusCodeClassifier::new_from_codes([429]))
+}

@@ -1,0 +1,123 @@
+//! [`RetryMiddleware`]: the retrier as a `reqwest_middleware::Middleware`.
+
+use http::Extensions;
+use reqwest::{Request, Response};
+use reqwest_middleware::{Middleware, Next};
+
+use super::{HttpFailure, http_retrier, is_failure};
+use crate::retry::{Retrier, RetryConfig};
+
+/// Runs every request of a `reqwest_middleware` client through a [`Retrier`] (see the
+/// [module](super) for what is retried).
+///
+/// ```
+/// use reqwest_middleware::ClientBuilder;
+/// use waiter_runtime::retry::layer::RetryMiddleware;
+///
+/// let client = ClientBuilder::new(reqwest::Client::new()).with(RetryMiddleware::standard()).build();
+/// # drop(client);
+/// ```
+///
+/// With other rules, build the retrier first:
+///
+/// ```
+/// use std::time::Duration;
+/// use reqwest_middleware::ClientBuilder;
+/// use waiter_runtime::retry::layer::RetryMiddleware;
+/// use waiter_runtime::retry::{Retrier, RetryConfig};
+///
+/// let retrier = Retrier::new(RetryConfig::adaptive().max_attempts(5).max_total_time(Duration::from_secs(30)).build());
+/// let client = ClientBuilder::new(reqwest::Client::new()).with(RetryMiddleware::new(retrier)).build();
+/// # drop(client);
+/// ```
+///
+/// A request whose body cannot be cloned ([`reqwest::Request::try_clone`] says `None`: a
+/// streaming body) is sent once. The `Extensions` are the same for every attempt, as with
+/// `reqwest-retry`.
+#[derive(Clone, Debug)]
+pub struct RetryMiddleware {
+    retrier: Retrier,
+}
+
+impl RetryMiddleware {
+    /// Retries as `retrier` does, plus `429` as throttling.
+    pub fn new(retrier: Retrier) -> Self {
+        RetryMiddleware {
+            retrier: http_retrier(retrier),
+        }
+    }
+
+    /// The standard mode with its defaults (3 attempts, full-jitter backoff from 1 s, a quota
+    /// of 500 tokens).
+    pub fn standard() -> Self {
+        Self::new(Retrier::new(RetryConfig::standard().build()))
+    }
+
+    /// The adaptive mode with its defaults: standard, plus client-side rate limiting once the
+    /// service throttles.
+    pub fn adaptive() -> Self {
+        Self::new(Retrier::new(RetryConfig::adaptive().build()))
+    }
+
+    /// The retrier (its quota, its configuration).
+    pub fn retrier(&self) -> &Retrier {
+        &self.retrier
+    }
+}
+
+type Failure = HttpFailure<Response, reqwest_middleware::Error>;
+
+#[async_trait::async_trait]
+impl Middleware for RetryMiddleware {
+    async fn handle(
+        &self,
+        req: Request,
+        extensions: &mut Extensions,
+        next: Next<'_>,
+    ) -> reqwest_middleware::Result<Response> {
+        // The copy for the next attempt is made before each attempt is sent.
+        let mut spare = req.try_clone();
+        let retryable = spare.is_some();
+        let mut first = Some(req);
+        // Every attempt gets the same extensions, one attempt at a time.
+        let extensions = tokio::sync::Mutex::new(extensions);
+        let extensions = &extensions;
+        let next = &next;
+        let op = move || {
+            let req = first.take().or_else(|| {
+                let req = spare.take()?;
+                spare = req.try_clone();
+                Some(req)
+            });
+            async move {
+                let Some(req) = req else {
+                    // `try_clone` gave a copy for the first retry but not for a later one.
+                    return Err(Failure::Transport(reqwest_middleware::Error::Middleware(
+                        anyhow::anyhow!("the request's body cannot be cloned for another attempt"),
+                    )));
+                };
+                let mut extensions = extensions.lock().await;
+                match next.clone().run(req, &mut extensions).await {
+                    Ok(response) if is_failure(response.status().as_u16()) => {
+                        Err(Failure::Response(response))
+                    }
+                    Ok(response) => Ok(response),
+                    Err(e) => Err(Failure::Transport(e)),
+                }
+            }
+        };
+        let report = if retryable {
+            self.retrier.run_report(op).await
+        } else {
+            self.retrier
+                .customize()
+                .max_attempts(1)
+                .run_report(op)
+                .await
+        };
+        match report.result {
+            Ok(response) | Err(HttpFailure::Response(response)) => Ok(response),
+            Err(HttpFailure::Transport(e)) => Err(e),
+        }
+    }
+}
