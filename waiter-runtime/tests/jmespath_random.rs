@@ -11,6 +11,9 @@
 //! - a projection ends at a multi-select hash after a dot: `a[*].{x: b}.x` applies `.x` to the
 //!   projected array (null), as jmespath.py does; the `jmespath` crate's parser continues the
 //!   projection into `.x`. Expressions where something follows `.{...}` are not compared.
+//! - `avg([])` is null (the specification: "an empty array will produce a return value of
+//!   null"); the interpreter fails with an f64 parse error. Such interpreter errors are not
+//!   compared.
 //! - our stricter compile-time rules (README, "Stricter than JMESPath"): a field of a literal
 //!   that is not an object, and a literal argument of the wrong type, are compile errors
 //!   (`invalid-type`), even where the interpreter would only meet them on some inputs.
@@ -125,6 +128,9 @@ proptest! {
                 continue;
             }
             let Some(theirs) = reference(src, &data) else { continue };
+            if theirs.as_ref().is_err_and(|e| e.contains("valid f64")) {
+                continue;
+            }
             let ours = e.search_value(&data).map_err(|e| e.to_string());
             match (&ours, &theirs) {
                 (Ok(a), Ok(b)) => {

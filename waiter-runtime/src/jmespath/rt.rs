@@ -186,10 +186,12 @@ pub fn flat_step_follow<'a>(
 /// `items[*].a.b` collected: pushes the non-null results of following `path` from each element
 /// of `node` onto `out`; says whether `node` is an array.
 #[inline]
-pub fn extend_follow<'a>(node: Node<'a>, path: &[&str], out: &mut Out<'a>) -> bool {
+pub fn extend_follow<'a>(node: Node<'a>, path: &'static [&'static str], out: &mut Out<'a>) -> bool {
     match node {
         Node::Array(Array::View(v)) => {
-            v.__walk_items(Walk::new(path, out));
+            let mut cx = Cx::new(path, std::mem::take(out));
+            v.__walk_items(&mut cx);
+            *out = cx.into_out();
             true
         }
         Node::Array(a) => {
@@ -205,17 +207,18 @@ pub fn extend_follow<'a>(node: Node<'a>, path: &[&str], out: &mut Out<'a>) -> bo
 #[inline]
 pub fn extend_flat_follow_extend<'a>(
     node: Node<'a>,
-    path: &[&str],
-    then: &[&str],
+    path: &'static [&'static str],
+    then: &'static [&'static str],
     out: &mut Out<'a>,
 ) -> bool {
     match node {
-        Node::Array(Array::View(v)) => {
-            v.__walk_items(Walk::flat(path, then, out));
-            true
-        }
         Node::Array(a) => {
-            a.for_each(&mut |el| Walk::flat(path, then, out).node(el));
+            let mut cx = Cx::flat(path, then, std::mem::take(out));
+            match a {
+                Array::View(v) => v.__walk_items(&mut cx),
+                a => a.for_each(&mut |el| cx.walk().node(el)),
+            }
+            *out = cx.into_out();
             true
         }
         _ => false,
@@ -696,7 +699,7 @@ pub fn flat<'a>(node: Node<'a>) -> Option<Object<'a>> {
 }
 
 pub use super::data_model::{AsBlob, AsTimestamp};
-pub use super::searchable::{Out, SearchArray, SearchObject, Step, Walk, follow_node};
+pub use super::searchable::{Cx, Out, SearchArray, SearchObject, Step, Walk, follow_node};
 pub use std::option::Option as __Option;
 
 /// The members of a `#[serde(flatten)]` field, for `for_each_entry`: names of the parent's plain

@@ -153,35 +153,49 @@ impl<'a> Out<'a> {
     }
 }
 
-/// What [`Searchable::__walk`] does with a value: follow `path`; then, without `then`, push
-/// the result; with `then`, flatten the result (`[]`) and push `then` followed from each of its
-/// elements. When `flat`, the value is itself an element of a flatten (`items[]`): an array
-/// walks each of its elements instead.
+/// What [`Searchable::__walk`] does with a value: follow the path (from position `at`); then,
+/// without `then`, push the result; with `then`, flatten the result (`[]`) and push `then`
+/// followed from each of its elements. When `flat` (and `at` is 0), the value is itself an
+/// element of a flatten (`items[]`): an array walks each of its elements instead.
 ///
 /// Over an array, the first element's walk records which member each name resolved to (a
 /// plan: per level, the member index and the key of the derived type that resolved it); the
-/// other elements follow the plan by index while each level's key matches, and by name from
-/// the first level that does not (elements reached through `dyn Searchable` can differ).
+/// other elements follow the plan by index while each level's key matches, and by name at a
+/// level whose key differs (elements reached through `dyn Searchable` can differ).
+///
+/// Two words (passed in registers): the walk's state lives in a [`Cx`] shared by all levels.
 #[doc(hidden)]
 pub struct Walk<'w, 'a> {
-    path: &'w [&'w str],
-    then: Option<&'w [&'w str]>,
-    flat: bool,
-    mode: Mode<'w>,
-    key: usize,
-    out: &'w mut Out<'a>,
+    cx: &'w mut Cx<'a>,
+    at: usize,
 }
 
-enum Mode<'w> {
+/// The state of a walk over one array (see [`Walk`]).
+#[doc(hidden)]
+pub struct Cx<'a> {
+    path: &'static [&'static str],
+    then: Option<&'static [&'static str]>,
+    flat: bool,
+    mode: Mode,
+    key: usize,
+    /// The plan of the array walked now: `plans[0]` for the outer array, `plans[1]` for the
+    /// arrays inside its elements (the compiled code nests at most that deep).
+    level: usize,
+    plans: [Plan; 2],
+    out: Out<'a>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
     Names,
-    Record(&'w mut Plan),
-    Planned(&'w [PlanStep]),
+    Record,
+    Planned,
 }
 
 #[derive(Clone, Copy, Default)]
 struct PlanStep {
     key: usize,
-    index: u16,
+    index: usize,
 }
 
 /// The member chain resolved on an array's first element.
@@ -189,11 +203,10 @@ struct PlanStep {
 struct Plan {
     steps: [PlanStep; PLAN_MAX],
     len: usize,
-    closed: bool,
 }
 
 /// The longest member chain an array plan records.
-const PLAN_MAX: usize = 8;
+const PLAN_MAX: usize = 6;
 
 /// The next step of a walk through a derived struct: see [`Walk::step`].
 #[doc(hidden)]
@@ -201,60 +214,69 @@ pub enum Step<'w, 'a> {
     /// No name left: the struct itself is reached.
     Here(Walk<'w, 'a>),
     /// The plan says: member number `.0`.
-    Member(u16, Walk<'w, 'a>),
+    Member(usize, Walk<'w, 'a>),
     /// Match the name `.0` against the members, then call [`Walk::resolved`] (or
     /// [`Walk::field`] when no member has that name).
-    Name(&'w str, Walk<'w, 'a>),
+    Name(&'static str, Walk<'w, 'a>),
 }
 
-impl<'w, 'a> Walk<'w, 'a> {
-    /// `items[*].a.b` (`path` = `a.b`) from one element of `items`.
+impl<'a> Cx<'a> {
+    /// `items[*].a.b` (`path` = `a.b`), collecting into `out`.
     #[inline]
-    pub fn new(path: &'w [&'w str], out: &'w mut Out<'a>) -> Self {
-        Walk {
+    pub fn new(path: &'static [&'static str], out: Out<'a>) -> Self {
+        Cx {
             path,
             then: None,
             flat: false,
             mode: Mode::Names,
             key: 0,
+            level: 0,
+            plans: [Plan::default(), Plan::default()],
             out,
         }
     }
 
-    /// `items[].a.b[].c.d` (`path` = `a.b`, `then` = `c.d`) from one element of `items`.
+    /// `items[].a.b[].c.d` (`path` = `a.b`, `then` = `c.d`), collecting into `out`.
     #[inline]
-    pub fn flat(path: &'w [&'w str], then: &'w [&'w str], out: &'w mut Out<'a>) -> Self {
-        Walk {
-            path,
+    pub fn flat(
+        path: &'static [&'static str],
+        then: &'static [&'static str],
+        out: Out<'a>,
+    ) -> Self {
+        Cx {
             then: Some(then),
             flat: true,
-            mode: Mode::Names,
-            key: 0,
-            out,
+            ..Cx::new(path, out)
         }
     }
 
+    /// The walk of one element.
+    #[inline(always)]
+    pub fn walk(&mut self) -> Walk<'_, 'a> {
+        Walk { cx: self, at: 0 }
+    }
+
+    /// What was collected.
+    #[inline]
+    pub fn into_out(self) -> Out<'a> {
+        self.out
+    }
+}
+
+impl<'w, 'a> Walk<'w, 'a> {
     /// The same walk for another value.
     #[inline(always)]
     pub fn reborrow(&mut self) -> Walk<'_, 'a> {
         Walk {
-            path: self.path,
-            then: self.then,
-            flat: self.flat,
-            mode: match &mut self.mode {
-                Mode::Names => Mode::Names,
-                Mode::Record(plan) => Mode::Record(plan),
-                Mode::Planned(steps) => Mode::Planned(steps),
-            },
-            key: self.key,
-            out: self.out,
+            cx: self.cx,
+            at: self.at,
         }
     }
 
     /// The names left to follow.
     #[inline(always)]
-    pub fn path(&self) -> &'w [&'w str] {
-        self.path
+    pub fn path(&self) -> &'static [&'static str] {
+        self.cx.path.get(self.at..).unwrap_or(&[])
     }
 
     /// One level down a derived struct whose key is `key` (the address of a static of the
@@ -263,97 +285,78 @@ impl<'w, 'a> Walk<'w, 'a> {
     #[inline(always)]
     pub fn step(self, key: &'static &'static str) -> Step<'w, 'a> {
         let key = key as *const &str as usize;
-        let Some((first, rest)) = self.path.split_first() else {
+        let at = self.at;
+        let Some(first) = self.cx.path.get(at).copied() else {
             return Step::Here(self);
         };
-        let mode = match self.mode {
-            Mode::Planned(steps) => match steps.split_first() {
-                Some((s, more)) if s.key == key => {
-                    return Step::Member(
-                        s.index,
-                        Walk {
-                            path: rest,
-                            flat: false,
-                            mode: Mode::Planned(more),
-                            ..self
-                        },
-                    );
+        let cx = self.cx;
+        if cx.mode == Mode::Planned {
+            let plan = &cx.plans[cx.level];
+            if let Some(s) = plan.steps[..plan.len].get(at) {
+                if s.key == key {
+                    let index = s.index;
+                    return Step::Member(index, Walk { cx, at: at + 1 });
                 }
-                _ => Mode::Names,
-            },
-            other => other,
-        };
-        Step::Name(
-            first,
-            Walk {
-                path: rest,
-                flat: false,
-                mode,
-                key,
-                ..self
-            },
-        )
+            }
+        } else if cx.mode == Mode::Record {
+            cx.key = key;
+        }
+        Step::Name(first, Walk { cx, at: at + 1 })
     }
 
     /// After [`Step::Name`]: the name is member number `index` (recorded when planning).
     #[inline(always)]
-    pub fn resolved(mut self, index: u16) -> Self {
-        if let Mode::Record(plan) = &mut self.mode {
-            if !plan.closed && plan.len < PLAN_MAX {
-                plan.steps[plan.len] = PlanStep {
-                    key: self.key,
-                    index,
-                };
-                plan.len += 1;
-            } else {
-                plan.closed = true;
-            }
+    pub fn resolved(self, index: usize) -> Self {
+        let cx = &mut *self.cx;
+        let plan = &mut cx.plans[cx.level];
+        if cx.mode == Mode::Record && plan.len + 1 == self.at && self.at <= PLAN_MAX {
+            plan.steps[self.at - 1] = PlanStep { key: cx.key, index };
+            plan.len = self.at;
         }
         self
     }
 
     /// After [`Step::Name`]: no plain member has the name (flattened members, or none): the
-    /// object's dynamic view answers, and the plan stops here.
+    /// object's dynamic view answers (the plan stops before this level).
     #[inline]
-    pub fn field(mut self, o: &'a dyn SearchObject, name: &str) {
-        if let Mode::Record(plan) = &mut self.mode {
-            plan.closed = true;
-        }
+    pub fn field(self, o: &'a dyn SearchObject, name: &str) {
         self.node(o.field(name).unwrap_or(Node::Null))
     }
 
-    /// The walk from the member `path()[0]` of an object, which is not an array (by name, no
-    /// plan).
+    /// The walk from the member `path()[0]` of an object that is not derived (by name).
     #[inline(always)]
-    pub fn member(self, rest: &'w [&'w str]) -> Self {
+    pub fn member(self) -> Self {
         Walk {
-            path: rest,
-            flat: false,
-            mode: Mode::Names,
-            ..self
+            cx: self.cx,
+            at: self.at + 1,
         }
     }
 
-    /// Any value, through its node.
-    #[inline]
+    /// Any value, through its node (out of line: the planned walks stay small enough to
+    /// inline into the loop over an array).
+    #[inline(never)]
     pub fn node(self, node: Node<'a>) {
+        let cx = self.cx;
         match node {
-            Node::Array(a) if self.flat => {
-                let mut w = self;
-                w.flat = false;
-                w.mode = Mode::Names;
-                a.for_each(&mut |el| w.reborrow().node(el));
+            Node::Array(a) if cx.flat && self.at == 0 => {
+                let mut inner = Cx {
+                    flat: false,
+                    ..Cx::new(cx.path, std::mem::take(&mut cx.out))
+                };
+                inner.then = cx.then;
+                a.for_each(&mut |el| inner.walk().node(el));
+                cx.out = inner.out;
             }
             node => {
-                let found = follow_node(node, self.path);
-                match self.then {
-                    None => self.out.push(found),
+                let found = follow_node(node, cx.path.get(self.at..).unwrap_or(&[]));
+                match cx.then {
+                    None => cx.out.push(found),
                     Some(then) => match found {
                         Node::Null => {}
                         Node::Array(a) => {
-                            a.for_each(&mut |el| self.out.push(follow_node(el, then)));
+                            a.for_each(&mut |el| cx.out.push(follow_node(el, then)));
                         }
-                        other => self.out.push(follow_node(other, then)),
+                        other => cx.out.push(follow_node(other, then)),
                     },
                 }
             }
@@ -363,9 +366,10 @@ impl<'w, 'a> Walk<'w, 'a> {
     /// A string of the data.
     #[inline(always)]
     pub fn str(self, s: &'a str) {
-        if self.path.is_empty() {
-            match self.then {
-                None | Some([]) => self.out.push_str(s),
+        let cx = self.cx;
+        if self.at >= cx.path.len() {
+            match cx.then {
+                None | Some([]) => cx.out.push_str(s),
                 Some(_) => {}
             }
         }
@@ -377,45 +381,63 @@ impl<'w, 'a> Walk<'w, 'a> {
         self.node(Node::Object(Object::View(o)))
     }
 
-    /// An array of the data, `items` viewed as `view`.
-    #[inline]
-    pub fn array<T: Searchable>(mut self, items: &'a [T], view: &'a dyn SearchArray) {
-        if self.flat {
-            self.flat = false;
-            walk_items(items, self);
-        } else if self.path.is_empty() {
-            match self.then {
-                None => self.out.push(Node::Array(Array::View(view))),
-                Some(then) => walk_items(items, Walk::new(then, self.out)),
+    /// An array of the data, `items` viewed as `view` (out of line, once per array).
+    #[inline(never)]
+    pub fn array<T: Searchable>(self, items: &'a [T], view: &'a dyn SearchArray) {
+        let cx = self.cx;
+        let (inner, then) = if cx.flat && self.at == 0 {
+            // An element of `items[]` that is an array: its elements, same path and `then`.
+            (cx.path, cx.then)
+        } else if self.at >= cx.path.len() {
+            match cx.then {
+                None => return cx.out.push(Node::Array(Array::View(view))),
+                // `[].c.d` over the array reached.
+                Some(then) => (then, None),
             }
+        } else {
+            return;
+        };
+        if cx.level > 0 {
+            // Deeper than the compiled code nests: walk with a context of its own.
+            let mut deeper = Cx::new(inner, std::mem::take(&mut cx.out));
+            deeper.then = then;
+            walk_items(items, &mut deeper);
+            cx.out = deeper.out;
+            return;
         }
+        let saved = (cx.path, cx.then, cx.flat, cx.mode);
+        cx.then = then;
+        cx.path = inner;
+        cx.flat = false;
+        cx.level = 1;
+        walk_items(items, cx);
+        cx.level = 0;
+        (cx.path, cx.then, cx.flat, cx.mode) = saved;
     }
 }
 
-/// `walk` on every element of `items`: the first element records a plan, the others follow it.
+/// `cx`'s walk on every element of `items`: the first element records a plan, the others
+/// follow it. The plan is kept for the next arrays of the same walk (all the inner arrays of
+/// `items[].a.b[].c.d`): keys make that safe even when their element types differ.
 #[inline]
-fn walk_items<'a, T: Searchable>(items: &'a [T], mut walk: Walk<'_, 'a>) {
-    let Some((first, rest)) = items.split_first() else {
-        return;
-    };
-    if walk.path.is_empty() {
-        for el in items {
-            el.__walk(walk.reborrow());
-        }
-        return;
+fn walk_items<'a, T: Searchable>(items: &'a [T], cx: &mut Cx<'a>) {
+    let mode = cx.mode;
+    let level = cx.level;
+    let mut rest = items;
+    if cx.plans[level].len == 0 && !cx.path.is_empty() {
+        let Some((first, others)) = items.split_first() else {
+            return;
+        };
+        cx.mode = Mode::Record;
+        first.__walk(cx.walk());
+        cx.level = level;
+        rest = others;
     }
-    let mut plan = Plan::default();
-    {
-        let mut w = walk.reborrow();
-        w.mode = Mode::Record(&mut plan);
-        first.__walk(w);
-    }
-    let steps = &plan.steps[..plan.len];
+    cx.mode = Mode::Planned;
     for el in rest {
-        let mut w = walk.reborrow();
-        w.mode = Mode::Planned(steps);
-        el.__walk(w);
+        el.__walk(cx.walk());
     }
+    cx.mode = mode;
 }
 
 /// An array in the searched data, read element by element.
@@ -451,8 +473,8 @@ pub trait SearchArray: Sync {
     /// call. Arrays of a static element type walk it with static dispatch; not meant to be
     /// called or implemented by hand.
     #[doc(hidden)]
-    fn __walk_items<'a>(&'a self, mut walk: Walk<'_, 'a>) {
-        self.for_each(&mut |el| walk.reborrow().node(el));
+    fn __walk_items<'a>(&'a self, cx: &mut Cx<'a>) {
+        self.for_each(&mut |el| cx.walk().node(el));
     }
 }
 
@@ -584,10 +606,10 @@ impl Searchable for Value {
     fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
         match self {
             Value::Array(a) => walk.array(a, a),
-            Value::Object(o) => match walk.path().split_first() {
-                Some((first, rest)) => {
+            Value::Object(o) => match walk.path().first() {
+                Some(first) => {
                     if let Some(v) = o.get(*first) {
-                        v.__walk(walk.member(rest))
+                        v.__walk(walk.member())
                     }
                 }
                 None => walk.object(o),
@@ -692,8 +714,8 @@ impl<T: Searchable + Sync> SearchArray for [T] {
         }
     }
     #[inline]
-    fn __walk_items<'a>(&'a self, walk: Walk<'_, 'a>) {
-        walk_items(self, walk)
+    fn __walk_items<'a>(&'a self, cx: &mut Cx<'a>) {
+        walk_items(self, cx)
     }
 }
 
@@ -713,8 +735,8 @@ macro_rules! list {
                 self.as_slice().for_each_follow(path, f)
             }
             #[inline]
-            fn __walk_items<'a>(&'a self, walk: Walk<'_, 'a>) {
-                self.as_slice().__walk_items(walk)
+            fn __walk_items<'a>(&'a self, cx: &mut Cx<'a>) {
+                self.as_slice().__walk_items(cx)
             }
         }
         impl<T: Searchable + Sync> Searchable for $t {
@@ -741,8 +763,8 @@ impl<T: Searchable + Sync, const N: usize> SearchArray for [T; N] {
     fn for_each<'a>(&'a self, f: &mut dyn FnMut(Node<'a>)) {
         self.as_slice().for_each(f)
     }
-    fn __walk_items<'a>(&'a self, walk: Walk<'_, 'a>) {
-        self.as_slice().__walk_items(walk)
+    fn __walk_items<'a>(&'a self, cx: &mut Cx<'a>) {
+        self.as_slice().__walk_items(cx)
     }
 }
 
@@ -798,9 +820,9 @@ macro_rules! set {
                     f(v.node());
                 }
             }
-            fn __walk_items<'a>(&'a self, mut walk: Walk<'_, 'a>) {
+            fn __walk_items<'a>(&'a self, cx: &mut Cx<'a>) {
                 for v in self {
-                    v.__walk(walk.reborrow());
+                    v.__walk(cx.walk());
                 }
             }
         }

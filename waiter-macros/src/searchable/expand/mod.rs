@@ -120,7 +120,7 @@ fn expand_impls(input: &DeriveInput, shape: &Shape) -> TokenStream {
     let self_field = |m: &syn::Member| quote!(&self.#m);
     match shape {
         Shape::Object(fields) => {
-            let (obj, searchable) = object_impl(ident, fields, self_field);
+            let (obj, searchable, by_name) = object_impl(ident, fields, self_field);
             quote! {
                 #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
@@ -132,6 +132,10 @@ fn expand_impls(input: &DeriveInput, shape: &Shape) -> TokenStream {
                 #[automatically_derived]
                 impl #impl_g #p::SearchObject for #ident #ty_g #where_c {
                     #obj
+                }
+                #[automatically_derived]
+                impl #impl_g #ident #ty_g #where_c {
+                    #by_name
                 }
             }
         }

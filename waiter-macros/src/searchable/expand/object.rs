@@ -11,7 +11,7 @@ pub(super) fn object_impl(
     ident: &syn::Ident,
     fields: &[Field],
     access: impl Fn(&syn::Member) -> TokenStream,
-) -> (TokenStream, TokenStream) {
+) -> (TokenStream, TokenStream, TokenStream) {
     let p = rt();
     let (flat, plain): (Vec<&Field>, Vec<&Field>) = fields.iter().partition(|f| f.flatten);
     let plain_names: Vec<&String> = plain.iter().map(|f| &f.wire).collect();
@@ -69,7 +69,6 @@ pub(super) fn object_impl(
     });
     // The walk of compiled projections: by the array's plan (member index) or by name.
     let member_arms = plain.iter().enumerate().map(|(i, f)| {
-        let i = i as u16;
         let place = access(&f.member);
         match &f.how {
             How::Node => quote!(#i => #p::Searchable::__walk(#place, walk),),
@@ -80,7 +79,6 @@ pub(super) fn object_impl(
         }
     });
     let name_arms = plain.iter().enumerate().map(|(i, f)| {
-        let i = i as u16;
         let wire = &f.wire;
         let place = access(&f.member);
         match &f.how {
@@ -106,16 +104,29 @@ pub(super) fn object_impl(
             static __KEY: &str = ::core::concat!(
                 ::core::module_path!(), "::", ::core::stringify!(#ident)
             );
+            // The plan's index: the path of every element after an array's first, kept small
+            // so that it inlines into the loop; by name out of line.
             match walk.step(&__KEY) {
-                #p::Step::Here(walk) => walk.object(self),
                 #p::Step::Member(index, walk) => match index {
                     #(#member_arms)*
                     _ => {}
                 },
+                step => Self::__searchable_walk_by_name(self, step),
+            }
+        }
+    };
+    let by_name = quote! {
+        #[doc(hidden)]
+        #[cold]
+        #[inline(never)]
+        fn __searchable_walk_by_name<'__a>(&'__a self, step: #p::Step<'_, '__a>) {
+            match step {
                 #p::Step::Name(first, walk) => match first {
                     #(#name_arms)*
                     _ => walk.field(self, first),
                 },
+                #p::Step::Here(walk) => walk.object(self),
+                #p::Step::Member(..) => {}
             }
         }
     };
@@ -150,5 +161,5 @@ pub(super) fn object_impl(
             #entries_tail
         }
     };
-    (obj, searchable)
+    (obj, searchable, by_name)
 }
