@@ -172,7 +172,11 @@ fn items(item: &MaybeItemFn, op: &Operation, waiter: &WaiterDef, body: TokenStre
         #(#cfgs)*
         #(#doc)*
         #deprecated
-        #[allow(clippy::needless_lifetimes, clippy::extra_unused_lifetimes)]
+        #[allow(
+            clippy::needless_lifetimes,
+            clippy::extra_unused_lifetimes,
+            clippy::multiple_bound_locations
+        )]
         #vis #sig {
             #body
         }
