@@ -9,6 +9,7 @@ use std::time::Duration;
 use waiter_runtime::{ProvideErrorMetadata, Searchable, waitable};
 
 #[derive(Debug, ProvideErrorMetadata)]
+#[allow(dead_code)] // the operations below always succeed
 enum Error {
     NotFound,
 }
@@ -105,9 +106,9 @@ async fn get_opaque() -> Result<Opaque, Error> {
 #[waitable(GenericThing: { acceptors: [
     { state: "success", matcher: { output: { path: "whatever", expected: "x", comparator: "stringEquals" } } }
 ] })]
-async fn get_generic<T: Searchable + Send + 'static>(t: T) -> Result<T, Error>
+async fn get_generic<T>(t: T) -> Result<T, Error>
 where
-    T: Clone,
+    T: Searchable + Clone + Send + 'static,
 {
     Ok(t)
 }
