@@ -436,6 +436,12 @@ impl ThingClient {
                 { state: "failure", matcher: { errorType: "ThrottlingException" } }
             ]
         }
+        ThingUp: {
+            acceptors: [
+                { state: "success", matcher: { success: true } }
+                { state: "retry", matcher: { errorType: "NotFound" } }
+            ]
+        }
     )]
     async fn get_thing(&self) -> Result<serde_json::Value, ThingError> {
         let response = self
@@ -482,6 +488,70 @@ async fn a_waiter_on_the_middleware_gets_the_throttle_its_acceptor_names_at_once
     );
     assert_eq!(service.stats().requests, 1);
 
-    // (That an error no acceptor names is retried inside a poll, as outside, is shown with
-    // an explicit `PollScope` above: which errors a waiter names is the waiter's to say.)
+    // No acceptor names it: the middleware retries it inside the poll (3 attempts), then the
+    // waiter sees an error no acceptor matches.
+    let err = client
+        .wait_until_thing_up()
+        .min_delay(Duration::from_millis(10))
+        .max_delay(Duration::from_millis(20))
+        .wait(Duration::from_secs(10))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            waiter_runtime::WaiterError::OperationFailed { polls: 1, .. }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(service.stats().requests, 1 + 3);
+}
+
+#[tokio::test]
+async fn user_classifiers_see_the_response() {
+    use waiter_runtime::retry::layer::HttpFailure;
+    use waiter_runtime::retry::{RetryAction, classifier_fn};
+
+    // Retry `409 Conflict` when the service says the lock is held (a header), for both layers.
+    type ReqwestFailure = HttpFailure<reqwest::Response, reqwest_middleware::Error>;
+    type TowerFailure = HttpFailure<
+        http::Response<hyper::body::Incoming>,
+        waiter_runtime::retry::layer::TransportError,
+    >;
+    let lock_held = |headers: &http::HeaderMap| headers.contains_key("x-lock-held");
+    let retrier = fast().retry_classifier(classifier_fn("conflict", move |ctx| {
+        let headers = match (
+            ctx.downcast_error::<ReqwestFailure>(),
+            ctx.downcast_error::<TowerFailure>(),
+        ) {
+            (Some(HttpFailure::Response(r)), _) => r.headers(),
+            (_, Some(HttpFailure::Response(r))) => r.headers(),
+            _ => return RetryAction::NoActionIndicated,
+        };
+        if lock_held(headers) {
+            RetryAction::client_error()
+        } else {
+            RetryAction::NoActionIndicated
+        }
+    }));
+    let service = CapacityService::unlimited().await.unwrap();
+    let conflict = || Reply::status(409).header("x-lock-held", "1");
+
+    service.script([conflict(), Reply::status(200)]);
+    let client = reqwest_client(retrier.clone());
+    assert_eq!(
+        client.get(service.url("/c")).send().await.unwrap().status(),
+        200
+    );
+    assert_eq!(service.stats().requests, 2);
+
+    service.script([conflict(), Reply::status(200)]);
+    let mut tower = tower_client(retrier);
+    assert_eq!(tower_get(&mut tower, &service.url("/c")).await, 200);
+    assert_eq!(service.stats().requests, 4);
+
+    // A 409 without the header is not retried.
+    service.script([Reply::status(409)]);
+    assert_eq!(tower_get(&mut tower, &service.url("/c")).await, 409);
+    assert_eq!(service.stats().requests, 5);
 }

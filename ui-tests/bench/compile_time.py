@@ -10,6 +10,11 @@ alone (touching its source) several times and prints the medians and their ratio
 `--jmespath` makes every waiter also carry `output` matchers (JMESPath compiled at macro time).
 `--instantiate` adds a function that runs every waiter (`.wait(..).await`), so the generic
 waiter loop is monomorphised once per waiter, as in a binary that uses them all.
+
+`--typed` measures the typed-path checks alone: one crate whose waiters' outputs are nested
+derived types read by three paths each (`Status.Name` with `stringEquals`, `Items[].Name` with
+`allStringEquals`, `length(Items[?Ready]) > 0` with `booleanEquals`), built with the checks and
+with `WAITER_MACROS_BENCH_UNTYPED=1` (the baseline, which leaves them out), alternately.
 """
 import argparse
 import os
@@ -38,6 +43,60 @@ pub struct Client;
 
 impl Client {
 """
+
+TYPED_HEADER = """#![allow(dead_code, unused_imports)]
+use waiter_runtime::{waitable, ProvideErrorMetadata, Searchable};
+
+#[derive(Debug, Clone)]
+pub struct Error(pub &'static str);
+
+impl ProvideErrorMetadata for Error {
+    fn code(&self) -> Option<&str> { Some(self.0) }
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+pub struct State { pub name: String, pub code: i32 }
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+pub struct Item { pub name: String, pub ready: bool, pub tags: Vec<String> }
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+pub struct Output { pub status: State, pub items: Vec<Item> }
+
+pub struct Client;
+
+impl Client {
+"""
+
+def typed_waiter(i):
+    return f"""    #[waitable(
+        Resource{i}Ready: {{
+            acceptors: [
+                {{ state: "failure", matcher: {{ output: {{ path: "Status.Name", expected: "failed", comparator: "stringEquals" }} }} }}
+                {{ state: "success", matcher: {{ output: {{ path: "Items[].Name", expected: "ok", comparator: "allStringEquals" }} }} }}
+                {{ state: "retry", matcher: {{ output: {{ path: "length(Items[?Ready]) > `0`", expected: "true", comparator: "booleanEquals" }} }} }}
+            ]
+        }}
+    )]
+"""
+
+def typed_op(i):
+    return f"""    pub async fn get_resource_{i}(&self, id: &str, version: u32) -> Result<Output, Error> {{
+        let _ = (id, version);
+        Ok(Output {{ status: State {{ name: String::from("ok"), code: 0 }}, items: Vec::new() }})
+    }}
+"""
+
+def generate_typed(path, n):
+    generate(path, 0, False, False, False)
+    body = TYPED_HEADER
+    for i in range(n):
+        body += typed_waiter(i) + typed_op(i)
+    body += "}\n"
+    (path / "src" / "lib.rs").write_text(body)
 
 def waiter(i, jmespath):
     output = (
@@ -91,16 +150,23 @@ waiter-runtime = {{ path = "{ROOT / 'waiter-runtime'}" }}
         body += "}\n"
     (path / "src" / "lib.rs").write_text(body)
 
-def build(path, target):
+def build(path, target, untyped=None):
     env = dict(os.environ, CARGO_TARGET_DIR=str(target))
+    if untyped is not None:
+        # The two builds of `--typed` share sources: no incremental state carried between them.
+        env["CARGO_INCREMENTAL"] = "0"
+    if untyped:
+        env["WAITER_MACROS_BENCH_UNTYPED"] = "1"
+    else:
+        env.pop("WAITER_MACROS_BENCH_UNTYPED", None)
     subprocess.run(["cargo", "build", "-q", "--manifest-path", str(path / "Cargo.toml")], check=True, env=env)
 
-def timed(path, target, runs):
+def timed(path, target, runs, untyped=None):
     times = []
     for _ in range(runs):
         (path / "src" / "lib.rs").touch()
         start = time.perf_counter()
-        build(path, target)
+        build(path, target, untyped)
         times.append(time.perf_counter() - start)
     return statistics.median(times), times
 
@@ -110,8 +176,24 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--jmespath", action="store_true")
     parser.add_argument("--instantiate", action="store_true")
+    parser.add_argument("--typed", action="store_true")
     args = parser.parse_args()
     target = OUT / "target"
+    if args.typed:
+        typed_dir = OUT / "typed_waiters"
+        generate_typed(typed_dir, args.waiters)
+        build(typed_dir, target, untyped=True)
+        build(typed_dir, target, untyped=False)
+        base_runs, with_runs = [], []
+        for _ in range(args.runs):
+            base_runs += timed(typed_dir, target, 1, untyped=True)[1]
+            with_runs += timed(typed_dir, target, 1, untyped=False)[1]
+        base, with_ = statistics.median(base_runs), statistics.median(with_runs)
+        paths = 3 * args.waiters
+        print(f"{args.waiters} waiters, {paths} paths, typed checks left out: median {base:.2f}s  runs {[round(t, 2) for t in base_runs]}")
+        print(f"{args.waiters} waiters, {paths} paths, typed checks:          median {with_:.2f}s  runs {[round(t, 2) for t in with_runs]}")
+        print(f"ratio: {with_ / base:.2f}x  (+{with_ - base:.2f}s, {(with_ - base) / paths * 1000:.2f} ms per path)")
+        return
     with_dir, without_dir = OUT / "with_waiters", OUT / "without_waiters"
     generate(with_dir, args.waiters, True, args.jmespath, args.instantiate)
     generate(without_dir, args.waiters, False, args.jmespath, False)

@@ -21,7 +21,7 @@ mod error_metadata;
 mod jmespath;
 mod krate;
 mod searchable;
-mod waitable;
+pub(crate) mod waitable;
 
 #[proc_macro_attribute]
 pub fn waitable(attr: TokenStream, item: TokenStream) -> TokenStream {

@@ -112,6 +112,20 @@ pub use waiter_macros::ProvideErrorMetadata;
 /// let e = waiter_runtime::jmespath!("lenght(Items)");
 /// ```
 ///
+/// With a type first, `jmespath!(Type, "path")`, the path's field chains are checked against
+/// what `#[derive(Searchable)]` publishes about `Type`, as `#[waitable]` checks its paths:
+///
+/// ```compile_fail
+/// use waiter_runtime::{Searchable, jmespath};
+/// #[derive(Searchable)]
+/// #[serde(rename_all = "PascalCase")]
+/// struct Instance { state: String }
+/// // error: path "Status": `Instance` has no member "Status"; did you mean "State"?
+/// let e = jmespath!(Instance, "Status");
+/// ```
+///
+/// `crate = "path"` first names the runtime crate when it is re-exported under another name.
+///
 /// See the [`jmespath`](mod@jmespath) module for the data model and the derive.
 pub use waiter_macros::jmespath;
 #[doc = include_str!("waiter/waitable.md")]

@@ -10,6 +10,19 @@
 //! every other error goes to the retry strategy as usual**, with its quota and rate limiting,
 //! and no retry waits past the waiter's deadline.
 //!
+//! What that means for a throttle, say `ThrottlingException`:
+//!
+//! * no acceptor names it (the published AWS waiters): it is retried inside the poll, with the
+//!   retry strategy's backoff, and never reaches the acceptors;
+//! * a `retry` acceptor names it: one attempt per poll, and the waiter's own backoff spaces
+//!   the polls;
+//! * a `failure` acceptor names it: the wait ends at once with `WaiterError::FailureState`;
+//! * a `success: false` acceptor names every error: one attempt per poll, whatever the error.
+//!
+//! An error that no acceptor names and that is still failing when the retries stop (attempts,
+//! quota) ends the wait as `WaiterError::OperationFailed`; one whose next retry would wait past
+//! the waiter's deadline ends it as `WaiterError::ExceededMaxWait`, with that error.
+//!
 //! The [`Waiter`](crate::waiter::Waiter) runs each poll inside a [`PollScope`] that carries the
 //! errors its acceptors name ([`NamedErrors`]: the `errorType` codes, every error when an
 //! acceptor is `success: false`), the waiter's deadline, and counters: the attempts made inside

@@ -127,3 +127,18 @@ async fn typed_paths_that_are_valid_compile_and_run() {
     );
     let _ = wait_until_generic_thing(String::from("x"));
 }
+
+#[test]
+fn jmespath_with_a_type_checks_and_searches() {
+    let e = waiter_runtime::jmespath!(Output, "Tree.children[].name");
+    assert_eq!(
+        e.search_value(&output()).unwrap(),
+        serde_json::json!(["leaf"])
+    );
+    let any = waiter_runtime::jmespath!(HashMap<String, String>, "env");
+    let labels = HashMap::from([("env".to_owned(), "prod".to_owned())]);
+    assert_eq!(
+        any.search_value(&labels).unwrap(),
+        serde_json::json!("prod")
+    );
+}

@@ -81,6 +81,11 @@ async fn one_span_per_wait_and_one_event_per_poll() {
     for (i, event) in events.iter().enumerate() {
         assert!(event.contains("message=waiter poll"), "{event}");
         assert!(event.contains(&format!("poll={}", i + 1)), "{event}");
+        // What the retries inside the poll did (none here).
+        assert!(
+            event.contains("attempts=1 retry_wait=0ns rate_limit_wait=0ns"),
+            "{event}"
+        );
     }
     assert!(
         events[0].contains("state=retry") && events[0].contains("next_delay=Some(1s)"),

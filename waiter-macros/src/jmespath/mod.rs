@@ -119,20 +119,52 @@ fn crate_option(input: TokenStream) -> Result<(Option<syn::Path>, TokenStream), 
     }
 }
 
-/// `jmespath!([crate = "path",] "expr")`: an `Expression` value.
+/// Splits a leading `Type,` (anything before the last comma) off the macro's input.
+fn typed_input(input: TokenStream) -> Result<(Option<syn::Type>, TokenStream), syn::Error> {
+    let tokens: Vec<proc_macro2::TokenTree> = input.clone().into_iter().collect();
+    let comma = tokens
+        .iter()
+        .rposition(|t| matches!(t, proc_macro2::TokenTree::Punct(p) if p.as_char() == ','));
+    match comma {
+        // A trailing comma after the string is not a type.
+        Some(i) if i + 1 < tokens.len() => {
+            let ty: syn::Type = syn::parse2(tokens[..i].iter().cloned().collect()).map_err(|e| {
+                syn::Error::new(
+                    e.span(),
+                    "expected `jmespath!(Type, \"path\")` (the type the path is checked against) or `jmespath!(\"path\")`",
+                )
+            })?;
+            Ok((Some(ty), tokens[i + 1..].iter().cloned().collect()))
+        }
+        _ => Ok((None, input)),
+    }
+}
+
+/// `jmespath!([crate = "path",] [Type,] "expr")`: an `Expression` value.
 pub(crate) fn expand_macro(input: TokenStream) -> TokenStream {
     let (krate, input) = match crate_option(input) {
         Ok(split) => split,
         Err(e) => return expression_error(e),
     };
     crate::krate::with(krate.as_ref(), || {
+        // `jmespath!(Type, "path")`: the path's field chains are checked against `Type`.
+        let (ty, input) = match typed_input(input) {
+            Ok(split) => split,
+            Err(e) => return expression_error(e),
+        };
         let lit = match parse_input(input) {
             Ok(l) => l,
             Err(e) => return expression_error(e),
         };
         let expr = lit.value();
         match compile(&expr) {
-            Ok(c) => expression(&lit, &c),
+            Ok(c) => {
+                let checks = ty
+                    .map(|ty| crate::waitable::typed::check_type(&lit, &ty))
+                    .unwrap_or_default();
+                let e = expression(&lit, &c);
+                quote!({ #checks #e })
+            }
             Err(problems) => expression_error(to_error(&lit, &expr, &problems)),
         }
     })

@@ -21,7 +21,7 @@ mod model;
 mod node;
 mod paths;
 mod signature;
-mod typed;
+pub(crate) mod typed;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item_fn: signature::MaybeItemFn = match syn::parse2(item.clone()) {

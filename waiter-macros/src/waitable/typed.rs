@@ -189,16 +189,30 @@ pub(crate) enum Root {
 /// The type as a const item can name it: references stripped, every lifetime `'static`;
 /// `None` when it names something a nested item cannot (`Self`, generics, `impl Trait`).
 fn nameable(ty: &Type, op: &Operation) -> Option<Type> {
+    let generics = op
+        .sig
+        .generics
+        .params
+        .iter()
+        .map(|g| match g {
+            syn::GenericParam::Type(t) => t.ident.to_string(),
+            syn::GenericParam::Const(c) => c.ident.to_string(),
+            syn::GenericParam::Lifetime(l) => l.lifetime.ident.to_string(),
+        })
+        .collect();
+    nameable_with(ty, generics)
+}
+
+fn nameable_with(ty: &Type, generics: Vec<String>) -> Option<Type> {
     let mut ty = ty.clone();
     while let Type::Reference(r) = ty {
         ty = *r.elem;
     }
-    struct Scan<'a> {
+    struct Scan {
         generics: Vec<String>,
         bad: bool,
-        _op: &'a Operation,
     }
-    impl<'ast> Visit<'ast> for Scan<'_> {
+    impl<'ast> Visit<'ast> for Scan {
         fn visit_path(&mut self, p: &'ast syn::Path) {
             if p.segments.len() == 1 {
                 let name = p.segments[0].ident.to_string();
@@ -223,19 +237,8 @@ fn nameable(ty: &Type, op: &Operation) -> Option<Type> {
         }
     }
     let mut scan = Scan {
-        generics: op
-            .sig
-            .generics
-            .params
-            .iter()
-            .map(|g| match g {
-                syn::GenericParam::Type(t) => t.ident.to_string(),
-                syn::GenericParam::Const(c) => c.ident.to_string(),
-                syn::GenericParam::Lifetime(l) => l.lifetime.ident.to_string(),
-            })
-            .collect(),
+        generics,
         bad: false,
-        _op: op,
     };
     scan.visit_type(&ty);
     if scan.bad {
@@ -262,6 +265,10 @@ pub(crate) fn check_path(
     root: Root,
     need: Option<Need>,
 ) -> TokenStream {
+    // Only for `ui-tests/bench/compile_time.py --typed`, to measure what the checks cost.
+    if std::env::var_os("WAITER_MACROS_BENCH_UNTYPED").is_some() {
+        return TokenStream::new();
+    }
     let expr = lit.value();
     let Some(ast) = crate::jmespath::parse_ast(&expr) else {
         return TokenStream::new();
@@ -308,6 +315,24 @@ pub(crate) fn check_path(
     tokens
 }
 
+/// The checks of `jmespath!(Type, "path")`: every field chain of the path against `Type`.
+pub(crate) fn check_type(lit: &LitStr, ty: &Type) -> TokenStream {
+    let expr = lit.value();
+    let (Some(ast), Some(ty)) = (
+        crate::jmespath::parse_ast(&expr),
+        nameable_with(ty, Vec::new()),
+    ) else {
+        return TokenStream::new();
+    };
+    let mut lower = Lower { out: Vec::new() };
+    lower.collect(&ast, &[], None);
+    lower
+        .out
+        .iter()
+        .map(|chain| emit(lit, &expr, &ty, &chain.ops, chain.need))
+        .collect()
+}
+
 fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -> TokenStream {
     if ops.is_empty() && need.is_none() {
         return TokenStream::new();
@@ -328,13 +353,12 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
         type __T0 = #root;
         const __A0: #t::At = #t::root(&[#(#wraps),*]);
     };
+    // Per step: the position (a const) and the type reached (a type alias); the messages are
+    // computed again only for a step that failed, in one check per chain.
+    let mut checks = TokenStream::new();
     for (i, op) in ops.iter().enumerate() {
         let (prev_t, prev_a) = (format_ident!("__T{}", i), format_ident!("__A{}", i));
-        let (next_t, next_a, step) = (
-            format_ident!("__T{}", i + 1),
-            format_ident!("__A{}", i + 1),
-            format_ident!("__S{}", i + 1),
-        );
+        let (next_t, next_a) = (format_ident!("__T{}", i + 1), format_ident!("__A{}", i + 1));
         let prefix = match op {
             Op::Field(_, prefix) => prefix.clone(),
             _ => String::new(),
@@ -347,15 +371,15 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
             Op::Values => quote!(#t::values(#desc, #prev_a, #place)),
             Op::Flatten => quote!(#t::flatten(#desc, #prev_a, #place)),
         };
-        let fail = quote_spanned! {span=>
-            const _: () = if let ::core::option::Option::Some(__m) = &#step.error {
-                ::core::panic!("{}", __m.as_str())
-            };
-        };
+        checks.extend(quote_spanned! {span=>
+            if #next_a.fault {
+                if let ::core::option::Option::Some(__m) = &#call.error {
+                    ::core::panic!("{}", __m.as_str())
+                }
+            }
+        });
         body.extend(quote! {
-            const #step: #t::Step = #call;
-            #fail
-            const #next_a: #t::At = #step.at;
+            const #next_a: #t::At = #call.at();
             type #next_t = <#prev_t as #t::MemberAt<{ #next_a.index() }>>::Ty;
         });
     }
@@ -387,14 +411,17 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
             ),
         };
         let place = quote!(#t::Place { path: #expr, prefix: "" });
-        body.extend(quote_spanned! {span=>
-            const _: () = if let ::core::option::Option::Some(__m) =
+        checks.extend(quote_spanned! {span=>
+            if let ::core::option::Option::Some(__m) =
                 &#at::typed::leaf(&#t::Probe::<#last_t>::DESC, #last_a, #t::Need::#need, #what, #place)
             {
                 ::core::panic!("{}", __m.as_str())
-            };
+            }
         });
     }
+    body.extend(quote_spanned! {span=>
+        const _: () = { #checks };
+    });
     quote! {
         #[allow(non_camel_case_types, clippy::all)]
         const _: () = { #body };

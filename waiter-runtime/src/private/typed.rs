@@ -126,6 +126,8 @@ pub struct At {
     pub used: usize,
     pub projections: usize,
     pub unknown: bool,
+    /// The step that led here failed (its message is computed again, only then).
+    pub fault: bool,
 }
 
 /// The root of a path: the searched type itself.
@@ -135,6 +137,7 @@ pub const ROOT: At = At {
     used: 0,
     projections: 0,
     unknown: false,
+    fault: false,
 };
 
 /// The root of a path whose type has wrappers (a `Vec<String>` parameter).
@@ -150,6 +153,7 @@ impl At {
             used: 0,
             projections: self.projections,
             unknown: true,
+            fault: false,
         }
     }
 
@@ -352,6 +356,16 @@ pub struct Step {
     pub error: Option<Msg>,
 }
 
+impl Step {
+    /// Where the walk goes on from: the step's position, marked when it failed.
+    pub const fn at(&self) -> At {
+        At {
+            fault: self.error.is_some(),
+            ..self.at
+        }
+    }
+}
+
 const fn ok(at: At) -> Step {
     Step { at, error: None }
 }
@@ -394,6 +408,7 @@ pub const fn field(desc: &Desc, at: At, name: &str, place: Place) -> Step {
                             used: 0,
                             projections: at.projections,
                             unknown: false,
+                            fault: false,
                         });
                     }
                     i += 1;

@@ -244,8 +244,8 @@ impl Retrier {
         }
         if !inner.fast_first_try() {
             let token = inner.quota.acquire();
-            return self
-                .execute(&CallSettings::default(), op, token, None)
+            // Boxed: the retry loop's state stays out of the fast path's future.
+            return Box::pin(self.execute(&CallSettings::default(), op, token, None))
                 .await
                 .result;
         }

@@ -292,8 +292,8 @@ impl ClientRateLimiter {
     /// Most successes take no lock. Before the first throttle the bucket is not used, and once
     /// CUBIC's rate is above the `2 x measured` cap a success can only change the fill rate
     /// by closing a transmit-rate bucket: in both cases a success inside the current bucket
-    /// is counted with one atomic add and folded into the state by the next update (see
-    /// [`RateLimiterState::count_responses`]).
+    /// is counted with one atomic add and folded into the state by the next update, which
+    /// leaves the state [`RateLimiterState::on_response`] would have.
     pub fn on_response(&self, throttled: bool) {
         let shared = &*self.shared;
         // The clock is read before taking the lock, to keep the critical section short.

@@ -51,7 +51,7 @@ impl TransmitRate {
     /// Counts one response at `now`; returns the measured rate.
     pub fn record(&mut self, now: f64) -> f64 {
         let bucket = (now / self.width).floor() * self.width;
-        self.count += 1;
+        self.count = self.count.saturating_add(1);
         if bucket > self.last_bucket {
             let rate = self.count as f64 / (bucket - self.last_bucket);
             self.measured = self.smoothing * rate + (1.0 - self.smoothing) * self.measured;
@@ -63,7 +63,7 @@ impl TransmitRate {
 
     /// Counts `count` responses in the current bucket.
     pub(crate) fn count(&mut self, count: u64) {
-        self.count += count;
+        self.count = self.count.saturating_add(count);
     }
 
     /// The smoothed rate, in responses per second.
