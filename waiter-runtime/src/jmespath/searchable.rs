@@ -176,20 +176,16 @@ pub struct Cx<'a> {
     path: &'static [&'static str],
     then: Option<&'static [&'static str]>,
     flat: bool,
-    mode: Mode,
+    /// The first element of an array is being walked: resolved names are recorded.
+    recording: bool,
     key: usize,
-    /// The plan of the array walked now: `plans[0]` for the outer array, `plans[1]` for the
-    /// arrays inside its elements (the compiled code nests at most that deep).
+    /// 0 for the outer array, 1 for the arrays inside its elements (the compiled code nests
+    /// at most that deep; deeper arrays get a context of their own).
     level: usize,
-    plans: [Plan; 2],
+    /// The plan of the array walked now, and the plan of the other level.
+    active: Plan,
+    other: Plan,
     out: Out<'a>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Names,
-    Record,
-    Planned,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -228,10 +224,11 @@ impl<'a> Cx<'a> {
             path,
             then: None,
             flat: false,
-            mode: Mode::Names,
+            recording: false,
             key: 0,
             level: 0,
-            plans: [Plan::default(), Plan::default()],
+            active: Plan::default(),
+            other: Plan::default(),
             out,
         }
     }
@@ -286,19 +283,18 @@ impl<'w, 'a> Walk<'w, 'a> {
     pub fn step(self, key: &'static &'static str) -> Step<'w, 'a> {
         let key = key as *const &str as usize;
         let at = self.at;
-        let Some(first) = self.cx.path.get(at).copied() else {
-            return Step::Here(self);
-        };
         let cx = self.cx;
-        if cx.mode == Mode::Planned {
-            let plan = &cx.plans[cx.level];
-            if let Some(s) = plan.steps[..plan.len].get(at) {
-                if s.key == key {
-                    let index = s.index;
-                    return Step::Member(index, Walk { cx, at: at + 1 });
-                }
+        // The plan covers a prefix of the path: within it, the index if the type matches.
+        if let Some(s) = cx.active.steps[..cx.active.len].get(at) {
+            if s.key == key {
+                let index = s.index;
+                return Step::Member(index, Walk { cx, at: at + 1 });
             }
-        } else if cx.mode == Mode::Record {
+        }
+        let Some(first) = cx.path.get(at).copied() else {
+            return Step::Here(Walk { cx, at });
+        };
+        if cx.recording {
             cx.key = key;
         }
         Step::Name(first, Walk { cx, at: at + 1 })
@@ -308,10 +304,9 @@ impl<'w, 'a> Walk<'w, 'a> {
     #[inline(always)]
     pub fn resolved(self, index: usize) -> Self {
         let cx = &mut *self.cx;
-        let plan = &mut cx.plans[cx.level];
-        if cx.mode == Mode::Record && plan.len + 1 == self.at && self.at <= PLAN_MAX {
-            plan.steps[self.at - 1] = PlanStep { key: cx.key, index };
-            plan.len = self.at;
+        if cx.recording && cx.active.len + 1 == self.at && self.at <= PLAN_MAX {
+            cx.active.steps[self.at - 1] = PlanStep { key: cx.key, index };
+            cx.active.len = self.at;
         }
         self
     }
@@ -405,14 +400,17 @@ impl<'w, 'a> Walk<'w, 'a> {
             cx.out = deeper.out;
             return;
         }
-        let saved = (cx.path, cx.then, cx.flat, cx.mode);
+        let saved = (cx.path, cx.then, cx.flat, cx.recording);
         cx.then = then;
         cx.path = inner;
         cx.flat = false;
+        cx.recording = false;
         cx.level = 1;
+        std::mem::swap(&mut cx.active, &mut cx.other);
         walk_items(items, cx);
+        std::mem::swap(&mut cx.active, &mut cx.other);
         cx.level = 0;
-        (cx.path, cx.then, cx.flat, cx.mode) = saved;
+        (cx.path, cx.then, cx.flat, cx.recording) = saved;
     }
 }
 
@@ -421,23 +419,21 @@ impl<'w, 'a> Walk<'w, 'a> {
 /// `items[].a.b[].c.d`): keys make that safe even when their element types differ.
 #[inline]
 fn walk_items<'a, T: Searchable>(items: &'a [T], cx: &mut Cx<'a>) {
-    let mode = cx.mode;
-    let level = cx.level;
+    let recording = cx.recording;
     let mut rest = items;
-    if cx.plans[level].len == 0 && !cx.path.is_empty() {
+    if cx.active.len == 0 && !cx.path.is_empty() {
         let Some((first, others)) = items.split_first() else {
             return;
         };
-        cx.mode = Mode::Record;
+        cx.recording = true;
         first.__walk(cx.walk());
-        cx.level = level;
         rest = others;
     }
-    cx.mode = Mode::Planned;
+    cx.recording = false;
     for el in rest {
         el.__walk(cx.walk());
     }
-    cx.mode = mode;
+    cx.recording = recording;
 }
 
 /// An array in the searched data, read element by element.
