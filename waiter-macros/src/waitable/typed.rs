@@ -364,7 +364,11 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
             _ => String::new(),
         };
         let place = quote!(#t::Place { path: #expr, prefix: #prefix });
-        let desc = quote!(&#t::Probe::<#prev_t>::DESC);
+        // The description is looked up once per step: resolving `Probe::<T>::DESC` (inherent
+        // constant or trait fallback) is what costs most in rustc's type checking.
+        let prev_d = format_ident!("__D{}", i);
+        body.extend(quote!(const #prev_d: #t::Desc = #t::Probe::<#prev_t>::DESC;));
+        let desc = quote!(&#prev_d);
         let call = match op {
             Op::Field(name, _) => quote!(#t::field(#desc, #prev_a, #name, #place)),
             Op::Elements(project, _) => quote!(#t::elements(#desc, #prev_a, #project, #place)),
@@ -411,9 +415,11 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
             ),
         };
         let place = quote!(#t::Place { path: #expr, prefix: "" });
+        let last_d = format_ident!("__D{}", ops.len());
+        body.extend(quote!(const #last_d: #t::Desc = #t::Probe::<#last_t>::DESC;));
         checks.extend(quote_spanned! {span=>
             if let ::core::option::Option::Some(__m) =
-                &#at::typed::leaf(&#t::Probe::<#last_t>::DESC, #last_a, #t::Need::#need, #what, #place)
+                &#at::typed::leaf(&#last_d, #last_a, #t::Need::#need, #what, #place)
             {
                 ::core::panic!("{}", __m.as_str())
             }
