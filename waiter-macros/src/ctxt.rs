@@ -60,6 +60,11 @@ impl Ctxt {
         self.errors.borrow().as_ref().is_some_and(|e| !e.is_empty())
     }
 
+    /// How many errors were recorded so far (to tell whether one step added any).
+    pub(crate) fn error_count(&self) -> usize {
+        self.errors.borrow().as_ref().map_or(0, Vec::len)
+    }
+
     /// Consumes the context: every error combined into one, or the warnings.
     pub(crate) fn check(self) -> Result<Vec<(Span, String)>, syn::Error> {
         let errors = self.errors.borrow_mut().take().expect("Ctxt checked twice");

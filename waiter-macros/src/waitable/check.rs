@@ -30,14 +30,28 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
             waiter
                 .acceptors
                 .iter()
-                .map(|acceptor| AcceptorCode {
-                    condition: match &acceptor.matcher {
+                .map(|acceptor| {
+                    let errors_before = cx.error_count();
+                    let condition = match &acceptor.matcher {
                         Matcher::Output(m) => Some(paths::condition(cx, op, m, false)),
                         Matcher::InputOutput(m) => Some(paths::condition(cx, op, m, true)),
                         Matcher::Success(_) | Matcher::ErrorType(_) => None,
-                    },
-                    message: paths::message(cx, op, acceptor),
-                    typed: typed_checks(op, acceptor),
+                    };
+                    let message = paths::message(cx, op, acceptor);
+                    // The typed-path checks run after expansion (const evaluation); an acceptor
+                    // whose paths already have an error gets none, so that one mistake is one
+                    // error. The others get theirs even when the attribute has errors elsewhere
+                    // (the fallback emits them): every error arrives in one pass.
+                    let typed = if acceptor.read_cleanly && cx.error_count() == errors_before {
+                        typed_checks(op, acceptor)
+                    } else {
+                        TokenStream::new()
+                    };
+                    AcceptorCode {
+                        condition,
+                        message,
+                        typed,
+                    }
                 })
                 .collect()
         })

@@ -46,14 +46,24 @@ pub(crate) fn expand(
 }
 
 /// The items of every waiter whose name could be read, with bodies that are never run.
-pub(crate) fn fallback(item: &MaybeItemFn, op: &Operation, model: &Waitable) -> TokenStream {
+pub(crate) fn fallback(
+    item: &MaybeItemFn,
+    op: &Operation,
+    model: &Waitable,
+    code: &[Vec<AcceptorCode>],
+) -> TokenStream {
     let p = krate::private();
     model
         .waiters
         .iter()
-        .map(|w| {
+        .enumerate()
+        .map(|(i, w)| {
             let params = op.params.iter().map(|param| &param.ident);
+            // The typed-path checks of the acceptors without errors, so that their mistakes
+            // are reported in the same pass as the attribute's other errors.
+            let typed = code.get(i).into_iter().flatten().map(|c| &c.typed);
             let body = quote! {
+                #(#typed)*
                 let _ = (#(&#params,)*);
                 #p::unreachable_waiter()
             };

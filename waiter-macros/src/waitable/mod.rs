@@ -59,7 +59,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             Ok(warnings) => expand::expand(&item_fn, &op, &model, &code, &warnings),
             Err(errors) => {
                 let errors = errors.to_compile_error();
-                let fallback = expand::fallback(&item_fn, &op, &model);
+                let fallback = expand::fallback(&item_fn, &op, &model, &code);
                 quote!(#errors #fallback)
             }
         }

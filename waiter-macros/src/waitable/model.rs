@@ -39,6 +39,8 @@ pub(crate) struct Acceptor {
     pub message: Option<LitStr>,
     /// Span of the `message` key.
     pub message_key_span: Span,
+    /// No error was found while reading it (its typed-path checks are worth running).
+    pub read_cleanly: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -375,6 +377,7 @@ fn read_waiter(cx: &Ctxt, entry: &Member) -> Option<WaiterDef> {
 }
 
 fn read_acceptor(cx: &Ctxt, node: &Node) -> Option<Acceptor> {
+    let errors_before = cx.error_count();
     let members = object(cx, node, "an acceptor")?;
     let mut state = None;
     let mut matcher = None;
@@ -444,6 +447,7 @@ fn read_acceptor(cx: &Ctxt, node: &Node) -> Option<Acceptor> {
         matcher: matcher?,
         message,
         message_key_span,
+        read_cleanly: cx.error_count() == errors_before,
     })
 }
 
