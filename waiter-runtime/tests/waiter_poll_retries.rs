@@ -395,22 +395,56 @@ async fn the_last_poll_can_answer() {
             )
         }
     };
-    for seed in 0..20 {
-        let start_wait = Instant::now();
-        let done = new_waiter(WaiterMetadata::new("Ready", "get"), poll(start_wait))
-            .min_delay(Duration::from_millis(100))
-            .max_delay(SECS(1))
-            .seed(seed)
-            .wait(SECS(10))
-            .await
-            .unwrap();
-        assert!(done.elapsed <= SECS(10) && start_wait.elapsed() <= SECS(10));
-        assert!(
-            done.elapsed >= Duration::from_millis(9_900),
-            "{:?}",
-            done.elapsed
-        );
+    // With the spec's default delays (2 s to 120 s) and with small ones: the last poll starts
+    // twice the longest poll (100 ms) before the deadline and answers before it.
+    for (min, max) in [(SECS(2), SECS(120)), (Duration::from_millis(100), SECS(1))] {
+        for seed in 0..20 {
+            let start_wait = Instant::now();
+            let done = new_waiter(WaiterMetadata::new("Ready", "get"), poll(start_wait))
+                .min_delay(min)
+                .max_delay(max)
+                .seed(seed)
+                .wait(SECS(10))
+                .await
+                .unwrap();
+            assert!(done.elapsed <= SECS(10) && start_wait.elapsed() <= SECS(10));
+            assert!(
+                done.elapsed >= Duration::from_millis(9_900),
+                "min {min:?}, seed {seed}: {:?}",
+                done.elapsed
+            );
+        }
     }
+}
+
+/// A slow poll gets a head start of `minDelay` at most (aws-sdk-go-v2's), and the wait ends
+/// after the last poll, within the maximum wait.
+#[tokio::test(start_paused = true)]
+async fn a_slow_last_poll_starts_min_delay_before_the_deadline() {
+    let starts = Arc::new(Mutex::new(Vec::new()));
+    let seen = starts.clone();
+    let begin = Instant::now();
+    let err = new_waiter(WaiterMetadata::new("Slow", "get"), move || {
+        let seen = seen.clone();
+        async move {
+            seen.lock().unwrap().push(begin.elapsed());
+            tokio::time::sleep(Duration::from_millis(1_200)).await;
+            Polled::new(Ok::<_, Error>(false), None)
+        }
+    })
+    .min_delay(SECS(2))
+    .max_delay(SECS(2))
+    .wait(SECS(10))
+    .await
+    .unwrap_err();
+    assert!(matches!(err, WaiterError::ExceededMaxWait { .. }), "{err}");
+    let starts = starts.lock().unwrap().clone();
+    // Polls at 0, 3.2 and 6.4 s (each 1.2 s, then 2 s apart); at 7.6 s the spec's last poll
+    // (2.4 s left - 2 s <= minDelay) would be at the deadline: it starts 2 s before it (minDelay,
+    // less than 2 x 1.2 s), at 8 s, and answers at 9.2 s; the wait ends there.
+    let ms = Duration::from_millis;
+    assert_eq!(starts, [ms(0), ms(3_200), ms(6_400), ms(8_000)]);
+    assert!(begin.elapsed() <= SECS(10));
 }
 
 #[tokio::test(start_paused = true)]
@@ -432,7 +466,9 @@ async fn setting_one_delay_bound_moves_the_other() {
         .iter()
         .filter_map(|e| e.next_delay)
         .collect();
-    assert_eq!(delays, [5, 5, 5, 5, 5].map(SECS));
+    // At 20 s, 10 s left - 5 s <= minDelay: the spec's last delay is the remaining time (these
+    // polls take no time, so the last poll gets no head start and is at 30 s).
+    assert_eq!(delays, [5, 5, 5, 5, 10].map(SECS));
     // min_delay(200 s) above the default maxDelay (120 s) moves it up.
     let (events, observer) = log();
     let _ = service
@@ -447,7 +483,8 @@ async fn setting_one_delay_bound_moves_the_other() {
         .iter()
         .filter_map(|e| e.next_delay)
         .collect();
-    assert!(delays.iter().all(|d| *d == SECS(200)), "{delays:?}");
+    // 200 s apart, the last one the remaining time to the deadline (the spec's last poll).
+    assert_eq!(delays, [200, 200, 200, 400].map(SECS));
     // Both set, contradictory: an error naming both, no poll.
     let sends = service.sends();
     let err = service

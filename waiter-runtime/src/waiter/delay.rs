@@ -1,25 +1,30 @@
-//! The delay between two polls: exponential backoff with jitter, as the Smithy spec, with the
-//! last poll given time to answer as aws-sdk-go-v2's `ComputeDelay` does.
+//! The delay between two polls: exponential backoff with jitter, exactly as the Smithy spec,
+//! and the head start the waiter gives its last poll.
 //!
 //! ```text
 //! attemptCeiling = (log(maxDelay / minDelay) / log(2)) + 1
 //! if attempt > attemptCeiling: delay = maxDelay
 //! else:                        delay = minDelay * 2 ** (attempt - 1)
 //! delay = random(minDelay, delay)
-//! if remainingTime - delay <= minDelay: delay = remainingTime - minDelay   (spec: remainingTime)
+//! if remainingTime - delay <= minDelay: delay = remainingTime
 //! ```
 //!
-//! **Deviation from the spec's text, on purpose.** The spec sleeps the whole remaining time
-//! (`delay = remainingTime`), so the last poll would start exactly at the deadline, with no
-//! time left to answer: any poll that does I/O is cancelled at once, and a resource that became
-//! ready before the deadline is reported as not ready. Like aws-sdk-go-v2, the last poll starts
-//! `minDelay` before the deadline, and the waiter gives up when a poll ends with less than
-//! `minDelay` left (the [`Waiter`](super::Waiter) does that check). The wait still never
-//! passes `max_wait`.
+//! [`compute_delay`] is that formula, to the letter (the spec's example table is one of its
+//! tests). `attemptCeiling` only exists in the spec to avoid overflow; [`compute_delay`]
+//! reaches the same result with checked arithmetic (`min(maxDelay, minDelay * 2^(attempt-1))`,
+//! the retrier's exponential backoff), so no attempt number and no [`Duration`] overflows.
 //!
-//! `attemptCeiling` only exists in the spec to avoid overflow; [`compute_delay`] reaches the
-//! same result with checked arithmetic (`min(maxDelay, minDelay * 2^(attempt-1))`, the
-//! retrier's exponential backoff), so no attempt number and no [`Duration`] overflows.
+//! **One deviation from the spec's text, on purpose: the last poll's head start.** Taken
+//! literally, `delay = remainingTime` starts the last poll exactly at the deadline, with no time
+//! left to answer: a poll that does I/O is cancelled at its first `.await`, and a resource that
+//! became ready before the deadline is reported as not ready. The [`Waiter`](super::Waiter)
+//! starts that last poll early instead, by twice the longest poll it has seen so far, and never
+//! by more than `minDelay` ([`last_poll_head_start`]): polls that take no time (the spec's
+//! example, which assumes "requests complete in 0 seconds") poll at the deadline exactly as the
+//! spec's table says; a poll that takes 50 ms starts 100 ms before the deadline and answers
+//! before it; a slow poll gets at most `minDelay`, which is where aws-sdk-go-v2's
+//! `ComputeDelay` always starts it. After that last poll the wait ends. It never passes
+//! `max_wait`.
 
 use std::time::Duration;
 
@@ -43,8 +48,9 @@ use crate::retry::backoff;
 ///     secs(22)
 /// });
 /// assert_eq!(delay, secs(22));
-/// // Close to the deadline the last poll starts `minDelay` before it, with time to answer.
-/// assert_eq!(compute_delay(13, secs(2), secs(120), secs(5), |_, high| high), secs(3));
+/// // Close to the deadline the spec sleeps until it, for one last poll (the waiter then gives
+/// // that poll a head start: see `last_poll_head_start`).
+/// assert_eq!(compute_delay(13, secs(2), secs(120), secs(4), |low, _| low), secs(4));
 /// ```
 pub fn compute_delay(
     attempt: u32,
@@ -56,10 +62,26 @@ pub fn compute_delay(
     let ceiling = backoff_ceiling(attempt, min_delay, max_delay);
     let delay = random(min_delay, ceiling).clamp(min_delay.min(ceiling), ceiling);
     if remaining.saturating_sub(delay) <= min_delay {
-        remaining.saturating_sub(min_delay)
+        remaining
     } else {
         delay
     }
+}
+
+/// How much earlier than the deadline the waiter starts its last poll: twice the longest poll
+/// seen so far, at most `min_delay`.
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::waiter::delay::last_poll_head_start;
+///
+/// let ms = Duration::from_millis;
+/// assert_eq!(last_poll_head_start(ms(2000), Duration::ZERO), Duration::ZERO); // the spec's table
+/// assert_eq!(last_poll_head_start(ms(2000), ms(50)), ms(100));
+/// assert_eq!(last_poll_head_start(ms(2000), ms(5000)), ms(2000)); // aws-sdk-go-v2's
+/// ```
+pub fn last_poll_head_start(min_delay: Duration, longest_poll: Duration) -> Duration {
+    longest_poll.saturating_mul(2).min(min_delay)
 }
 
 /// `min(maxDelay, minDelay * 2^(attempt - 1))`, without overflow for any input.
@@ -123,10 +145,10 @@ mod tests {
             Duration::MAX,
             |l, _| l,
         );
-        // Nothing left once minDelay is kept for the last poll.
-        assert_eq!(d, Duration::ZERO);
+        assert_eq!(d, Duration::MAX);
         let d = compute_delay(u32::MAX, secs(1), Duration::MAX, Duration::MAX, |_, h| h);
-        assert_eq!(d, Duration::MAX - secs(1));
+        assert_eq!(d, Duration::MAX);
+        assert_eq!(last_poll_head_start(secs(2), Duration::MAX), secs(2));
     }
 
     #[test]
@@ -140,35 +162,43 @@ mod tests {
     }
 
     #[test]
-    fn last_poll_starts_min_delay_before_the_deadline() {
-        // remaining - delay == minDelay: the last poll starts minDelay before the deadline.
+    fn close_to_the_deadline_the_delay_is_the_remaining_time() {
+        // remaining - delay == minDelay: sleep until the deadline for one last poll.
         assert_eq!(
             compute_delay(1, secs(2), secs(120), secs(4), |l, _| l),
-            secs(2)
+            secs(4)
         );
         // remaining - delay > minDelay: the computed delay stands.
         assert_eq!(
             compute_delay(1, secs(2), secs(120), secs(5), |l, _| l),
             secs(2)
         );
-        // remaining shorter than the delay: no sleep below zero.
+        // remaining shorter than the delay: the remaining time, never more.
         assert_eq!(
             compute_delay(7, secs(2), secs(120), secs(1), |_, h| h),
-            secs(0)
-        );
-        assert_eq!(
-            compute_delay(7, secs(2), secs(120), secs(3), |_, h| h),
             secs(1)
         );
     }
 
-    /// The spec's example table (defaults, maxWaitTime 300, requests taking 0 s): every delay
-    /// is the spec's until the last, which starts the last poll at 298 s instead of 300 s.
     #[test]
-    fn reproduces_the_spec_table_but_the_last_poll() {
+    fn the_head_start_is_twice_the_longest_poll_at_most_min_delay() {
+        let ms = Duration::from_millis;
+        assert_eq!(
+            last_poll_head_start(secs(2), Duration::ZERO),
+            Duration::ZERO
+        );
+        assert_eq!(last_poll_head_start(secs(2), ms(50)), ms(100));
+        assert_eq!(last_poll_head_start(secs(2), ms(999)), ms(1998));
+        assert_eq!(last_poll_head_start(secs(2), ms(1001)), secs(2));
+        assert_eq!(last_poll_head_start(Duration::ZERO, ms(50)), Duration::ZERO);
+    }
+
+    /// The spec's example table (defaults, maxWaitTime 300, requests taking 0 s), to the letter.
+    #[test]
+    fn reproduces_the_spec_table() {
         let picks = [2, 3, 6, 6, 22, 62, 43, 24, 71, 42, 9, 6, 4];
         let ceilings = [2, 4, 8, 16, 32, 64, 120, 120, 120, 120, 120, 120, 120];
-        let expected_cumulative = [2, 5, 11, 17, 39, 101, 144, 168, 239, 281, 290, 296, 298];
+        let expected_cumulative = [2, 5, 11, 17, 39, 101, 144, 168, 239, 281, 290, 296, 300];
         let mut elapsed = secs(0);
         for (i, attempt) in (1..=13u32).enumerate() {
             let remaining = secs(300) - elapsed;
@@ -183,6 +213,11 @@ mod tests {
             elapsed += delay;
             assert_eq!(elapsed, secs(expected_cumulative[i]), "attempt {attempt}");
         }
+        // Polls that take no time get no head start: the last poll is at 300 s.
+        assert_eq!(
+            last_poll_head_start(secs(2), Duration::ZERO),
+            Duration::ZERO
+        );
     }
 
     #[test]

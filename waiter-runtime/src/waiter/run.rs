@@ -8,7 +8,7 @@ use tokio::time::Instant;
 use tracing::Instrument;
 
 use super::acceptor::{AcceptorState, Polled};
-use super::delay::{compute_delay, random_between};
+use super::delay::{compute_delay, last_poll_head_start, random_between};
 use super::metadata::WaiterMetadata;
 use super::observer::{PollEvent, PollObserver};
 use super::outcome::{FinalPoll, WaiterError};
@@ -58,8 +58,9 @@ use crate::retry::{Retrier, RetryConfig};
 ///     .await
 ///     .unwrap_err();
 /// assert!(matches!(err, WaiterError::ExceededMaxWait { .. }));
-/// // The last poll started `min_delay` before the deadline, with time to answer.
-/// assert_eq!(polls.last().unwrap().elapsed, Duration::from_millis(9_500));
+/// // These polls take no time, so the last one is at the deadline, as in the spec's table
+/// // (a poll that takes time gets a head start: see `Waiter::wait`).
+/// assert_eq!(polls.last().unwrap().elapsed, Duration::from_secs(10));
 /// # }
 /// ```
 #[must_use = "a waiter does nothing until `.wait(max_wait).await`"]
@@ -272,11 +273,12 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// Polls until an acceptor reaches `success` or `failure`, the operation fails with an
     /// error no acceptor matches, or `max_wait` passes.
     ///
-    /// The first poll is immediate. Between polls the waiter sleeps the spec's backoff, except
-    /// that the last poll starts `min_delay` before the deadline so that it can answer (as
-    /// aws-sdk-go-v2 does; the spec's text would start it at the deadline); a poll that ends
-    /// with `min_delay` or less left ends the wait. A poll still in flight at the deadline
-    /// is cancelled (its future is dropped).
+    /// The first poll is immediate. Between polls the waiter sleeps the spec's backoff. Where
+    /// the spec sleeps until the deadline for one last poll, the waiter starts that poll early
+    /// enough to answer: by twice the longest poll so far, at most `min_delay`
+    /// ([`last_poll_head_start`](super::delay::last_poll_head_start); polls that take no time
+    /// poll at the deadline, as in the spec's table). After the last poll the wait ends. A
+    /// poll still in flight at the deadline is cancelled (its future is dropped).
     ///
     /// Each poll runs inside a [`PollScope`]: a retry layer inside the operation returns at
     /// once the errors the waiter's acceptors name and retries the others, never past the
@@ -309,7 +311,12 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         let mut polls: u32 = 0;
         let mut retries: u32 = 0;
         let mut last = None;
+        // The longest poll so far sets the last poll's head start; after the last poll, a
+        // retry state ends the wait.
+        let mut longest_poll = Duration::ZERO;
+        let mut last_poll_made = false;
         loop {
+            let poll_started = Instant::now();
             let scope = PollScope::new(named.clone(), deadline);
             let poll = scope.run((self.poller)());
             let polled = match deadline {
@@ -330,25 +337,32 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 None => poll.await,
             };
             polls = polls.saturating_add(1);
+            longest_poll = longest_poll.max(poll_started.elapsed());
             let elapsed = start.elapsed();
             let stats = scope.stats();
             let state = polled.state();
             let Polled { result, matched } = polled;
             let acceptor = matched.as_ref().map(|m| m.acceptor);
             let next_delay = match state {
-                AcceptorState::Retry => {
+                AcceptorState::Retry if !last_poll_made => {
+                    retries = retries.saturating_add(1);
                     let remaining = deadline.map_or(Duration::MAX, |d| {
                         d.saturating_duration_since(Instant::now())
                     });
-                    // No more than `min_delay` left: the last poll, started `min_delay` before
-                    // the deadline, has been made (aws-sdk-go-v2 gives up likewise).
-                    (remaining > min_delay).then(|| {
-                        retries = retries.saturating_add(1);
+                    let delay =
                         compute_delay(retries, min_delay, max_delay, remaining, |low, high| {
                             random_between(&mut rng, low, high)
-                        })
+                        });
+                    // The spec sleeps until the deadline for one last poll: start that poll
+                    // early enough to answer (see `waiter::delay`), and end the wait after it.
+                    Some(if deadline.is_some() && delay == remaining {
+                        last_poll_made = true;
+                        remaining.saturating_sub(last_poll_head_start(min_delay, longest_poll))
+                    } else {
+                        delay
                     })
                 }
+                AcceptorState::Retry => None,
                 AcceptorState::Success | AcceptorState::Failure => None,
             };
             tracing::debug!(
