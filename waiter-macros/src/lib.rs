@@ -39,12 +39,6 @@ pub fn __jmespath_verdict(input: TokenStream) -> TokenStream {
     jmespath::expand_verdict(input.into()).into()
 }
 
-#[doc(hidden)]
-#[proc_macro]
-pub fn __jmespath_compliance(input: TokenStream) -> TokenStream {
-    jmespath::compliance::expand(input.into()).into()
-}
-
 #[proc_macro_derive(Searchable, attributes(searchable, serde))]
 pub fn derive_searchable(input: TokenStream) -> TokenStream {
     searchable::derive(input.into()).into()

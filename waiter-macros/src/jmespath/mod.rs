@@ -4,7 +4,6 @@
 //! inferred result type, root paths), [`expand`] (code generation).
 
 mod check;
-pub(crate) mod compliance;
 mod expand;
 mod functions;
 mod parse;

@@ -1,5 +1,6 @@
-//! `__jmespath_compliance!()`: expands into the official JMESPath compliance suite, one
-//! `__jmespath_verdict!` invocation per case. Test-only and hidden.
+//! `compliance_cases!()`: expands into the official JMESPath compliance suite, one
+//! `__jmespath_verdict!` invocation per case (the compiler of `jmespath!`, its verdict as a
+//! value). Workspace-only and unpublished: the shipped macro crate runs no `cargo metadata`.
 //!
 //! The suite is read from the `jmespath` crate's package (`tests/compliance/*.json`) in the
 //! resolved dependency graph, located with `cargo metadata`; nothing is copied into this repo.
@@ -12,13 +13,16 @@ use jmespath::Variable;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
-pub(crate) fn expand(input: TokenStream) -> TokenStream {
+/// The suite's cases as `fn cases() -> Vec<Case>` (see `tests/compliance.rs`).
+#[proc_macro]
+pub fn compliance_cases(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    expand(input.into()).into()
+}
+
+fn expand(input: TokenStream) -> TokenStream {
     if !input.is_empty() {
-        return syn::Error::new(
-            Span::call_site(),
-            "`__jmespath_compliance!()` takes no input",
-        )
-        .to_compile_error();
+        return syn::Error::new(Span::call_site(), "`compliance_cases!()` takes no input")
+            .to_compile_error();
     }
     match cases() {
         Ok(ts) => ts,

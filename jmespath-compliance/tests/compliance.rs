@@ -1,6 +1,6 @@
 //! The official JMESPath compliance suite, every case compiled through `jmespath!`'s code path.
 //!
-//! `waiter_macros::__jmespath_compliance!()` reads the suite from the `jmespath` crate's package
+//! `jmespath_compliance::compliance_cases!()` reads the suite from the `jmespath` crate's package
 //! and expands into one `__jmespath_verdict!("...")` per case: result cases must compile and
 //! evaluate to the expected value; syntax, unknown-function and arity cases must be rejected at
 //! compile time; invalid-type cases are rejected at compile time when the wrong type is known
@@ -26,7 +26,7 @@ struct Case {
     verdict: Verdict,
 }
 
-waiter_macros::__jmespath_compliance!();
+jmespath_compliance::compliance_cases!();
 
 fn outcome(case: &Case, given: &serde_json::Value) -> Result<(), String> {
     match (&case.expected, &case.verdict) {
