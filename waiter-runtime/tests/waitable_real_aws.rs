@@ -1,0 +1,925 @@
+//! Real AWS waiters, pasted as the AWS Smithy models publish them (`smithy.waiters#waitable`,
+//! JSON AST), on hand-written client methods whose outputs are modelled on the AWS shapes: wire
+//! names through serde renames, `Option` for optional members, lists, maps, unit enums,
+//! numbers, booleans and timestamps where the model has them. Each waiter must compile (its
+//! paths are type-checked against those outputs) and drive a poll against canned data.
+
+// The shapes are modelled faithfully: not every member or enum variant is built by a test.
+#![allow(dead_code)]
+
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
+
+use waiter_runtime::waiter::FinalPoll;
+use waiter_runtime::{ProvideErrorMetadata, Searchable, WaiterError, waitable};
+
+const MAX_WAIT: Duration = Duration::from_secs(120);
+
+const fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+/// An AWS error as an SDK shows it: the service's error code.
+#[derive(Debug, Clone, PartialEq)]
+struct AwsError(&'static str);
+
+impl fmt::Display for AwsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+impl std::error::Error for AwsError {}
+
+impl ProvideErrorMetadata for AwsError {
+    fn code(&self) -> Option<&str> {
+        Some(self.0)
+    }
+}
+
+/// A canned service: each call returns the next scripted result; the last one repeats.
+struct Svc<O> {
+    script: Mutex<VecDeque<Result<O, AwsError>>>,
+}
+
+impl<O: Clone> Svc<O> {
+    fn new(script: impl IntoIterator<Item = Result<O, AwsError>>) -> Self {
+        let script: VecDeque<_> = script.into_iter().collect();
+        assert!(!script.is_empty());
+        Svc {
+            script: Mutex::new(script),
+        }
+    }
+
+    fn next(&self) -> Result<O, AwsError> {
+        let mut script = self.script.lock().unwrap();
+        if script.len() > 1 {
+            script.pop_front().unwrap()
+        } else {
+            script.front().unwrap().clone()
+        }
+    }
+}
+
+/// The polls of a wait that reached `success`.
+fn success<O: fmt::Debug, E: fmt::Debug>(r: Result<FinalPoll<O, E>, WaiterError<O, E>>) -> u32 {
+    r.unwrap().polls
+}
+
+/// The index of the `failure` acceptor that ended a wait.
+fn failure<O: fmt::Debug, E: fmt::Debug>(r: Result<FinalPoll<O, E>, WaiterError<O, E>>) -> usize {
+    match r {
+        Err(WaiterError::FailureState { acceptor, .. }) => acceptor,
+        other => panic!("expected a failure state, got {other:?}"),
+    }
+}
+
+/// The polls of a wait that ran out of time (every poll matched `retry` or nothing).
+fn timed_out<O: fmt::Debug, E: fmt::Debug>(r: Result<FinalPoll<O, E>, WaiterError<O, E>>) -> u32 {
+    match r {
+        Err(WaiterError::ExceededMaxWait { polls, .. }) => polls,
+        other => panic!("expected the max wait to pass, got {other:?}"),
+    }
+}
+
+/// The error of a wait that ended on an error no acceptor names.
+fn op_failed<O: fmt::Debug, E: fmt::Debug>(r: Result<FinalPoll<O, E>, WaiterError<O, E>>) -> E {
+    match r {
+        Err(WaiterError::OperationFailed { error, .. }) => error,
+        other => panic!("expected an unmatched error, got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// EC2 (ec2 query protocol: PascalCase member names in the model)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "kebab-case")]
+enum InstanceStateName {
+    Pending,
+    Running,
+    ShuttingDown,
+    Terminated,
+    Stopping,
+    Stopped,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct InstanceState {
+    code: Option<i32>,
+    name: Option<InstanceStateName>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Tag {
+    key: Option<String>,
+    value: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Instance {
+    ami_launch_index: Option<i32>,
+    image_id: Option<String>,
+    instance_id: Option<String>,
+    instance_type: Option<String>,
+    launch_time: Option<SystemTime>,
+    private_ip_address: Option<String>,
+    state: Option<InstanceState>,
+    ebs_optimized: Option<bool>,
+    tags: Option<Vec<Tag>>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Reservation {
+    groups: Option<Vec<GroupIdentifier>>,
+    instances: Option<Vec<Instance>>,
+    owner_id: Option<String>,
+    reservation_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct GroupIdentifier {
+    group_name: Option<String>,
+    group_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeInstancesOutput {
+    reservations: Option<Vec<Reservation>>,
+    next_token: Option<String>,
+}
+
+fn instances(states: &[InstanceStateName]) -> DescribeInstancesOutput {
+    DescribeInstancesOutput {
+        reservations: Some(vec![Reservation {
+            groups: None,
+            instances: Some(
+                states
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| Instance {
+                        ami_launch_index: Some(i as i32),
+                        image_id: Some("ami-1".into()),
+                        instance_id: Some(format!("i-{i}")),
+                        instance_type: Some("t3.micro".into()),
+                        launch_time: Some(SystemTime::UNIX_EPOCH),
+                        private_ip_address: None,
+                        state: Some(InstanceState {
+                            code: Some(16),
+                            name: Some(s.clone()),
+                        }),
+                        ebs_optimized: Some(false),
+                        tags: Some(vec![]),
+                    })
+                    .collect(),
+            ),
+            owner_id: Some("123".into()),
+            reservation_id: Some("r-1".into()),
+        }]),
+        next_token: None,
+    }
+}
+
+impl Svc<DescribeInstancesOutput> {
+    #[waitable({
+        "InstanceExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "length(Reservations[]) > `0`", "expected": "true", "comparator": "booleanEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "InvalidInstanceID.NotFound" } }
+            ],
+            "minDelay": 5
+        },
+        "InstanceRunning": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Reservations[].Instances[].State.Name", "expected": "running", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Reservations[].Instances[].State.Name", "expected": "shutting-down", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Reservations[].Instances[].State.Name", "expected": "terminated", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Reservations[].Instances[].State.Name", "expected": "stopping", "comparator": "anyStringEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "InvalidInstanceID.NotFound" } }
+            ],
+            "minDelay": 15
+        },
+        "InstanceStopped": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Reservations[].Instances[].State.Name", "expected": "stopped", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Reservations[].Instances[].State.Name", "expected": "pending", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Reservations[].Instances[].State.Name", "expected": "terminated", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 15
+        },
+        "InstanceTerminated": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Reservations[].Instances[].State.Name", "expected": "terminated", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Reservations[].Instances[].State.Name", "expected": "pending", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Reservations[].Instances[].State.Name", "expected": "stopping", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_instances(
+        &self,
+        instance_ids: Vec<String>,
+    ) -> Result<DescribeInstancesOutput, AwsError> {
+        let _ = instance_ids;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ec2_instance_exists() {
+    let ec2 = Svc::new([
+        Err(AwsError("InvalidInstanceID.NotFound")),
+        Ok(instances(&[InstanceStateName::Pending])),
+    ]);
+    let r = ec2
+        .wait_until_instance_exists(vec!["i-0".into()])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+    let empty = Svc::new([Ok(DescribeInstancesOutput {
+        reservations: Some(vec![]),
+        next_token: None,
+    })]);
+    let r = empty
+        .wait_until_instance_exists(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(ms(50))
+        .await;
+    assert!(timed_out(r) > 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn ec2_instance_running() {
+    use InstanceStateName::*;
+    let ec2 = Svc::new([
+        Err(AwsError("InvalidInstanceID.NotFound")),
+        Ok(instances(&[Pending, Running])),
+        Ok(instances(&[Running, Running])),
+    ]);
+    let r = ec2
+        .wait_until_instance_running(vec!["i-0".into(), "i-1".into()])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 3);
+    for (state, acceptor) in [(ShuttingDown, 1), (Terminated, 2), (Stopping, 3)] {
+        let ec2 = Svc::new([Ok(instances(&[Running, state]))]);
+        let r = ec2
+            .wait_until_instance_running(vec![])
+            .min_delay(ms(1))
+            .max_delay(ms(5))
+            .wait(MAX_WAIT)
+            .await;
+        assert_eq!(failure(r), acceptor);
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ec2_instance_stopped() {
+    use InstanceStateName::*;
+    let ec2 = Svc::new([Ok(instances(&[Stopping])), Ok(instances(&[Stopped]))]);
+    let r = ec2
+        .wait_until_instance_stopped(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+    let ec2 = Svc::new([Ok(instances(&[Stopped, Pending]))]);
+    let r = ec2
+        .wait_until_instance_stopped(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(failure(r), 1);
+    // No acceptor names the error: it ends the wait.
+    let ec2 = Svc::new([Err(AwsError("InvalidInstanceID.NotFound"))]);
+    let r = ec2
+        .wait_until_instance_stopped(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(op_failed(r), AwsError("InvalidInstanceID.NotFound"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn ec2_instance_terminated() {
+    use InstanceStateName::*;
+    let ec2 = Svc::new([Ok(instances(&[ShuttingDown])), Ok(instances(&[Terminated]))]);
+    let r = ec2
+        .wait_until_instance_terminated(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+    let ec2 = Svc::new([Ok(instances(&[Terminated, Stopping]))]);
+    let r = ec2
+        .wait_until_instance_terminated(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(failure(r), 2);
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct InstanceStatusSummary {
+    details: Option<Vec<InstanceStatusDetails>>,
+    status: Option<SummaryStatus>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct InstanceStatusDetails {
+    impaired_since: Option<SystemTime>,
+    name: Option<String>,
+    status: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "kebab-case")]
+enum SummaryStatus {
+    Ok,
+    Impaired,
+    InsufficientData,
+    NotApplicable,
+    Initializing,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct InstanceStatus {
+    availability_zone: Option<String>,
+    instance_id: Option<String>,
+    instance_state: Option<InstanceState>,
+    instance_status: Option<InstanceStatusSummary>,
+    system_status: Option<InstanceStatusSummary>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeInstanceStatusOutput {
+    instance_statuses: Option<Vec<InstanceStatus>>,
+    next_token: Option<String>,
+}
+
+fn statuses(instance: SummaryStatus, system: SummaryStatus) -> DescribeInstanceStatusOutput {
+    let summary = |s| InstanceStatusSummary {
+        details: Some(vec![]),
+        status: Some(s),
+    };
+    DescribeInstanceStatusOutput {
+        instance_statuses: Some(vec![InstanceStatus {
+            availability_zone: Some("us-east-1a".into()),
+            instance_id: Some("i-0".into()),
+            instance_state: None,
+            instance_status: Some(summary(instance)),
+            system_status: Some(summary(system)),
+        }]),
+        next_token: None,
+    }
+}
+
+impl Svc<DescribeInstanceStatusOutput> {
+    #[waitable({
+        "InstanceStatusOk": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "InstanceStatuses[].InstanceStatus.Status", "expected": "ok", "comparator": "allStringEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "InvalidInstanceID.NotFound" } }
+            ],
+            "minDelay": 15
+        },
+        "SystemStatusOk": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "InstanceStatuses[].SystemStatus.Status", "expected": "ok", "comparator": "allStringEquals" } } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_instance_status(
+        &self,
+        instance_ids: Vec<String>,
+    ) -> Result<DescribeInstanceStatusOutput, AwsError> {
+        let _ = instance_ids;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ec2_instance_status_ok_and_system_status_ok() {
+    use SummaryStatus::{Impaired, Initializing};
+    const OK: SummaryStatus = SummaryStatus::Ok;
+    let ec2 = Svc::new([
+        Err(AwsError("InvalidInstanceID.NotFound")),
+        Ok(statuses(Initializing, OK)),
+        Ok(statuses(OK, OK)),
+    ]);
+    let r = ec2
+        .wait_until_instance_status_ok(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 3);
+    let ec2 = Svc::new([Ok(statuses(Impaired, Impaired)), Ok(statuses(Impaired, OK))]);
+    let r = ec2
+        .wait_until_system_status_ok(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "lowercase")]
+enum ImageState {
+    Pending,
+    Available,
+    Invalid,
+    Deregistered,
+    Transient,
+    Failed,
+    Error,
+    Disabled,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct StateReason {
+    code: Option<String>,
+    message: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Image {
+    architecture: Option<String>,
+    creation_date: Option<String>,
+    image_id: Option<String>,
+    image_location: Option<String>,
+    public: Option<bool>,
+    state: Option<ImageState>,
+    state_reason: Option<StateReason>,
+    block_device_mappings: Option<Vec<HashMap<String, String>>>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeImagesOutput {
+    images: Option<Vec<Image>>,
+    next_token: Option<String>,
+}
+
+fn images(states: &[ImageState]) -> DescribeImagesOutput {
+    DescribeImagesOutput {
+        images: Some(
+            states
+                .iter()
+                .map(|s| Image {
+                    architecture: Some("x86_64".into()),
+                    creation_date: None,
+                    image_id: Some("ami-1".into()),
+                    image_location: None,
+                    public: Some(false),
+                    state: Some(s.clone()),
+                    state_reason: None,
+                    block_device_mappings: None,
+                })
+                .collect(),
+        ),
+        next_token: None,
+    }
+}
+
+impl Svc<DescribeImagesOutput> {
+    #[waitable({
+        "ImageAvailable": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Images[].State", "expected": "available", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Images[].State", "expected": "failed", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 15
+        },
+        "ImageExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "length(Images[]) > `0`", "expected": "true", "comparator": "booleanEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "InvalidAMIID.NotFound" } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_images(
+        &self,
+        image_ids: Vec<String>,
+    ) -> Result<DescribeImagesOutput, AwsError> {
+        let _ = image_ids;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ec2_image_available_and_exists() {
+    use ImageState::*;
+    let ec2 = Svc::new([Ok(images(&[Pending])), Ok(images(&[Available]))]);
+    let r = ec2
+        .wait_until_image_available(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+    let ec2 = Svc::new([Ok(images(&[Pending, Failed]))]);
+    let r = ec2
+        .wait_until_image_available(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(failure(r), 1);
+    let ec2 = Svc::new([
+        Err(AwsError("InvalidAMIID.NotFound")),
+        Ok(images(&[Pending])),
+    ]);
+    let r = ec2
+        .wait_until_image_exists(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "kebab-case")]
+enum VolumeState {
+    Creating,
+    Available,
+    InUse,
+    Deleting,
+    Deleted,
+    Error,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct VolumeAttachment {
+    attach_time: Option<SystemTime>,
+    device: Option<String>,
+    instance_id: Option<String>,
+    state: Option<String>,
+    volume_id: Option<String>,
+    delete_on_termination: Option<bool>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Volume {
+    attachments: Option<Vec<VolumeAttachment>>,
+    availability_zone: Option<String>,
+    create_time: Option<SystemTime>,
+    encrypted: Option<bool>,
+    size: Option<i32>,
+    snapshot_id: Option<String>,
+    state: Option<VolumeState>,
+    volume_id: Option<String>,
+    iops: Option<i32>,
+    volume_type: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeVolumesOutput {
+    volumes: Option<Vec<Volume>>,
+    next_token: Option<String>,
+}
+
+fn volumes(states: &[VolumeState]) -> DescribeVolumesOutput {
+    DescribeVolumesOutput {
+        volumes: Some(
+            states
+                .iter()
+                .map(|s| Volume {
+                    attachments: Some(vec![]),
+                    availability_zone: Some("us-east-1a".into()),
+                    create_time: Some(SystemTime::UNIX_EPOCH),
+                    encrypted: Some(true),
+                    size: Some(8),
+                    snapshot_id: None,
+                    state: Some(s.clone()),
+                    volume_id: Some("vol-1".into()),
+                    iops: Some(3000),
+                    volume_type: Some("gp3".into()),
+                })
+                .collect(),
+        ),
+        next_token: None,
+    }
+}
+
+impl Svc<DescribeVolumesOutput> {
+    #[waitable({
+        "VolumeAvailable": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Volumes[].State", "expected": "available", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Volumes[].State", "expected": "deleted", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 15
+        },
+        "VolumeDeleted": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Volumes[].State", "expected": "deleted", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "errorType": "InvalidVolume.NotFound" } }
+            ],
+            "minDelay": 15
+        },
+        "VolumeInUse": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Volumes[].State", "expected": "in-use", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Volumes[].State", "expected": "deleted", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_volumes(
+        &self,
+        volume_ids: Vec<String>,
+    ) -> Result<DescribeVolumesOutput, AwsError> {
+        let _ = volume_ids;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ec2_volume_available_deleted_in_use() {
+    use VolumeState::*;
+    let ec2 = Svc::new([Ok(volumes(&[Creating])), Ok(volumes(&[Available]))]);
+    let r = ec2
+        .wait_until_volume_available(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+    let ec2 = Svc::new([Ok(volumes(&[Available, Deleted]))]);
+    let r = ec2
+        .wait_until_volume_available(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(failure(r), 1);
+    let ec2 = Svc::new([
+        Ok(volumes(&[Deleting])),
+        Err(AwsError("InvalidVolume.NotFound")),
+    ]);
+    let r = ec2
+        .wait_until_volume_deleted(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+    let ec2 = Svc::new([Ok(volumes(&[Available])), Ok(volumes(&[InUse]))]);
+    let r = ec2
+        .wait_until_volume_in_use(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "lowercase")]
+enum SnapshotState {
+    Pending,
+    Completed,
+    Error,
+    Recoverable,
+    Recovering,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Snapshot {
+    description: Option<String>,
+    encrypted: Option<bool>,
+    owner_id: Option<String>,
+    progress: Option<String>,
+    snapshot_id: Option<String>,
+    start_time: Option<SystemTime>,
+    state: Option<SnapshotState>,
+    volume_id: Option<String>,
+    volume_size: Option<i32>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeSnapshotsOutput {
+    snapshots: Option<Vec<Snapshot>>,
+    next_token: Option<String>,
+}
+
+fn snapshots(state: SnapshotState) -> DescribeSnapshotsOutput {
+    DescribeSnapshotsOutput {
+        snapshots: Some(vec![Snapshot {
+            description: None,
+            encrypted: Some(false),
+            owner_id: Some("123".into()),
+            progress: Some("100%".into()),
+            snapshot_id: Some("snap-1".into()),
+            start_time: Some(SystemTime::UNIX_EPOCH),
+            state: Some(state),
+            volume_id: Some("vol-1".into()),
+            volume_size: Some(8),
+        }]),
+        next_token: None,
+    }
+}
+
+impl Svc<DescribeSnapshotsOutput> {
+    #[waitable({
+        "SnapshotCompleted": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Snapshots[].State", "expected": "completed", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Snapshots[].State", "expected": "error", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_snapshots(
+        &self,
+        snapshot_ids: Vec<String>,
+    ) -> Result<DescribeSnapshotsOutput, AwsError> {
+        let _ = snapshot_ids;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ec2_snapshot_completed() {
+    let ec2 = Svc::new([
+        Ok(snapshots(SnapshotState::Pending)),
+        Ok(snapshots(SnapshotState::Completed)),
+    ]);
+    let r = ec2
+        .wait_until_snapshot_completed(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+    let ec2 = Svc::new([Ok(snapshots(SnapshotState::Error))]);
+    let r = ec2
+        .wait_until_snapshot_completed(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(failure(r), 1);
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct IpPermission {
+    from_port: Option<i32>,
+    ip_protocol: Option<String>,
+    to_port: Option<i32>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct SecurityGroup {
+    description: Option<String>,
+    group_name: Option<String>,
+    ip_permissions: Option<Vec<IpPermission>>,
+    owner_id: Option<String>,
+    group_id: Option<String>,
+    vpc_id: Option<String>,
+    tags: Option<Vec<Tag>>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeSecurityGroupsOutput {
+    security_groups: Option<Vec<SecurityGroup>>,
+    next_token: Option<String>,
+}
+
+impl Svc<DescribeSecurityGroupsOutput> {
+    #[waitable({
+        "SecurityGroupExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "length(SecurityGroups[].GroupId) > `0`", "expected": "true", "comparator": "booleanEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "InvalidGroup.NotFound" } }
+            ],
+            "minDelay": 5
+        }
+    })]
+    async fn describe_security_groups(
+        &self,
+        group_ids: Vec<String>,
+    ) -> Result<DescribeSecurityGroupsOutput, AwsError> {
+        let _ = group_ids;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ec2_security_group_exists() {
+    let group = SecurityGroup {
+        description: Some("web".into()),
+        group_name: Some("web".into()),
+        ip_permissions: Some(vec![IpPermission {
+            from_port: Some(443),
+            ip_protocol: Some("tcp".into()),
+            to_port: Some(443),
+        }]),
+        owner_id: None,
+        group_id: Some("sg-1".into()),
+        vpc_id: Some("vpc-1".into()),
+        tags: None,
+    };
+    let ec2 = Svc::new([
+        Err(AwsError("InvalidGroup.NotFound")),
+        Ok(DescribeSecurityGroupsOutput {
+            security_groups: Some(vec![group]),
+            next_token: None,
+        }),
+    ]);
+    let r = ec2
+        .wait_until_security_group_exists(vec!["sg-1".into()])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+    let ec2 = Svc::new([Err(AwsError("UnauthorizedOperation"))]);
+    let r = ec2
+        .wait_until_security_group_exists(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(op_failed(r), AwsError("UnauthorizedOperation"));
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct GetPasswordDataOutput {
+    instance_id: Option<String>,
+    password_data: Option<String>,
+    timestamp: Option<SystemTime>,
+}
+
+impl Svc<GetPasswordDataOutput> {
+    #[waitable({
+        "PasswordDataAvailable": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "length(PasswordData) > `0`", "expected": "true", "comparator": "booleanEquals" } } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn get_password_data(
+        &self,
+        instance_id: String,
+    ) -> Result<GetPasswordDataOutput, AwsError> {
+        let _ = instance_id;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ec2_password_data_available() {
+    let out = |p: &str| GetPasswordDataOutput {
+        instance_id: Some("i-0".into()),
+        password_data: Some(p.into()),
+        timestamp: Some(SystemTime::UNIX_EPOCH),
+    };
+    let ec2 = Svc::new([Ok(out("")), Ok(out("c2VjcmV0"))]);
+    let r = ec2
+        .wait_until_password_data_available("i-0".into())
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await;
+    assert_eq!(success(r), 2);
+}
