@@ -12,7 +12,7 @@ use std::fmt;
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
-use waiter_runtime::waiter::FinalPoll;
+use waiter_runtime::waiter::{FinalPoll, Waiter};
 use waiter_runtime::{ProvideErrorMetadata, Searchable, WaiterError, waitable};
 
 const MAX_WAIT: Duration = Duration::from_secs(120);
@@ -60,6 +60,15 @@ impl<O: Clone> Svc<O> {
             script.front().unwrap().clone()
         }
     }
+}
+
+/// Runs `waiter` with short delays (the model's are tens of seconds) up to `MAX_WAIT`.
+async fn fast<O, E>(waiter: Waiter<'_, O, E>) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
+    waiter
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(MAX_WAIT)
+        .await
 }
 
 /// The polls of a wait that reached `success`.
@@ -922,4 +931,522 @@ async fn ec2_password_data_available() {
         .wait(MAX_WAIT)
         .await;
     assert_eq!(success(r), 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// DynamoDB (awsJson1_0, PascalCase members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum TableStatus {
+    Creating,
+    Updating,
+    Deleting,
+    Active,
+    InaccessibleEncryptionCredentials,
+    Archiving,
+    Archived,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct KeySchemaElement {
+    attribute_name: String,
+    key_type: String,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct ProvisionedThroughputDescription {
+    last_increase_date_time: Option<SystemTime>,
+    number_of_decreases_today: Option<i64>,
+    read_capacity_units: Option<i64>,
+    write_capacity_units: Option<i64>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct TableDescription {
+    attribute_definitions: Option<Vec<HashMap<String, String>>>,
+    table_name: Option<String>,
+    key_schema: Option<Vec<KeySchemaElement>>,
+    table_status: Option<TableStatus>,
+    creation_date_time: Option<SystemTime>,
+    provisioned_throughput: Option<ProvisionedThroughputDescription>,
+    table_size_bytes: Option<i64>,
+    item_count: Option<i64>,
+    table_arn: Option<String>,
+    table_id: Option<String>,
+    deletion_protection_enabled: Option<bool>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeTableOutput {
+    table: Option<TableDescription>,
+}
+
+fn table(status: TableStatus) -> DescribeTableOutput {
+    DescribeTableOutput {
+        table: Some(TableDescription {
+            attribute_definitions: None,
+            table_name: Some("t".into()),
+            key_schema: Some(vec![KeySchemaElement {
+                attribute_name: "pk".into(),
+                key_type: "HASH".into(),
+            }]),
+            table_status: Some(status),
+            creation_date_time: Some(SystemTime::UNIX_EPOCH),
+            provisioned_throughput: None,
+            table_size_bytes: Some(0),
+            item_count: Some(0),
+            table_arn: Some("arn:aws:dynamodb:us-east-1:123:table/t".into()),
+            table_id: None,
+            deletion_protection_enabled: Some(false),
+        }),
+    }
+}
+
+impl Svc<DescribeTableOutput> {
+    #[waitable({
+        "TableExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Table.TableStatus", "expected": "ACTIVE", "comparator": "stringEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "ResourceNotFoundException" } }
+            ],
+            "minDelay": 20
+        },
+        "TableNotExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "errorType": "ResourceNotFoundException" } }
+            ],
+            "minDelay": 20
+        }
+    })]
+    async fn describe_table(&self, table_name: String) -> Result<DescribeTableOutput, AwsError> {
+        let _ = table_name;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn dynamodb_table_exists_and_not_exists() {
+    let ddb = Svc::new([
+        Err(AwsError("ResourceNotFoundException")),
+        Ok(table(TableStatus::Creating)),
+        Ok(table(TableStatus::Active)),
+    ]);
+    assert_eq!(
+        success(fast(ddb.wait_until_table_exists("t".into())).await),
+        3
+    );
+    let ddb = Svc::new([
+        Ok(table(TableStatus::Deleting)),
+        Err(AwsError("ResourceNotFoundException")),
+    ]);
+    assert_eq!(
+        success(fast(ddb.wait_until_table_not_exists("t".into())).await),
+        2
+    );
+    let ddb = Svc::new([Err(AwsError("AccessDeniedException"))]);
+    assert_eq!(
+        op_failed(fast(ddb.wait_until_table_exists("t".into())).await),
+        AwsError("AccessDeniedException")
+    );
+}
+
+#[derive(Debug, Clone, PartialEq, Searchable)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum DestinationStatus {
+    Enabling,
+    Active,
+    Disabling,
+    Disabled,
+    EnableFailed,
+    Updating,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct KinesisDataStreamDestination {
+    stream_arn: Option<String>,
+    destination_status: Option<DestinationStatus>,
+    destination_status_description: Option<String>,
+    approximate_creation_date_time_precision: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeKinesisStreamingDestinationOutput {
+    table_name: Option<String>,
+    kinesis_data_stream_destinations: Option<Vec<KinesisDataStreamDestination>>,
+}
+
+fn destinations(states: &[DestinationStatus]) -> DescribeKinesisStreamingDestinationOutput {
+    DescribeKinesisStreamingDestinationOutput {
+        table_name: Some("t".into()),
+        kinesis_data_stream_destinations: Some(
+            states
+                .iter()
+                .map(|s| KinesisDataStreamDestination {
+                    stream_arn: Some("arn:aws:kinesis:us-east-1:123:stream/s".into()),
+                    destination_status: Some(s.clone()),
+                    destination_status_description: None,
+                    approximate_creation_date_time_precision: None,
+                })
+                .collect(),
+        ),
+    }
+}
+
+impl Svc<DescribeKinesisStreamingDestinationOutput> {
+    #[waitable({
+        "KinesisStreamingDestinationActive": {
+            "documentation": "Wait until a Kinesis streaming destination is active",
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "KinesisDataStreamDestinations[].DestinationStatus", "expected": "ACTIVE", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "length(KinesisDataStreamDestinations) > `0` && length(KinesisDataStreamDestinations[?DestinationStatus == 'DISABLED' || DestinationStatus == 'ENABLE_FAILED']) == length(KinesisDataStreamDestinations)", "expected": "true", "comparator": "booleanEquals" } } }
+            ],
+            "minDelay": 20
+        }
+    })]
+    async fn describe_kinesis_streaming_destination(
+        &self,
+        table_name: String,
+    ) -> Result<DescribeKinesisStreamingDestinationOutput, AwsError> {
+        let _ = table_name;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn dynamodb_kinesis_streaming_destination_active() {
+    use DestinationStatus::*;
+    let ddb = Svc::new([
+        Ok(destinations(&[])),
+        Ok(destinations(&[Enabling, Disabled])),
+        Ok(destinations(&[Active, Disabled])),
+    ]);
+    let r = fast(ddb.wait_until_kinesis_streaming_destination_active("t".into())).await;
+    assert_eq!(success(r), 3);
+    let ddb = Svc::new([Ok(destinations(&[Disabled, EnableFailed]))]);
+    let r = fast(ddb.wait_until_kinesis_streaming_destination_active("t".into())).await;
+    assert_eq!(failure(r), 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// S3 (restXml; the waiters only look at success and errors)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct HeadBucketOutput {
+    bucket_location_type: Option<String>,
+    bucket_location_name: Option<String>,
+    bucket_region: Option<String>,
+    access_point_alias: Option<bool>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct HeadObjectOutput {
+    delete_marker: Option<bool>,
+    accept_ranges: Option<String>,
+    last_modified: Option<SystemTime>,
+    content_length: Option<i64>,
+    #[serde(rename = "ETag")]
+    e_tag: Option<String>,
+    version_id: Option<String>,
+    content_type: Option<String>,
+    metadata: Option<HashMap<String, String>>,
+    parts_count: Option<i32>,
+}
+
+impl Svc<HeadBucketOutput> {
+    #[waitable({
+        "BucketExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "success": true } },
+                { "state": "retry", "matcher": { "errorType": "NotFound" } }
+            ],
+            "minDelay": 5
+        },
+        "BucketNotExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "errorType": "NotFound" } }
+            ],
+            "minDelay": 5
+        }
+    })]
+    async fn head_bucket(&self, bucket: String) -> Result<HeadBucketOutput, AwsError> {
+        let _ = bucket;
+        self.next()
+    }
+}
+
+impl Svc<HeadObjectOutput> {
+    #[waitable({
+        "ObjectExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "success": true } },
+                { "state": "retry", "matcher": { "errorType": "NotFound" } }
+            ],
+            "minDelay": 5
+        },
+        "ObjectNotExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "errorType": "NotFound" } }
+            ],
+            "minDelay": 5
+        }
+    })]
+    async fn head_object(&self, bucket: String, key: String) -> Result<HeadObjectOutput, AwsError> {
+        let _ = (bucket, key);
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn s3_bucket_and_object_exist_and_not_exist() {
+    let bucket = HeadBucketOutput {
+        bucket_location_type: None,
+        bucket_location_name: None,
+        bucket_region: Some("us-east-1".into()),
+        access_point_alias: Some(false),
+    };
+    let s3 = Svc::new([Err(AwsError("NotFound")), Ok(bucket.clone())]);
+    assert_eq!(
+        success(fast(s3.wait_until_bucket_exists("b".into())).await),
+        2
+    );
+    let s3 = Svc::new([Ok(bucket), Err(AwsError("NotFound"))]);
+    assert_eq!(
+        success(fast(s3.wait_until_bucket_not_exists("b".into())).await),
+        2
+    );
+    let s3 = Svc::new([Err(AwsError("Forbidden"))]);
+    assert_eq!(
+        op_failed(fast(s3.wait_until_bucket_exists("b".into())).await),
+        AwsError("Forbidden")
+    );
+
+    let object = HeadObjectOutput {
+        delete_marker: None,
+        accept_ranges: Some("bytes".into()),
+        last_modified: Some(SystemTime::UNIX_EPOCH),
+        content_length: Some(3),
+        e_tag: Some("\"abc\"".into()),
+        version_id: None,
+        content_type: Some("text/plain".into()),
+        metadata: Some(HashMap::new()),
+        parts_count: None,
+    };
+    let s3 = Svc::new([Err(AwsError("NotFound")), Ok(object.clone())]);
+    let r = fast(s3.wait_until_object_exists("b".into(), "k".into())).await;
+    assert_eq!(success(r), 2);
+    let s3 = Svc::new([Ok(object), Err(AwsError("NotFound"))]);
+    let r = fast(s3.wait_until_object_not_exists("b".into(), "k".into())).await;
+    assert_eq!(success(r), 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// CloudFormation (awsQuery, PascalCase members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum StackStatus {
+    CreateInProgress,
+    CreateFailed,
+    CreateComplete,
+    RollbackInProgress,
+    RollbackFailed,
+    RollbackComplete,
+    DeleteInProgress,
+    DeleteFailed,
+    DeleteComplete,
+    UpdateInProgress,
+    UpdateCompleteCleanupInProgress,
+    UpdateComplete,
+    UpdateFailed,
+    UpdateRollbackInProgress,
+    UpdateRollbackFailed,
+    UpdateRollbackCompleteCleanupInProgress,
+    UpdateRollbackComplete,
+    ReviewInProgress,
+    ImportInProgress,
+    ImportComplete,
+    ImportRollbackInProgress,
+    ImportRollbackFailed,
+    ImportRollbackComplete,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Parameter {
+    parameter_key: Option<String>,
+    parameter_value: Option<String>,
+    use_previous_value: Option<bool>,
+    resolved_value: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct StackOutput {
+    output_key: Option<String>,
+    output_value: Option<String>,
+    description: Option<String>,
+    export_name: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Stack {
+    stack_id: Option<String>,
+    stack_name: String,
+    description: Option<String>,
+    parameters: Option<Vec<Parameter>>,
+    creation_time: SystemTime,
+    last_updated_time: Option<SystemTime>,
+    stack_status: StackStatus,
+    stack_status_reason: Option<String>,
+    disable_rollback: Option<bool>,
+    #[serde(rename = "NotificationARNs")]
+    notification_arns: Option<Vec<String>>,
+    timeout_in_minutes: Option<i32>,
+    capabilities: Option<Vec<String>>,
+    outputs: Option<Vec<StackOutput>>,
+    #[serde(rename = "RoleARN")]
+    role_arn: Option<String>,
+    tags: Option<Vec<Tag>>,
+    enable_termination_protection: Option<bool>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeStacksOutput {
+    stacks: Option<Vec<Stack>>,
+    next_token: Option<String>,
+}
+
+fn stacks(states: &[StackStatus]) -> DescribeStacksOutput {
+    DescribeStacksOutput {
+        stacks: Some(
+            states
+                .iter()
+                .map(|s| Stack {
+                    stack_id: Some("arn:aws:cloudformation:us-east-1:123:stack/s/1".into()),
+                    stack_name: "s".into(),
+                    description: None,
+                    parameters: Some(vec![]),
+                    creation_time: SystemTime::UNIX_EPOCH,
+                    last_updated_time: None,
+                    stack_status: s.clone(),
+                    stack_status_reason: None,
+                    disable_rollback: Some(false),
+                    notification_arns: Some(vec![]),
+                    timeout_in_minutes: None,
+                    capabilities: None,
+                    outputs: None,
+                    role_arn: None,
+                    tags: Some(vec![]),
+                    enable_termination_protection: Some(false),
+                })
+                .collect(),
+        ),
+        next_token: None,
+    }
+}
+
+impl Svc<DescribeStacksOutput> {
+    #[waitable({
+        "StackExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "success": true } },
+                { "state": "retry", "matcher": { "errorType": "ValidationError" } }
+            ],
+            "minDelay": 5
+        },
+        "StackCreateComplete": {
+            "documentation": "Wait until stack status is CREATE_COMPLETE.",
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "CREATE_COMPLETE", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_COMPLETE", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_IN_PROGRESS", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_FAILED", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_IN_PROGRESS", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_FAILED", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_COMPLETE", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "CREATE_FAILED", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "DELETE_COMPLETE", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "DELETE_FAILED", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "ROLLBACK_FAILED", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "ROLLBACK_COMPLETE", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "errorType": "ValidationError" } }
+            ],
+            "minDelay": 30
+        },
+        "StackDeleteComplete": {
+            "documentation": "Wait until stack status is DELETE_COMPLETE.",
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "DELETE_COMPLETE", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "errorType": "ValidationError" } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "DELETE_FAILED", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "CREATE_FAILED", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "ROLLBACK_FAILED", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_IN_PROGRESS", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_FAILED", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_COMPLETE", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Stacks[].StackStatus", "expected": "UPDATE_COMPLETE", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 30
+        }
+    })]
+    async fn describe_stacks(&self, stack_name: String) -> Result<DescribeStacksOutput, AwsError> {
+        let _ = stack_name;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn cloudformation_stack_exists_create_and_delete_complete() {
+    use StackStatus::*;
+    let cfn = Svc::new([
+        Err(AwsError("ValidationError")),
+        Ok(stacks(&[CreateInProgress])),
+    ]);
+    assert_eq!(
+        success(fast(cfn.wait_until_stack_exists("s".into())).await),
+        2
+    );
+
+    let cfn = Svc::new([
+        Ok(stacks(&[ReviewInProgress])),
+        Ok(stacks(&[CreateInProgress])),
+        Ok(stacks(&[CreateComplete])),
+    ]);
+    let r = fast(cfn.wait_until_stack_create_complete("s".into())).await;
+    assert_eq!(success(r), 3);
+    let cfn = Svc::new([
+        Ok(stacks(&[CreateInProgress])),
+        Ok(stacks(&[RollbackComplete])),
+    ]);
+    let r = fast(cfn.wait_until_stack_create_complete("s".into())).await;
+    assert_eq!(failure(r), 13);
+    let cfn = Svc::new([Err(AwsError("ValidationError"))]);
+    let r = fast(cfn.wait_until_stack_create_complete("s".into())).await;
+    assert_eq!(failure(r), 14);
+
+    let cfn = Svc::new([
+        Ok(stacks(&[DeleteInProgress])),
+        Err(AwsError("ValidationError")),
+    ]);
+    let r = fast(cfn.wait_until_stack_delete_complete("s".into())).await;
+    assert_eq!(success(r), 2);
+    let cfn = Svc::new([Ok(stacks(&[DeleteInProgress])), Ok(stacks(&[DeleteFailed]))]);
+    let r = fast(cfn.wait_until_stack_delete_complete("s".into())).await;
+    assert_eq!(failure(r), 2);
 }
