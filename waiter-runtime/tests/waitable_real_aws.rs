@@ -1450,3 +1450,1025 @@ async fn cloudformation_stack_exists_create_and_delete_complete() {
     let r = fast(cfn.wait_until_stack_delete_complete("s".into())).await;
     assert_eq!(failure(r), 2);
 }
+
+// ---------------------------------------------------------------------------------------------
+// ECS (awsJson1_1, camelCase members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct Failure {
+    arn: Option<String>,
+    reason: Option<String>,
+    detail: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum DeploymentRolloutState {
+    Completed,
+    Failed,
+    InProgress,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct Deployment {
+    id: Option<String>,
+    status: Option<String>,
+    task_definition: Option<String>,
+    desired_count: i32,
+    pending_count: i32,
+    running_count: i32,
+    failed_tasks: i32,
+    created_at: Option<SystemTime>,
+    rollout_state: Option<DeploymentRolloutState>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct EcsService {
+    service_arn: Option<String>,
+    service_name: Option<String>,
+    cluster_arn: Option<String>,
+    status: Option<String>,
+    desired_count: i32,
+    running_count: i32,
+    pending_count: i32,
+    launch_type: Option<String>,
+    deployments: Option<Vec<Deployment>>,
+    created_at: Option<SystemTime>,
+    enable_execute_command: bool,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct DescribeServicesOutput {
+    services: Option<Vec<EcsService>>,
+    failures: Option<Vec<Failure>>,
+}
+
+fn deployment(desired: i32, running: i32) -> Deployment {
+    Deployment {
+        id: Some("ecs-svc/1".into()),
+        status: Some("PRIMARY".into()),
+        task_definition: Some("td:1".into()),
+        desired_count: desired,
+        pending_count: desired - running,
+        running_count: running,
+        failed_tasks: 0,
+        created_at: Some(SystemTime::UNIX_EPOCH),
+        rollout_state: Some(DeploymentRolloutState::InProgress),
+    }
+}
+
+/// One service: its status, desired and running counts, deployments.
+fn services(
+    status: &str,
+    desired: i32,
+    running: i32,
+    deployments: usize,
+) -> DescribeServicesOutput {
+    DescribeServicesOutput {
+        services: Some(vec![EcsService {
+            service_arn: Some("arn:aws:ecs:us-east-1:123:service/c/s".into()),
+            service_name: Some("s".into()),
+            cluster_arn: Some("arn:aws:ecs:us-east-1:123:cluster/c".into()),
+            status: Some(status.into()),
+            desired_count: desired,
+            running_count: running,
+            pending_count: 0,
+            launch_type: Some("FARGATE".into()),
+            deployments: Some(vec![deployment(desired, running); deployments]),
+            created_at: None,
+            enable_execute_command: false,
+        }]),
+        failures: Some(vec![]),
+    }
+}
+
+fn missing() -> DescribeServicesOutput {
+    DescribeServicesOutput {
+        services: Some(vec![]),
+        failures: Some(vec![Failure {
+            arn: Some("arn:aws:ecs:us-east-1:123:service/c/s".into()),
+            reason: Some("MISSING".into()),
+            detail: None,
+        }]),
+    }
+}
+
+impl Svc<DescribeServicesOutput> {
+    #[waitable({
+        "ServicesInactive": {
+            "acceptors": [
+                { "state": "failure", "matcher": { "output": { "path": "failures[].reason", "expected": "MISSING", "comparator": "anyStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "services[].status", "expected": "INACTIVE", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 15
+        },
+        "ServicesStable": {
+            "acceptors": [
+                { "state": "failure", "matcher": { "output": { "path": "failures[].reason", "expected": "MISSING", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "services[].status", "expected": "DRAINING", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "services[].status", "expected": "INACTIVE", "comparator": "anyStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "length(services[?!(length(deployments) == `1` && runningCount == desiredCount)]) == `0`", "expected": "true", "comparator": "booleanEquals" } } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_services(
+        &self,
+        cluster: String,
+        services: Vec<String>,
+    ) -> Result<DescribeServicesOutput, AwsError> {
+        let _ = (cluster, services);
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ecs_services_stable_and_inactive() {
+    let ecs = Svc::new([
+        Ok(services("ACTIVE", 2, 1, 1)),
+        Ok(services("ACTIVE", 2, 2, 2)),
+        Ok(services("ACTIVE", 2, 2, 1)),
+    ]);
+    let r = fast(ecs.wait_until_services_stable("c".into(), vec!["s".into()])).await;
+    assert_eq!(success(r), 3);
+    let ecs = Svc::new([
+        Ok(services("ACTIVE", 2, 1, 1)),
+        Ok(services("DRAINING", 2, 1, 1)),
+    ]);
+    let r = fast(ecs.wait_until_services_stable("c".into(), vec!["s".into()])).await;
+    assert_eq!(failure(r), 1);
+    let ecs = Svc::new([Ok(missing())]);
+    let r = fast(ecs.wait_until_services_stable("c".into(), vec!["s".into()])).await;
+    assert_eq!(failure(r), 0);
+
+    let ecs = Svc::new([
+        Ok(services("DRAINING", 0, 0, 1)),
+        Ok(services("INACTIVE", 0, 0, 0)),
+    ]);
+    let r = fast(ecs.wait_until_services_inactive("c".into(), vec!["s".into()])).await;
+    assert_eq!(success(r), 2);
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct Container {
+    container_arn: Option<String>,
+    name: Option<String>,
+    last_status: Option<String>,
+    exit_code: Option<i32>,
+    reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct Task {
+    task_arn: Option<String>,
+    cluster_arn: Option<String>,
+    last_status: Option<String>,
+    desired_status: Option<String>,
+    containers: Option<Vec<Container>>,
+    cpu: Option<String>,
+    memory: Option<String>,
+    started_at: Option<SystemTime>,
+    stopped_reason: Option<String>,
+    version: i64,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct DescribeTasksOutput {
+    tasks: Option<Vec<Task>>,
+    failures: Option<Vec<Failure>>,
+}
+
+fn tasks(states: &[&str]) -> DescribeTasksOutput {
+    DescribeTasksOutput {
+        tasks: Some(
+            states
+                .iter()
+                .map(|s| Task {
+                    task_arn: Some("arn:aws:ecs:us-east-1:123:task/c/t".into()),
+                    cluster_arn: None,
+                    last_status: Some((*s).into()),
+                    desired_status: Some("RUNNING".into()),
+                    containers: Some(vec![Container {
+                        container_arn: None,
+                        name: Some("app".into()),
+                        last_status: Some((*s).into()),
+                        exit_code: None,
+                        reason: None,
+                    }]),
+                    cpu: Some("256".into()),
+                    memory: Some("512".into()),
+                    started_at: None,
+                    stopped_reason: None,
+                    version: 1,
+                })
+                .collect(),
+        ),
+        failures: Some(vec![]),
+    }
+}
+
+impl Svc<DescribeTasksOutput> {
+    #[waitable({
+        "TasksRunning": {
+            "acceptors": [
+                { "state": "failure", "matcher": { "output": { "path": "tasks[].lastStatus", "expected": "STOPPED", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "failures[].reason", "expected": "MISSING", "comparator": "anyStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "tasks[].lastStatus", "expected": "RUNNING", "comparator": "allStringEquals" } } }
+            ],
+            "minDelay": 6
+        },
+        "TasksStopped": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "tasks[].lastStatus", "expected": "STOPPED", "comparator": "allStringEquals" } } }
+            ],
+            "minDelay": 6
+        }
+    })]
+    async fn describe_tasks(
+        &self,
+        cluster: String,
+        tasks: Vec<String>,
+    ) -> Result<DescribeTasksOutput, AwsError> {
+        let _ = (cluster, tasks);
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ecs_tasks_running_and_stopped() {
+    let ecs = Svc::new([
+        Ok(tasks(&["PROVISIONING", "PENDING"])),
+        Ok(tasks(&["RUNNING", "RUNNING"])),
+    ]);
+    let r = fast(ecs.wait_until_tasks_running("c".into(), vec![])).await;
+    assert_eq!(success(r), 2);
+    let ecs = Svc::new([Ok(tasks(&["RUNNING", "STOPPED"]))]);
+    let r = fast(ecs.wait_until_tasks_running("c".into(), vec![])).await;
+    assert_eq!(failure(r), 0);
+    let ecs = Svc::new([Ok(tasks(&["DEPROVISIONING"])), Ok(tasks(&["STOPPED"]))]);
+    let r = fast(ecs.wait_until_tasks_stopped("c".into(), vec![])).await;
+    assert_eq!(success(r), 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lambda (restJson1, PascalCase members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+enum State {
+    Pending,
+    Active,
+    Inactive,
+    Failed,
+}
+
+#[derive(Debug, Clone, Searchable)]
+enum LastUpdateStatus {
+    Successful,
+    Failed,
+    InProgress,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "lowercase")]
+enum Architecture {
+    #[serde(rename = "x86_64")]
+    X8664,
+    Arm64,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct EnvironmentResponse {
+    variables: Option<HashMap<String, String>>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct FunctionConfiguration {
+    function_name: Option<String>,
+    function_arn: Option<String>,
+    runtime: Option<String>,
+    role: Option<String>,
+    handler: Option<String>,
+    code_size: i64,
+    timeout: Option<i32>,
+    memory_size: Option<i32>,
+    last_modified: Option<String>,
+    code_sha256: Option<String>,
+    version: Option<String>,
+    environment: Option<EnvironmentResponse>,
+    state: Option<State>,
+    state_reason: Option<String>,
+    last_update_status: Option<LastUpdateStatus>,
+    architectures: Option<Vec<Architecture>>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct FunctionCodeLocation {
+    repository_type: Option<String>,
+    location: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Concurrency {
+    reserved_concurrent_executions: Option<i32>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct GetFunctionOutput {
+    configuration: Option<FunctionConfiguration>,
+    code: Option<FunctionCodeLocation>,
+    tags: Option<HashMap<String, String>>,
+    concurrency: Option<Concurrency>,
+}
+
+fn configuration(state: State, update: LastUpdateStatus) -> FunctionConfiguration {
+    FunctionConfiguration {
+        function_name: Some("f".into()),
+        function_arn: Some("arn:aws:lambda:us-east-1:123:function:f".into()),
+        runtime: Some("provided.al2023".into()),
+        role: None,
+        handler: Some("bootstrap".into()),
+        code_size: 1024,
+        timeout: Some(3),
+        memory_size: Some(128),
+        last_modified: Some("2024-01-01T00:00:00.000+0000".into()),
+        code_sha256: None,
+        version: Some("$LATEST".into()),
+        environment: Some(EnvironmentResponse {
+            variables: Some(HashMap::from([("RUST_LOG".into(), "info".into())])),
+        }),
+        state: Some(state),
+        state_reason: None,
+        last_update_status: Some(update),
+        architectures: Some(vec![Architecture::Arm64]),
+    }
+}
+
+fn function(state: State, update: LastUpdateStatus) -> GetFunctionOutput {
+    GetFunctionOutput {
+        configuration: Some(configuration(state, update)),
+        code: None,
+        tags: Some(HashMap::new()),
+        concurrency: None,
+    }
+}
+
+impl Svc<GetFunctionOutput> {
+    #[waitable({
+        "FunctionActiveV2": {
+            "documentation": "Waits for the function's State to be Active. This waiter uses GetFunction API. This should be used after new function creation.",
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Configuration.State", "expected": "Active", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Configuration.State", "expected": "Failed", "comparator": "stringEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "Configuration.State", "expected": "Pending", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 1
+        },
+        "FunctionExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "success": true } },
+                { "state": "retry", "matcher": { "errorType": "ResourceNotFoundException" } }
+            ],
+            "minDelay": 1
+        },
+        "FunctionUpdatedV2": {
+            "documentation": "Waits for the function's LastUpdateStatus to be Successful. This waiter uses GetFunction API. This should be used after function updates.",
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Configuration.LastUpdateStatus", "expected": "Successful", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Configuration.LastUpdateStatus", "expected": "Failed", "comparator": "stringEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "Configuration.LastUpdateStatus", "expected": "InProgress", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 1
+        }
+    })]
+    async fn get_function(&self, function_name: String) -> Result<GetFunctionOutput, AwsError> {
+        let _ = function_name;
+        self.next()
+    }
+}
+
+impl Svc<FunctionConfiguration> {
+    #[waitable({
+        "FunctionActive": {
+            "documentation": "Waits for the function's State to be Active. This waiter uses GetFunctionConfiguration API. This should be used after new function creation.",
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "State", "expected": "Active", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "State", "expected": "Failed", "comparator": "stringEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "State", "expected": "Pending", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 5
+        },
+        "FunctionUpdated": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "LastUpdateStatus", "expected": "Successful", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "LastUpdateStatus", "expected": "Failed", "comparator": "stringEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "LastUpdateStatus", "expected": "InProgress", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 5
+        },
+        "PublishedVersionActive": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "State", "expected": "Active", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "State", "expected": "Failed", "comparator": "stringEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "State", "expected": "Pending", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 5,
+            "maxDelay": 1560
+        }
+    })]
+    async fn get_function_configuration(
+        &self,
+        function_name: String,
+    ) -> Result<FunctionConfiguration, AwsError> {
+        let _ = function_name;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn lambda_function_waiters() {
+    use LastUpdateStatus::{InProgress, Successful};
+    let lambda = Svc::new([
+        Err(AwsError("ResourceNotFoundException")),
+        Ok(function(State::Pending, Successful)),
+    ]);
+    assert_eq!(
+        success(fast(lambda.wait_until_function_exists("f".into())).await),
+        2
+    );
+    let lambda = Svc::new([
+        Ok(function(State::Pending, Successful)),
+        Ok(function(State::Active, Successful)),
+    ]);
+    assert_eq!(
+        success(fast(lambda.wait_until_function_active_v2("f".into())).await),
+        2
+    );
+    let lambda = Svc::new([Ok(function(State::Failed, Successful))]);
+    assert_eq!(
+        failure(fast(lambda.wait_until_function_active_v2("f".into())).await),
+        1
+    );
+    let lambda = Svc::new([
+        Ok(function(State::Active, InProgress)),
+        Ok(function(State::Active, LastUpdateStatus::Failed)),
+    ]);
+    assert_eq!(
+        failure(fast(lambda.wait_until_function_updated_v2("f".into())).await),
+        1
+    );
+
+    let lambda = Svc::new([
+        Ok(configuration(State::Pending, Successful)),
+        Ok(configuration(State::Active, Successful)),
+    ]);
+    assert_eq!(
+        success(fast(lambda.wait_until_function_active("f".into())).await),
+        2
+    );
+    let lambda = Svc::new([
+        Ok(configuration(State::Active, InProgress)),
+        Ok(configuration(State::Active, Successful)),
+    ]);
+    assert_eq!(
+        success(fast(lambda.wait_until_function_updated("f".into())).await),
+        2
+    );
+    let lambda = Svc::new([Ok(configuration(State::Inactive, Successful))]);
+    let r = lambda
+        .wait_until_published_version_active("f".into())
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(ms(100))
+        .await;
+    assert!(timed_out(r) > 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// RDS (awsQuery, PascalCase members with upper-case acronyms)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Endpoint {
+    address: Option<String>,
+    port: Option<i32>,
+    hosted_zone_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DBInstance {
+    #[serde(rename = "DBInstanceIdentifier")]
+    db_instance_identifier: Option<String>,
+    #[serde(rename = "DBInstanceClass")]
+    db_instance_class: Option<String>,
+    engine: Option<String>,
+    #[serde(rename = "DBInstanceStatus")]
+    db_instance_status: Option<String>,
+    endpoint: Option<Endpoint>,
+    allocated_storage: Option<i32>,
+    instance_create_time: Option<SystemTime>,
+    #[serde(rename = "MultiAZ")]
+    multi_az: Option<bool>,
+    engine_version: Option<String>,
+    publicly_accessible: Option<bool>,
+    #[serde(rename = "DBInstanceArn")]
+    db_instance_arn: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeDBInstancesOutput {
+    marker: Option<String>,
+    #[serde(rename = "DBInstances")]
+    db_instances: Option<Vec<DBInstance>>,
+}
+
+fn db_instances(states: &[&str]) -> DescribeDBInstancesOutput {
+    DescribeDBInstancesOutput {
+        marker: None,
+        db_instances: Some(
+            states
+                .iter()
+                .map(|s| DBInstance {
+                    db_instance_identifier: Some("db".into()),
+                    db_instance_class: Some("db.t4g.micro".into()),
+                    engine: Some("postgres".into()),
+                    db_instance_status: Some((*s).into()),
+                    endpoint: Some(Endpoint {
+                        address: Some("db.example".into()),
+                        port: Some(5432),
+                        hosted_zone_id: None,
+                    }),
+                    allocated_storage: Some(20),
+                    instance_create_time: Some(SystemTime::UNIX_EPOCH),
+                    multi_az: Some(false),
+                    engine_version: Some("16.1".into()),
+                    publicly_accessible: Some(false),
+                    db_instance_arn: None,
+                })
+                .collect(),
+        ),
+    }
+}
+
+impl Svc<DescribeDBInstancesOutput> {
+    #[waitable({
+        "DBInstanceAvailable": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "DBInstances[].DBInstanceStatus", "expected": "available", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "DBInstances[].DBInstanceStatus", "expected": "deleted", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "DBInstances[].DBInstanceStatus", "expected": "deleting", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "DBInstances[].DBInstanceStatus", "expected": "failed", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "DBInstances[].DBInstanceStatus", "expected": "incompatible-restore", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "DBInstances[].DBInstanceStatus", "expected": "incompatible-parameters", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 30
+        },
+        "DBInstanceDeleted": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "length(DBInstances) == `0`", "expected": "true", "comparator": "booleanEquals" } } },
+                { "state": "success", "matcher": { "errorType": "DBInstanceNotFound" } },
+                { "state": "failure", "matcher": { "output": { "path": "DBInstances[].DBInstanceStatus", "expected": "creating", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "DBInstances[].DBInstanceStatus", "expected": "modifying", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "DBInstances[].DBInstanceStatus", "expected": "rebooting", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "DBInstances[].DBInstanceStatus", "expected": "resetting-master-credentials", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 30
+        }
+    })]
+    async fn describe_db_instances(
+        &self,
+        db_instance_identifier: String,
+    ) -> Result<DescribeDBInstancesOutput, AwsError> {
+        let _ = db_instance_identifier;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn rds_db_instance_available_and_deleted() {
+    let rds = Svc::new([
+        Ok(db_instances(&["creating"])),
+        Ok(db_instances(&["backing-up"])),
+        Ok(db_instances(&["available"])),
+    ]);
+    let r = fast(rds.wait_until_db_instance_available("db".into())).await;
+    assert_eq!(success(r), 3);
+    let rds = Svc::new([Ok(db_instances(&["incompatible-parameters"]))]);
+    let r = fast(rds.wait_until_db_instance_available("db".into())).await;
+    assert_eq!(failure(r), 5);
+    let rds = Svc::new([Ok(db_instances(&["deleting"])), Ok(db_instances(&[]))]);
+    let r = fast(rds.wait_until_db_instance_deleted("db".into())).await;
+    assert_eq!(success(r), 2);
+    let rds = Svc::new([
+        Ok(db_instances(&["deleting"])),
+        Err(AwsError("DBInstanceNotFound")),
+    ]);
+    let r = fast(rds.wait_until_db_instance_deleted("db".into())).await;
+    assert_eq!(success(r), 2);
+    let rds = Svc::new([Ok(db_instances(&["rebooting"]))]);
+    let r = fast(rds.wait_until_db_instance_deleted("db".into())).await;
+    assert_eq!(failure(r), 4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// EKS (restJson1, camelCase members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum ClusterStatus {
+    Creating,
+    Active,
+    Deleting,
+    Failed,
+    Updating,
+    Pending,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct Certificate {
+    data: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct VpcConfigResponse {
+    subnet_ids: Option<Vec<String>>,
+    security_group_ids: Option<Vec<String>>,
+    vpc_id: Option<String>,
+    endpoint_public_access: bool,
+    endpoint_private_access: bool,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct Cluster {
+    name: Option<String>,
+    arn: Option<String>,
+    created_at: Option<SystemTime>,
+    version: Option<String>,
+    endpoint: Option<String>,
+    role_arn: Option<String>,
+    resources_vpc_config: Option<VpcConfigResponse>,
+    status: Option<ClusterStatus>,
+    certificate_authority: Option<Certificate>,
+    platform_version: Option<String>,
+    tags: Option<HashMap<String, String>>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+struct DescribeClusterOutput {
+    cluster: Option<Cluster>,
+}
+
+fn cluster(status: ClusterStatus) -> DescribeClusterOutput {
+    DescribeClusterOutput {
+        cluster: Some(Cluster {
+            name: Some("c".into()),
+            arn: None,
+            created_at: Some(SystemTime::UNIX_EPOCH),
+            version: Some("1.31".into()),
+            endpoint: None,
+            role_arn: None,
+            resources_vpc_config: Some(VpcConfigResponse {
+                subnet_ids: Some(vec!["subnet-1".into()]),
+                security_group_ids: Some(vec![]),
+                vpc_id: Some("vpc-1".into()),
+                endpoint_public_access: true,
+                endpoint_private_access: false,
+            }),
+            status: Some(status),
+            certificate_authority: None,
+            platform_version: Some("eks.1".into()),
+            tags: Some(HashMap::new()),
+        }),
+    }
+}
+
+impl Svc<DescribeClusterOutput> {
+    #[waitable({
+        "ClusterActive": {
+            "acceptors": [
+                { "state": "failure", "matcher": { "output": { "path": "cluster.status", "expected": "DELETING", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "cluster.status", "expected": "FAILED", "comparator": "stringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "cluster.status", "expected": "ACTIVE", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 30
+        },
+        "ClusterDeleted": {
+            "acceptors": [
+                { "state": "failure", "matcher": { "output": { "path": "cluster.status", "expected": "ACTIVE", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "cluster.status", "expected": "CREATING", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "cluster.status", "expected": "PENDING", "comparator": "stringEquals" } } },
+                { "state": "success", "matcher": { "errorType": "ResourceNotFoundException" } }
+            ],
+            "minDelay": 30
+        }
+    })]
+    async fn describe_cluster(&self, name: String) -> Result<DescribeClusterOutput, AwsError> {
+        let _ = name;
+        self.next()
+    }
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum NodegroupStatus {
+    Creating,
+    Active,
+    Updating,
+    Deleting,
+    CreateFailed,
+    DeleteFailed,
+    Degraded,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct NodegroupScalingConfig {
+    min_size: Option<i32>,
+    max_size: Option<i32>,
+    desired_size: Option<i32>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct Nodegroup {
+    nodegroup_name: Option<String>,
+    cluster_name: Option<String>,
+    status: Option<NodegroupStatus>,
+    scaling_config: Option<NodegroupScalingConfig>,
+    instance_types: Option<Vec<String>>,
+    labels: Option<HashMap<String, String>>,
+    disk_size: Option<i32>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+struct DescribeNodegroupOutput {
+    nodegroup: Option<Nodegroup>,
+}
+
+fn nodegroup(status: NodegroupStatus) -> DescribeNodegroupOutput {
+    DescribeNodegroupOutput {
+        nodegroup: Some(Nodegroup {
+            nodegroup_name: Some("ng".into()),
+            cluster_name: Some("c".into()),
+            status: Some(status),
+            scaling_config: Some(NodegroupScalingConfig {
+                min_size: Some(1),
+                max_size: Some(3),
+                desired_size: Some(2),
+            }),
+            instance_types: Some(vec!["m7g.large".into()]),
+            labels: None,
+            disk_size: Some(20),
+        }),
+    }
+}
+
+impl Svc<DescribeNodegroupOutput> {
+    #[waitable({
+        "NodegroupActive": {
+            "acceptors": [
+                { "state": "failure", "matcher": { "output": { "path": "nodegroup.status", "expected": "CREATE_FAILED", "comparator": "stringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "nodegroup.status", "expected": "ACTIVE", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 30
+        },
+        "NodegroupDeleted": {
+            "acceptors": [
+                { "state": "failure", "matcher": { "output": { "path": "nodegroup.status", "expected": "DELETE_FAILED", "comparator": "stringEquals" } } },
+                { "state": "success", "matcher": { "errorType": "ResourceNotFoundException" } }
+            ],
+            "minDelay": 30
+        }
+    })]
+    async fn describe_nodegroup(
+        &self,
+        cluster_name: String,
+        nodegroup_name: String,
+    ) -> Result<DescribeNodegroupOutput, AwsError> {
+        let _ = (cluster_name, nodegroup_name);
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn eks_cluster_and_nodegroup_waiters() {
+    use ClusterStatus::*;
+    let eks = Svc::new([Ok(cluster(Creating)), Ok(cluster(Active))]);
+    assert_eq!(
+        success(fast(eks.wait_until_cluster_active("c".into())).await),
+        2
+    );
+    let eks = Svc::new([Ok(cluster(Creating)), Ok(cluster(ClusterStatus::Failed))]);
+    assert_eq!(
+        failure(fast(eks.wait_until_cluster_active("c".into())).await),
+        1
+    );
+    let eks = Svc::new([
+        Ok(cluster(Deleting)),
+        Err(AwsError("ResourceNotFoundException")),
+    ]);
+    assert_eq!(
+        success(fast(eks.wait_until_cluster_deleted("c".into())).await),
+        2
+    );
+    let eks = Svc::new([Ok(cluster(Deleting)), Ok(cluster(Pending))]);
+    assert_eq!(
+        failure(fast(eks.wait_until_cluster_deleted("c".into())).await),
+        2
+    );
+
+    let eks = Svc::new([
+        Ok(nodegroup(NodegroupStatus::Creating)),
+        Ok(nodegroup(NodegroupStatus::Active)),
+    ]);
+    let r = fast(eks.wait_until_nodegroup_active("c".into(), "ng".into())).await;
+    assert_eq!(success(r), 2);
+    let eks = Svc::new([Ok(nodegroup(NodegroupStatus::CreateFailed))]);
+    let r = fast(eks.wait_until_nodegroup_active("c".into(), "ng".into())).await;
+    assert_eq!(failure(r), 0);
+    let eks = Svc::new([
+        Ok(nodegroup(NodegroupStatus::Deleting)),
+        Err(AwsError("ResourceNotFoundException")),
+    ]);
+    let r = fast(eks.wait_until_nodegroup_deleted("c".into(), "ng".into())).await;
+    assert_eq!(success(r), 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Auto Scaling (awsQuery, PascalCase members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+enum LifecycleState {
+    Pending,
+    #[serde(rename = "Pending:Wait")]
+    PendingWait,
+    #[serde(rename = "Pending:Proceed")]
+    PendingProceed,
+    Quarantined,
+    InService,
+    Terminating,
+    #[serde(rename = "Terminating:Wait")]
+    TerminatingWait,
+    Terminated,
+    Detaching,
+    Detached,
+    EnteringStandby,
+    Standby,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct AsgInstance {
+    instance_id: String,
+    instance_type: Option<String>,
+    availability_zone: String,
+    lifecycle_state: LifecycleState,
+    health_status: String,
+    protected_from_scale_in: bool,
+    weighted_capacity: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct AutoScalingGroup {
+    auto_scaling_group_name: String,
+    #[serde(rename = "AutoScalingGroupARN")]
+    auto_scaling_group_arn: Option<String>,
+    min_size: i32,
+    max_size: i32,
+    desired_capacity: i32,
+    default_cooldown: Option<i32>,
+    availability_zones: Option<Vec<String>>,
+    #[serde(rename = "LoadBalancerNames")]
+    load_balancer_names: Option<Vec<String>>,
+    #[serde(rename = "TargetGroupARNs")]
+    target_group_arns: Option<Vec<String>>,
+    health_check_type: String,
+    health_check_grace_period: Option<i32>,
+    instances: Option<Vec<AsgInstance>>,
+    created_time: SystemTime,
+    tags: Option<Vec<HashMap<String, serde_json::Value>>>,
+    capacity_rebalance: Option<bool>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeAutoScalingGroupsOutput {
+    auto_scaling_groups: Vec<AutoScalingGroup>,
+    next_token: Option<String>,
+}
+
+/// One group per entry: its minimum size and its instances' lifecycle states.
+fn groups(spec: &[(i32, &[LifecycleState])]) -> DescribeAutoScalingGroupsOutput {
+    DescribeAutoScalingGroupsOutput {
+        auto_scaling_groups: spec
+            .iter()
+            .map(|(min, states)| AutoScalingGroup {
+                auto_scaling_group_name: "g".into(),
+                auto_scaling_group_arn: None,
+                min_size: *min,
+                max_size: 10,
+                desired_capacity: *min,
+                default_cooldown: Some(300),
+                availability_zones: Some(vec!["us-east-1a".into()]),
+                load_balancer_names: Some(vec![]),
+                target_group_arns: Some(vec![]),
+                health_check_type: "EC2".into(),
+                health_check_grace_period: Some(300),
+                instances: Some(
+                    states
+                        .iter()
+                        .map(|s| AsgInstance {
+                            instance_id: "i-0".into(),
+                            instance_type: Some("t3.micro".into()),
+                            availability_zone: "us-east-1a".into(),
+                            lifecycle_state: s.clone(),
+                            health_status: "Healthy".into(),
+                            protected_from_scale_in: false,
+                            weighted_capacity: None,
+                        })
+                        .collect(),
+                ),
+                created_time: SystemTime::UNIX_EPOCH,
+                tags: Some(vec![]),
+                capacity_rebalance: Some(false),
+            })
+            .collect(),
+        next_token: None,
+    }
+}
+
+impl Svc<DescribeAutoScalingGroupsOutput> {
+    #[waitable({
+        "GroupExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "length(AutoScalingGroups) > `0`", "expected": "true", "comparator": "booleanEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "length(AutoScalingGroups) > `0`", "expected": "false", "comparator": "booleanEquals" } } }
+            ],
+            "minDelay": 5
+        },
+        "GroupInService": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "contains(AutoScalingGroups[].[length(Instances[?LifecycleState=='InService']) >= MinSize][], `false`)", "expected": "false", "comparator": "booleanEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "contains(AutoScalingGroups[].[length(Instances[?LifecycleState=='InService']) >= MinSize][], `false`)", "expected": "true", "comparator": "booleanEquals" } } }
+            ],
+            "minDelay": 15
+        },
+        "GroupNotExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "length(AutoScalingGroups) > `0`", "expected": "false", "comparator": "booleanEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "length(AutoScalingGroups) > `0`", "expected": "true", "comparator": "booleanEquals" } } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_auto_scaling_groups(
+        &self,
+        auto_scaling_group_names: Vec<String>,
+    ) -> Result<DescribeAutoScalingGroupsOutput, AwsError> {
+        let _ = auto_scaling_group_names;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn autoscaling_group_waiters() {
+    use LifecycleState::*;
+    let asg = Svc::new([Ok(groups(&[])), Ok(groups(&[(1, &[Pending])]))]);
+    assert_eq!(success(fast(asg.wait_until_group_exists(vec![])).await), 2);
+    let asg = Svc::new([
+        Ok(groups(&[(2, &[InService, PendingWait]), (1, &[InService])])),
+        Ok(groups(&[(2, &[InService, InService]), (1, &[Standby])])),
+        Ok(groups(&[(2, &[InService, InService]), (1, &[InService])])),
+    ]);
+    assert_eq!(
+        success(fast(asg.wait_until_group_in_service(vec![])).await),
+        3
+    );
+    let asg = Svc::new([Ok(groups(&[(1, &[Terminating])])), Ok(groups(&[]))]);
+    assert_eq!(
+        success(fast(asg.wait_until_group_not_exists(vec![])).await),
+        2
+    );
+}
