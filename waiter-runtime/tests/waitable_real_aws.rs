@@ -2472,3 +2472,1137 @@ async fn autoscaling_group_waiters() {
         2
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// ACM (awsJson1_1, PascalCase members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum DomainStatus {
+    PendingValidation,
+    Success,
+    Failed,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum CertificateStatus {
+    PendingValidation,
+    Issued,
+    Inactive,
+    Expired,
+    ValidationTimedOut,
+    Revoked,
+    Failed,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct ResourceRecord {
+    name: String,
+    r#type: String,
+    value: String,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DomainValidation {
+    domain_name: String,
+    validation_emails: Option<Vec<String>>,
+    validation_domain: Option<String>,
+    validation_status: Option<DomainStatus>,
+    resource_record: Option<ResourceRecord>,
+    validation_method: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct CertificateDetail {
+    certificate_arn: Option<String>,
+    domain_name: Option<String>,
+    subject_alternative_names: Option<Vec<String>>,
+    domain_validation_options: Option<Vec<DomainValidation>>,
+    serial: Option<String>,
+    created_at: Option<SystemTime>,
+    issued_at: Option<SystemTime>,
+    status: Option<CertificateStatus>,
+    in_use_by: Option<Vec<String>>,
+    failure_reason: Option<String>,
+    r#type: Option<String>,
+    not_after: Option<SystemTime>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeCertificateOutput {
+    certificate: Option<CertificateDetail>,
+}
+
+fn certificate(status: CertificateStatus, domains: &[DomainStatus]) -> DescribeCertificateOutput {
+    DescribeCertificateOutput {
+        certificate: Some(CertificateDetail {
+            certificate_arn: Some("arn:aws:acm:us-east-1:123:certificate/1".into()),
+            domain_name: Some("example.com".into()),
+            subject_alternative_names: Some(vec!["www.example.com".into()]),
+            domain_validation_options: Some(
+                domains
+                    .iter()
+                    .map(|d| DomainValidation {
+                        domain_name: "example.com".into(),
+                        validation_emails: None,
+                        validation_domain: Some("example.com".into()),
+                        validation_status: Some(d.clone()),
+                        resource_record: Some(ResourceRecord {
+                            name: "_x.example.com.".into(),
+                            r#type: "CNAME".into(),
+                            value: "_y.acm-validations.aws.".into(),
+                        }),
+                        validation_method: Some("DNS".into()),
+                    })
+                    .collect(),
+            ),
+            serial: None,
+            created_at: Some(SystemTime::UNIX_EPOCH),
+            issued_at: None,
+            status: Some(status),
+            in_use_by: Some(vec![]),
+            failure_reason: None,
+            r#type: Some("AMAZON_ISSUED".into()),
+            not_after: None,
+        }),
+    }
+}
+
+impl Svc<DescribeCertificateOutput> {
+    #[waitable({
+        "CertificateValidated": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Certificate.DomainValidationOptions[].ValidationStatus", "expected": "SUCCESS", "comparator": "allStringEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "Certificate.DomainValidationOptions[].ValidationStatus", "expected": "PENDING_VALIDATION", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Certificate.Status", "expected": "FAILED", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "errorType": "ResourceNotFoundException" } }
+            ],
+            "minDelay": 60
+        }
+    })]
+    async fn describe_certificate(
+        &self,
+        certificate_arn: String,
+    ) -> Result<DescribeCertificateOutput, AwsError> {
+        let _ = certificate_arn;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn acm_certificate_validated() {
+    use CertificateStatus::{Issued, PendingValidation};
+    use DomainStatus::Success;
+    let acm = Svc::new([
+        Ok(certificate(
+            PendingValidation,
+            &[Success, DomainStatus::PendingValidation],
+        )),
+        Ok(certificate(Issued, &[Success, Success])),
+    ]);
+    let r = fast(acm.wait_until_certificate_validated("arn".into())).await;
+    assert_eq!(success(r), 2);
+    let acm = Svc::new([Ok(certificate(
+        CertificateStatus::Failed,
+        &[DomainStatus::Failed],
+    ))]);
+    let r = fast(acm.wait_until_certificate_validated("arn".into())).await;
+    assert_eq!(failure(r), 2);
+    let acm = Svc::new([Err(AwsError("ResourceNotFoundException"))]);
+    let r = fast(acm.wait_until_certificate_validated("arn".into())).await;
+    assert_eq!(failure(r), 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elastic Load Balancing v2 (awsQuery, PascalCase members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "snake_case")]
+enum LoadBalancerStateEnum {
+    Active,
+    Provisioning,
+    ActiveImpaired,
+    Failed,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct LoadBalancerState {
+    code: Option<LoadBalancerStateEnum>,
+    reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct AvailabilityZone {
+    zone_name: Option<String>,
+    subnet_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct LoadBalancer {
+    load_balancer_arn: Option<String>,
+    #[serde(rename = "DNSName")]
+    dns_name: Option<String>,
+    canonical_hosted_zone_id: Option<String>,
+    created_time: Option<SystemTime>,
+    load_balancer_name: Option<String>,
+    scheme: Option<String>,
+    vpc_id: Option<String>,
+    state: Option<LoadBalancerState>,
+    r#type: Option<String>,
+    availability_zones: Option<Vec<AvailabilityZone>>,
+    security_groups: Option<Vec<String>>,
+    ip_address_type: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeLoadBalancersOutput {
+    load_balancers: Option<Vec<LoadBalancer>>,
+    next_marker: Option<String>,
+}
+
+fn load_balancers(states: &[LoadBalancerStateEnum]) -> DescribeLoadBalancersOutput {
+    DescribeLoadBalancersOutput {
+        load_balancers: Some(
+            states
+                .iter()
+                .map(|s| LoadBalancer {
+                    load_balancer_arn: Some("arn:lb".into()),
+                    dns_name: Some("lb.example".into()),
+                    canonical_hosted_zone_id: None,
+                    created_time: Some(SystemTime::UNIX_EPOCH),
+                    load_balancer_name: Some("lb".into()),
+                    scheme: Some("internet-facing".into()),
+                    vpc_id: Some("vpc-1".into()),
+                    state: Some(LoadBalancerState {
+                        code: Some(s.clone()),
+                        reason: None,
+                    }),
+                    r#type: Some("application".into()),
+                    availability_zones: Some(vec![AvailabilityZone {
+                        zone_name: Some("us-east-1a".into()),
+                        subnet_id: Some("subnet-1".into()),
+                    }]),
+                    security_groups: Some(vec![]),
+                    ip_address_type: Some("ipv4".into()),
+                })
+                .collect(),
+        ),
+        next_marker: None,
+    }
+}
+
+impl Svc<DescribeLoadBalancersOutput> {
+    #[waitable({
+        "LoadBalancerAvailable": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "LoadBalancers[].State.Code", "expected": "active", "comparator": "allStringEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "LoadBalancers[].State.Code", "expected": "provisioning", "comparator": "anyStringEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "LoadBalancerNotFound" } }
+            ],
+            "minDelay": 15
+        },
+        "LoadBalancerExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "success": true } },
+                { "state": "retry", "matcher": { "errorType": "LoadBalancerNotFound" } }
+            ],
+            "minDelay": 15
+        },
+        "LoadBalancersDeleted": {
+            "acceptors": [
+                { "state": "retry", "matcher": { "output": { "path": "LoadBalancers[].State.Code", "expected": "active", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "errorType": "LoadBalancerNotFound" } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_load_balancers(
+        &self,
+        names: Vec<String>,
+    ) -> Result<DescribeLoadBalancersOutput, AwsError> {
+        let _ = names;
+        self.next()
+    }
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "snake_case")]
+enum TargetHealthStateEnum {
+    Initial,
+    Healthy,
+    Unhealthy,
+    #[serde(rename = "unhealthy.draining")]
+    UnhealthyDraining,
+    Unused,
+    Draining,
+    Unavailable,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct TargetDescription {
+    id: String,
+    port: Option<i32>,
+    availability_zone: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct TargetHealth {
+    state: Option<TargetHealthStateEnum>,
+    reason: Option<String>,
+    description: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct TargetHealthDescription {
+    target: Option<TargetDescription>,
+    health_check_port: Option<String>,
+    target_health: Option<TargetHealth>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeTargetHealthOutput {
+    target_health_descriptions: Option<Vec<TargetHealthDescription>>,
+}
+
+fn target_health(states: &[TargetHealthStateEnum]) -> DescribeTargetHealthOutput {
+    DescribeTargetHealthOutput {
+        target_health_descriptions: Some(
+            states
+                .iter()
+                .map(|s| TargetHealthDescription {
+                    target: Some(TargetDescription {
+                        id: "i-0".into(),
+                        port: Some(80),
+                        availability_zone: None,
+                    }),
+                    health_check_port: Some("80".into()),
+                    target_health: Some(TargetHealth {
+                        state: Some(s.clone()),
+                        reason: None,
+                        description: None,
+                    }),
+                })
+                .collect(),
+        ),
+    }
+}
+
+impl Svc<DescribeTargetHealthOutput> {
+    #[waitable({
+        "TargetDeregistered": {
+            "acceptors": [
+                { "state": "success", "matcher": { "errorType": "InvalidTarget" } },
+                { "state": "success", "matcher": { "output": { "path": "TargetHealthDescriptions[].TargetHealth.State", "expected": "unused", "comparator": "allStringEquals" } } }
+            ],
+            "minDelay": 15
+        },
+        "TargetInService": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "TargetHealthDescriptions[].TargetHealth.State", "expected": "healthy", "comparator": "allStringEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "InvalidInstance" } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_target_health(
+        &self,
+        target_group_arn: String,
+    ) -> Result<DescribeTargetHealthOutput, AwsError> {
+        let _ = target_group_arn;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn elbv2_load_balancer_and_target_waiters() {
+    use LoadBalancerStateEnum::*;
+    let elb = Svc::new([
+        Err(AwsError("LoadBalancerNotFound")),
+        Ok(load_balancers(&[Provisioning])),
+        Ok(load_balancers(&[Active])),
+    ]);
+    assert_eq!(
+        success(fast(elb.wait_until_load_balancer_available(vec![])).await),
+        3
+    );
+    let elb = Svc::new([
+        Err(AwsError("LoadBalancerNotFound")),
+        Ok(load_balancers(&[Provisioning])),
+    ]);
+    assert_eq!(
+        success(fast(elb.wait_until_load_balancer_exists(vec![])).await),
+        2
+    );
+    let elb = Svc::new([
+        Ok(load_balancers(&[Active])),
+        Err(AwsError("LoadBalancerNotFound")),
+    ]);
+    assert_eq!(
+        success(fast(elb.wait_until_load_balancers_deleted(vec![])).await),
+        2
+    );
+    // `failed` is neither active nor provisioning: no acceptor matches, the waiter retries.
+    let elb = Svc::new([Ok(load_balancers(&[Failed]))]);
+    let r = elb
+        .wait_until_load_balancer_available(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(ms(100))
+        .await;
+    assert!(timed_out(r) > 1);
+
+    use TargetHealthStateEnum::*;
+    let elb = Svc::new([
+        Err(AwsError("InvalidInstance")),
+        Ok(target_health(&[Initial, Healthy])),
+        Ok(target_health(&[Healthy, Healthy])),
+    ]);
+    let r = fast(elb.wait_until_target_in_service("tg".into())).await;
+    assert_eq!(success(r), 3);
+    let elb = Svc::new([Ok(target_health(&[Draining])), Ok(target_health(&[Unused]))]);
+    let r = fast(elb.wait_until_target_deregistered("tg".into())).await;
+    assert_eq!(success(r), 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// CloudFront (restXml, PascalCase members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Aliases {
+    quantity: i32,
+    items: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DistributionConfig {
+    caller_reference: String,
+    aliases: Option<Aliases>,
+    default_root_object: Option<String>,
+    comment: String,
+    enabled: bool,
+    price_class: Option<String>,
+    http_version: Option<String>,
+    #[serde(rename = "IsIPV6Enabled")]
+    is_ipv6_enabled: Option<bool>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Distribution {
+    id: String,
+    #[serde(rename = "ARN")]
+    arn: String,
+    status: String,
+    last_modified_time: SystemTime,
+    in_progress_invalidation_batches: i32,
+    domain_name: String,
+    distribution_config: DistributionConfig,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct GetDistributionOutput {
+    distribution: Option<Distribution>,
+    #[serde(rename = "ETag")]
+    e_tag: Option<String>,
+}
+
+fn distribution(status: &str) -> GetDistributionOutput {
+    GetDistributionOutput {
+        distribution: Some(Distribution {
+            id: "E1".into(),
+            arn: "arn:aws:cloudfront::123:distribution/E1".into(),
+            status: status.into(),
+            last_modified_time: SystemTime::UNIX_EPOCH,
+            in_progress_invalidation_batches: 0,
+            domain_name: "d1.cloudfront.net".into(),
+            distribution_config: DistributionConfig {
+                caller_reference: "ref".into(),
+                aliases: Some(Aliases {
+                    quantity: 0,
+                    items: None,
+                }),
+                default_root_object: Some("index.html".into()),
+                comment: String::new(),
+                enabled: true,
+                price_class: Some("PriceClass_All".into()),
+                http_version: Some("http2".into()),
+                is_ipv6_enabled: Some(true),
+            },
+        }),
+        e_tag: Some("E2".into()),
+    }
+}
+
+impl Svc<GetDistributionOutput> {
+    #[waitable({
+        "DistributionDeployed": {
+            "documentation": "Wait until a distribution is deployed.",
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Distribution.Status", "expected": "Deployed", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 60
+        }
+    })]
+    async fn get_distribution(&self, id: String) -> Result<GetDistributionOutput, AwsError> {
+        let _ = id;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn cloudfront_distribution_deployed() {
+    let cf = Svc::new([Ok(distribution("InProgress")), Ok(distribution("Deployed"))]);
+    assert_eq!(
+        success(fast(cf.wait_until_distribution_deployed("E1".into())).await),
+        2
+    );
+    let cf = Svc::new([Err(AwsError("NoSuchDistribution"))]);
+    assert_eq!(
+        op_failed(fast(cf.wait_until_distribution_deployed("E1".into())).await),
+        AwsError("NoSuchDistribution")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// SSM (awsJson1_1, PascalCase members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+enum CommandInvocationStatus {
+    Pending,
+    InProgress,
+    Delayed,
+    Success,
+    Cancelled,
+    TimedOut,
+    Failed,
+    Cancelling,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct CloudWatchOutputConfig {
+    cloud_watch_log_group_name: Option<String>,
+    cloud_watch_output_enabled: bool,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct GetCommandInvocationOutput {
+    command_id: Option<String>,
+    instance_id: Option<String>,
+    comment: Option<String>,
+    document_name: Option<String>,
+    document_version: Option<String>,
+    plugin_name: Option<String>,
+    response_code: i32,
+    execution_start_date_time: Option<String>,
+    execution_elapsed_time: Option<String>,
+    execution_end_date_time: Option<String>,
+    status: Option<CommandInvocationStatus>,
+    status_details: Option<String>,
+    standard_output_content: Option<String>,
+    #[serde(rename = "StandardOutputUrl")]
+    standard_output_url: Option<String>,
+    standard_error_content: Option<String>,
+    cloud_watch_output_config: Option<CloudWatchOutputConfig>,
+}
+
+fn invocation(status: CommandInvocationStatus) -> GetCommandInvocationOutput {
+    GetCommandInvocationOutput {
+        command_id: Some("c-1".into()),
+        instance_id: Some("i-0".into()),
+        comment: None,
+        document_name: Some("AWS-RunShellScript".into()),
+        document_version: Some("1".into()),
+        plugin_name: Some("aws:runShellScript".into()),
+        response_code: -1,
+        execution_start_date_time: None,
+        execution_elapsed_time: None,
+        execution_end_date_time: None,
+        status: Some(status),
+        status_details: None,
+        standard_output_content: Some(String::new()),
+        standard_output_url: None,
+        standard_error_content: None,
+        cloud_watch_output_config: Some(CloudWatchOutputConfig {
+            cloud_watch_log_group_name: None,
+            cloud_watch_output_enabled: false,
+        }),
+    }
+}
+
+impl Svc<GetCommandInvocationOutput> {
+    #[waitable({
+        "CommandExecuted": {
+            "acceptors": [
+                { "state": "retry", "matcher": { "output": { "path": "Status", "expected": "Pending", "comparator": "stringEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "Status", "expected": "InProgress", "comparator": "stringEquals" } } },
+                { "state": "retry", "matcher": { "output": { "path": "Status", "expected": "Delayed", "comparator": "stringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "Status", "expected": "Success", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Status", "expected": "Cancelled", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Status", "expected": "TimedOut", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Status", "expected": "Failed", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Status", "expected": "Cancelling", "comparator": "stringEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "InvocationDoesNotExist" } }
+            ],
+            "minDelay": 5
+        }
+    })]
+    async fn get_command_invocation(
+        &self,
+        command_id: String,
+        instance_id: String,
+    ) -> Result<GetCommandInvocationOutput, AwsError> {
+        let _ = (command_id, instance_id);
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ssm_command_executed() {
+    use CommandInvocationStatus::*;
+    let ssm = Svc::new([
+        Err(AwsError("InvocationDoesNotExist")),
+        Ok(invocation(Pending)),
+        Ok(invocation(InProgress)),
+        Ok(invocation(Delayed)),
+        Ok(invocation(Success)),
+    ]);
+    let r = fast(ssm.wait_until_command_executed("c-1".into(), "i-0".into())).await;
+    assert_eq!(success(r), 5);
+    for (status, acceptor) in [(Cancelled, 4), (TimedOut, 5), (Failed, 6), (Cancelling, 7)] {
+        let ssm = Svc::new([Ok(invocation(InProgress)), Ok(invocation(status))]);
+        let r = fast(ssm.wait_until_command_executed("c-1".into(), "i-0".into())).await;
+        assert_eq!(failure(r), acceptor);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kinesis (awsJson1_1, PascalCase members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum StreamStatus {
+    Creating,
+    Deleting,
+    Active,
+    Updating,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct HashKeyRange {
+    starting_hash_key: String,
+    ending_hash_key: String,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Shard {
+    shard_id: String,
+    parent_shard_id: Option<String>,
+    hash_key_range: HashKeyRange,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct EnhancedMetrics {
+    shard_level_metrics: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct StreamDescription {
+    stream_name: String,
+    #[serde(rename = "StreamARN")]
+    stream_arn: String,
+    stream_status: StreamStatus,
+    shards: Vec<Shard>,
+    has_more_shards: bool,
+    retention_period_hours: i32,
+    stream_creation_timestamp: SystemTime,
+    enhanced_monitoring: Vec<EnhancedMetrics>,
+    encryption_type: Option<String>,
+    key_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeStreamOutput {
+    stream_description: StreamDescription,
+}
+
+fn stream(status: StreamStatus) -> DescribeStreamOutput {
+    DescribeStreamOutput {
+        stream_description: StreamDescription {
+            stream_name: "s".into(),
+            stream_arn: "arn:aws:kinesis:us-east-1:123:stream/s".into(),
+            stream_status: status,
+            shards: vec![Shard {
+                shard_id: "shardId-000000000000".into(),
+                parent_shard_id: None,
+                hash_key_range: HashKeyRange {
+                    starting_hash_key: "0".into(),
+                    ending_hash_key: "340282366920938463463374607431768211455".into(),
+                },
+            }],
+            has_more_shards: false,
+            retention_period_hours: 24,
+            stream_creation_timestamp: SystemTime::UNIX_EPOCH,
+            enhanced_monitoring: vec![EnhancedMetrics {
+                shard_level_metrics: Some(vec![]),
+            }],
+            encryption_type: Some("NONE".into()),
+            key_id: None,
+        },
+    }
+}
+
+impl Svc<DescribeStreamOutput> {
+    #[waitable({
+        "StreamExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "StreamDescription.StreamStatus", "expected": "ACTIVE", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 10
+        },
+        "StreamNotExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "errorType": "ResourceNotFoundException" } }
+            ],
+            "minDelay": 10
+        }
+    })]
+    async fn describe_stream(&self, stream_name: String) -> Result<DescribeStreamOutput, AwsError> {
+        let _ = stream_name;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn kinesis_stream_exists_and_not_exists() {
+    let kinesis = Svc::new([
+        Ok(stream(StreamStatus::Creating)),
+        Ok(stream(StreamStatus::Active)),
+    ]);
+    assert_eq!(
+        success(fast(kinesis.wait_until_stream_exists("s".into())).await),
+        2
+    );
+    let kinesis = Svc::new([
+        Ok(stream(StreamStatus::Deleting)),
+        Err(AwsError("ResourceNotFoundException")),
+    ]);
+    assert_eq!(
+        success(fast(kinesis.wait_until_stream_not_exists("s".into())).await),
+        2
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Route 53, IAM, SES, CloudWatch, SageMaker: other shapes of path (maps, numbers, bare members)
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum ChangeStatus {
+    Pending,
+    Insync,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct ChangeInfo {
+    id: String,
+    status: ChangeStatus,
+    submitted_at: SystemTime,
+    comment: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct GetChangeOutput {
+    change_info: ChangeInfo,
+}
+
+impl Svc<GetChangeOutput> {
+    #[waitable({
+        "ResourceRecordSetsChanged": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "ChangeInfo.Status", "expected": "INSYNC", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 30
+        }
+    })]
+    async fn get_change(&self, id: String) -> Result<GetChangeOutput, AwsError> {
+        let _ = id;
+        self.next()
+    }
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Role {
+    path: String,
+    role_name: String,
+    role_id: String,
+    arn: String,
+    create_date: SystemTime,
+    assume_role_policy_document: Option<String>,
+    max_session_duration: Option<i32>,
+    tags: Option<Vec<Tag>>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct GetRoleOutput {
+    role: Role,
+}
+
+impl Svc<GetRoleOutput> {
+    #[waitable({
+        "RoleExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "success": true } },
+                { "state": "retry", "matcher": { "errorType": "NoSuchEntity" } }
+            ],
+            "minDelay": 1
+        }
+    })]
+    async fn get_role(&self, role_name: String) -> Result<GetRoleOutput, AwsError> {
+        let _ = role_name;
+        self.next()
+    }
+}
+
+#[derive(Debug, Clone, Searchable)]
+enum VerificationStatus {
+    Pending,
+    Success,
+    Failed,
+    TemporaryFailure,
+    NotStarted,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct IdentityVerificationAttributes {
+    verification_status: VerificationStatus,
+    verification_token: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct GetIdentityVerificationAttributesOutput {
+    verification_attributes: HashMap<String, IdentityVerificationAttributes>,
+}
+
+fn verification(
+    statuses: &[(&str, VerificationStatus)],
+) -> GetIdentityVerificationAttributesOutput {
+    GetIdentityVerificationAttributesOutput {
+        verification_attributes: statuses
+            .iter()
+            .map(|(identity, status)| {
+                (
+                    (*identity).to_owned(),
+                    IdentityVerificationAttributes {
+                        verification_status: status.clone(),
+                        verification_token: None,
+                    },
+                )
+            })
+            .collect(),
+    }
+}
+
+impl Svc<GetIdentityVerificationAttributesOutput> {
+    #[waitable({
+        "IdentityExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "VerificationAttributes.*.VerificationStatus", "expected": "Success", "comparator": "allStringEquals" } } }
+            ],
+            "minDelay": 3
+        }
+    })]
+    async fn get_identity_verification_attributes(
+        &self,
+        identities: Vec<String>,
+    ) -> Result<GetIdentityVerificationAttributesOutput, AwsError> {
+        let _ = identities;
+        self.next()
+    }
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Dimension {
+    name: String,
+    value: String,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct MetricAlarm {
+    alarm_name: Option<String>,
+    alarm_arn: Option<String>,
+    actions_enabled: Option<bool>,
+    #[serde(rename = "OKActions")]
+    ok_actions: Option<Vec<String>>,
+    state_value: Option<String>,
+    state_updated_timestamp: Option<SystemTime>,
+    metric_name: Option<String>,
+    namespace: Option<String>,
+    statistic: Option<String>,
+    dimensions: Option<Vec<Dimension>>,
+    period: Option<i32>,
+    evaluation_periods: Option<i32>,
+    threshold: Option<f64>,
+    comparison_operator: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeAlarmsOutput {
+    composite_alarms: Option<Vec<HashMap<String, serde_json::Value>>>,
+    metric_alarms: Option<Vec<MetricAlarm>>,
+    next_token: Option<String>,
+}
+
+impl Svc<DescribeAlarmsOutput> {
+    #[waitable({
+        "AlarmExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "length(MetricAlarms[]) > `0`", "expected": "true", "comparator": "booleanEquals" } } }
+            ],
+            "minDelay": 5
+        },
+        "CompositeAlarmExists": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "length(CompositeAlarms[]) > `0`", "expected": "true", "comparator": "booleanEquals" } } }
+            ],
+            "minDelay": 5
+        }
+    })]
+    async fn describe_alarms(
+        &self,
+        alarm_names: Vec<String>,
+    ) -> Result<DescribeAlarmsOutput, AwsError> {
+        let _ = alarm_names;
+        self.next()
+    }
+}
+
+#[derive(Debug, Clone, Searchable)]
+enum EndpointStatus {
+    OutOfService,
+    Creating,
+    Updating,
+    SystemUpdating,
+    RollingBack,
+    InService,
+    Deleting,
+    Failed,
+    UpdateRollbackFailed,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct ProductionVariantSummary {
+    variant_name: String,
+    current_weight: Option<f32>,
+    desired_weight: Option<f32>,
+    current_instance_count: Option<i32>,
+    desired_instance_count: Option<i32>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeEndpointOutput {
+    endpoint_name: String,
+    endpoint_arn: String,
+    endpoint_config_name: Option<String>,
+    production_variants: Option<Vec<ProductionVariantSummary>>,
+    endpoint_status: EndpointStatus,
+    failure_reason: Option<String>,
+    creation_time: SystemTime,
+    last_modified_time: SystemTime,
+}
+
+impl Svc<DescribeEndpointOutput> {
+    #[waitable({
+        "EndpointInService": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "EndpointStatus", "expected": "InService", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "EndpointStatus", "expected": "Failed", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "errorType": "ValidationException" } }
+            ],
+            "minDelay": 30,
+            "maxDelay": 120
+        },
+        "EndpointDeleted": {
+            "acceptors": [
+                { "state": "success", "matcher": { "errorType": "ValidationException" } },
+                { "state": "failure", "matcher": { "output": { "path": "EndpointStatus", "expected": "Failed", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 30,
+            "maxDelay": 120
+        }
+    })]
+    async fn describe_endpoint(
+        &self,
+        endpoint_name: String,
+    ) -> Result<DescribeEndpointOutput, AwsError> {
+        let _ = endpoint_name;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn route53_iam_ses_cloudwatch_sagemaker_waiters() {
+    let change = |status| GetChangeOutput {
+        change_info: ChangeInfo {
+            id: "/change/C1".into(),
+            status,
+            submitted_at: SystemTime::UNIX_EPOCH,
+            comment: None,
+        },
+    };
+    let r53 = Svc::new([
+        Ok(change(ChangeStatus::Pending)),
+        Ok(change(ChangeStatus::Insync)),
+    ]);
+    assert_eq!(
+        success(fast(r53.wait_until_resource_record_sets_changed("C1".into())).await),
+        2
+    );
+
+    let role = GetRoleOutput {
+        role: Role {
+            path: "/".into(),
+            role_name: "r".into(),
+            role_id: "AROA1".into(),
+            arn: "arn:aws:iam::123:role/r".into(),
+            create_date: SystemTime::UNIX_EPOCH,
+            assume_role_policy_document: None,
+            max_session_duration: Some(3600),
+            tags: None,
+        },
+    };
+    let iam = Svc::new([Err(AwsError("NoSuchEntity")), Ok(role)]);
+    assert_eq!(
+        success(fast(iam.wait_until_role_exists("r".into())).await),
+        2
+    );
+
+    use VerificationStatus::*;
+    let ses = Svc::new([
+        Ok(verification(&[
+            ("a.example", Success),
+            ("b.example", Pending),
+        ])),
+        Ok(verification(&[
+            ("a.example", Success),
+            ("b.example", Success),
+        ])),
+    ]);
+    let r = fast(ses.wait_until_identity_exists(vec![])).await;
+    assert_eq!(success(r), 2);
+
+    let alarm = MetricAlarm {
+        alarm_name: Some("cpu".into()),
+        alarm_arn: None,
+        actions_enabled: Some(true),
+        ok_actions: Some(vec![]),
+        state_value: Some("OK".into()),
+        state_updated_timestamp: None,
+        metric_name: Some("CPUUtilization".into()),
+        namespace: Some("AWS/EC2".into()),
+        statistic: Some("Average".into()),
+        dimensions: Some(vec![Dimension {
+            name: "InstanceId".into(),
+            value: "i-0".into(),
+        }]),
+        period: Some(300),
+        evaluation_periods: Some(2),
+        threshold: Some(80.5),
+        comparison_operator: Some("GreaterThanThreshold".into()),
+    };
+    let alarms = |metric: Vec<MetricAlarm>| DescribeAlarmsOutput {
+        composite_alarms: Some(vec![]),
+        metric_alarms: Some(metric),
+        next_token: None,
+    };
+    let cw = Svc::new([Ok(alarms(vec![])), Ok(alarms(vec![alarm]))]);
+    assert_eq!(success(fast(cw.wait_until_alarm_exists(vec![])).await), 2);
+    let cw = Svc::new([Ok(alarms(vec![]))]);
+    let r = cw
+        .wait_until_composite_alarm_exists(vec![])
+        .min_delay(ms(1))
+        .max_delay(ms(5))
+        .wait(ms(100))
+        .await;
+    assert!(timed_out(r) > 1);
+
+    let endpoint = |status| DescribeEndpointOutput {
+        endpoint_name: "e".into(),
+        endpoint_arn: "arn:aws:sagemaker:us-east-1:123:endpoint/e".into(),
+        endpoint_config_name: Some("ec".into()),
+        production_variants: Some(vec![ProductionVariantSummary {
+            variant_name: "AllTraffic".into(),
+            current_weight: Some(1.0),
+            desired_weight: Some(1.0),
+            current_instance_count: Some(1),
+            desired_instance_count: Some(1),
+        }]),
+        endpoint_status: status,
+        failure_reason: None,
+        creation_time: SystemTime::UNIX_EPOCH,
+        last_modified_time: SystemTime::UNIX_EPOCH,
+    };
+    let sm = Svc::new([
+        Ok(endpoint(EndpointStatus::Creating)),
+        Ok(endpoint(EndpointStatus::InService)),
+    ]);
+    assert_eq!(
+        success(fast(sm.wait_until_endpoint_in_service("e".into())).await),
+        2
+    );
+    let sm = Svc::new([
+        Ok(endpoint(EndpointStatus::Creating)),
+        Ok(endpoint(EndpointStatus::Failed)),
+    ]);
+    assert_eq!(
+        failure(fast(sm.wait_until_endpoint_in_service("e".into())).await),
+        1
+    );
+    let sm = Svc::new([
+        Ok(endpoint(EndpointStatus::Deleting)),
+        Err(AwsError("ValidationException")),
+    ]);
+    assert_eq!(
+        success(fast(sm.wait_until_endpoint_deleted("e".into())).await),
+        2
+    );
+}
