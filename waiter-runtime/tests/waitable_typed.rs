@@ -1,6 +1,7 @@
 //! Typed paths that must keep compiling: map keys (any key is valid), `serde_json::Value`
 //! leaves (anything goes below), recursive types, flattened members, hand-written `Searchable`
-//! impls, optional and boxed members, generic outputs. The errors are in
+//! impls, optional and boxed members, generic outputs, string enums with an untagged catch-all,
+//! `#[serde(transparent)]` structs. The errors are in
 //! `ui-tests/cases/waitable/typed_*.rs`.
 
 use std::collections::HashMap;
@@ -111,6 +112,112 @@ where
     T: Searchable + Clone + Send + 'static,
 {
     Ok(t)
+}
+
+/// A forward-compatible string enum: unknown values land in an untagged catch-all.
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "lowercase")]
+enum Phase {
+    Running,
+    Stopped,
+    #[serde(untagged)]
+    Unknown(String),
+}
+
+/// A catch-all that is not a string, and a unit variant among data variants: either could be
+/// a string or not, so anything goes below them.
+#[derive(Debug, Clone, Searchable)]
+enum Loose {
+    Off,
+    #[serde(untagged)]
+    Other(serde_json::Value),
+}
+
+#[derive(Debug, Clone, Searchable)]
+enum Mixed {
+    Idle,
+    Busy { job: String },
+}
+
+/// `#[serde(transparent)]`: the struct is its one field on the wire.
+#[derive(Debug, Clone, Searchable)]
+#[serde(transparent)]
+struct Name {
+    inner: String,
+    #[serde(skip)]
+    _cache: Option<u8>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Job {
+    phase: Phase,
+    loose: Loose,
+    mixed: Mixed,
+    name: Name,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Jobs {
+    jobs: Vec<Job>,
+}
+
+fn job(phase: Phase) -> Job {
+    Job {
+        phase,
+        loose: Loose::Off,
+        mixed: Mixed::Idle,
+        name: Name {
+            inner: "j".into(),
+            _cache: None,
+        },
+    }
+}
+
+#[waitable(JobsDone: { acceptors: [
+    { state: "failure", matcher: { output: { path: "Jobs[].Name", expected: "bad", comparator: "anyStringEquals" } } }
+    { state: "failure", matcher: { output: { path: "Jobs[].Loose", expected: "x", comparator: "anyStringEquals" } } }
+    { state: "failure", matcher: { output: { path: "Jobs[].Mixed.Busy.job", expected: "x", comparator: "anyStringEquals" } } }
+    { state: "retry", matcher: { output: { path: "Jobs[].Mixed", expected: "Busy", comparator: "anyStringEquals" } } }
+    { state: "success", matcher: { output: { path: "Jobs[].Phase", expected: "stopped", comparator: "allStringEquals" } } }
+] })]
+async fn list_jobs(script: &std::sync::Mutex<Vec<Jobs>>) -> Result<Jobs, Error> {
+    Ok(script.lock().unwrap().remove(0))
+}
+
+#[tokio::test(start_paused = true)]
+async fn string_enums_with_a_catch_all_and_transparent_structs_are_strings() {
+    let script = std::sync::Mutex::new(vec![
+        Jobs {
+            jobs: vec![
+                job(Phase::Running),
+                Job {
+                    loose: Loose::Other(serde_json::json!(1)),
+                    mixed: Mixed::Busy { job: "b".into() },
+                    ..job(Phase::Unknown("stopping".into()))
+                },
+            ],
+        },
+        Jobs {
+            jobs: vec![job(Phase::Stopped), job(Phase::Unknown("stopped".into()))],
+        },
+    ]);
+    let done = wait_until_jobs_done(&script)
+        .min_delay(Duration::from_millis(1))
+        .max_delay(Duration::from_millis(5))
+        .wait(Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(done.polls, 2);
+    let e = waiter_runtime::jmespath!(Jobs, "Jobs[].[Name, Phase]");
+    let jobs = Jobs {
+        jobs: vec![job(Phase::Unknown("new".into()))],
+    };
+    assert_eq!(
+        e.search_value(&jobs).unwrap(),
+        serde_json::json!([["j", "new"]])
+    );
 }
 
 #[tokio::test(start_paused = true)]

@@ -26,3 +26,10 @@ fn main() {}
 enum Untagged {
     A(u8),
 }
+
+#[derive(Searchable)]
+#[serde(transparent)]
+struct TwoFields {
+    a: String,
+    b: String,
+}

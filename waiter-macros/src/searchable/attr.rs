@@ -17,6 +17,8 @@ pub(crate) struct Attrs {
     pub(crate) skip: bool,
     pub(crate) flatten: bool,
     pub(crate) untagged: bool,
+    /// `#[serde(transparent)]`: the struct is its one field on the wire.
+    pub(crate) transparent: bool,
     pub(crate) how: Option<(How, proc_macro2::Span)>,
     /// `#[searchable(crate = "..")]`: the runtime crate's path.
     pub(crate) krate: Option<syn::Path>,
@@ -84,6 +86,8 @@ pub(crate) fn attrs(list: &[Attribute], errors: &mut Errors) -> Attrs {
                     a.flatten = true;
                 } else if p.is_ident("untagged") {
                     a.untagged = true;
+                } else if p.is_ident("transparent") {
+                    a.transparent = true;
                 } else if p.is_ident("tag") || p.is_ident("content") {
                     errors.syn_error(syn::Error::new(
                         p.span(),

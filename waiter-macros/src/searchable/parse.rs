@@ -70,6 +70,20 @@ pub(crate) fn container(input: &DeriveInput, errors: &mut Errors) -> (Shape, Opt
         ));
     }
     let shape = match &input.data {
+        // `#[serde(transparent)]`: the one field that is not skipped, as a newtype.
+        Data::Struct(s) if a.transparent => {
+            let mut fs = fields(&s.fields, rule, errors);
+            match (fs.pop(), fs.is_empty()) {
+                (Some(f), true) => Shape::Newtype(f),
+                _ => {
+                    errors.syn_error(syn::Error::new(
+                        input.ident.span(),
+                        "`#[serde(transparent)]` needs exactly one field that is not skipped",
+                    ));
+                    Shape::Unit
+                }
+            }
+        }
         Data::Struct(s) => match &s.fields {
             Fields::Named(_) => Shape::Object(fields(&s.fields, rule, errors)),
             Fields::Unnamed(u) if u.unnamed.len() == 1 => {

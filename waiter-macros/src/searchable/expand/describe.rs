@@ -4,14 +4,16 @@
 //! type). See `waiter_runtime::__private_v0_1::typed`.
 //!
 //! What cannot be described is left out, and is then "unknown" (anything goes below it):
-//! newtype and tuple structs, struct variants, `serde`/`with` conversions. A `flatten`ed field
+//! newtype and tuple structs, struct variants, `serde`/`with` conversions, enums whose unit
+//! variants (strings) sit beside variants that are not strings. A string enum with an untagged
+//! string catch-all (`#[serde(untagged)] Unknown(String)`) is a string. A `flatten`ed field
 //! makes the type open: a name that is not listed is not an error.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{DeriveInput, GenericArgument, PathArguments, Type};
 
-use super::super::model::{Field, How, Shape, VariantFields};
+use super::super::model::{Field, How, Shape, Variant, VariantFields};
 
 /// `Array` or `Map` layers around the innermost type, outermost first.
 pub(crate) fn unwrap(ty: &Type) -> (Vec<&'static str>, Type) {
@@ -105,6 +107,36 @@ fn entry(f: &Field, t: &TokenStream) -> Entry {
     }
 }
 
+/// Whether `v` is a string on the wire: a unit variant, or an untagged newtype variant whose
+/// field is a string (`String`, `Box<str>`, `Cow<str>`...).
+fn string_variant(v: &Variant) -> bool {
+    match &v.fields {
+        VariantFields::Unit => true,
+        VariantFields::Newtype(f) if v.untagged && matches!(f.how, How::Node) => {
+            let (wraps, inner) = unwrap(&f.ty);
+            wraps.is_empty() && is_str(&inner)
+        }
+        _ => false,
+    }
+}
+
+fn is_str(ty: &Type) -> bool {
+    let Type::Path(p) = ty else { return false };
+    let Some(last) = p.path.segments.last() else {
+        return false;
+    };
+    match last.ident.to_string().as_str() {
+        "String" | "str" => true,
+        "Cow" => match &last.arguments {
+            PathArguments::AngleBracketed(a) => a.args.iter().any(
+                |a| matches!(a, GenericArgument::Type(Type::Path(t)) if t.path.is_ident("str")),
+            ),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 pub(crate) fn describe(input: &DeriveInput, shape: &Shape) -> TokenStream {
     let p = crate::krate::private();
     let t = quote!(#p::typed);
@@ -127,6 +159,20 @@ pub(crate) fn describe(input: &DeriveInput, shape: &Shape) -> TokenStream {
                 .all(|v| matches!(v.fields, VariantFields::Unit)) =>
         {
             (quote!(String), Vec::new(), false)
+        }
+        // A string enum with a catch-all for values it does not know (`#[serde(untagged)]
+        // Unknown(String)`, the forward-compatible Smithy enum) is a string all the same.
+        Shape::Enum(variants) if variants.iter().all(string_variant) => {
+            (quote!(String), Vec::new(), false)
+        }
+        // A tagged unit variant is a string where the other variants are objects or whatever an
+        // untagged variant holds: it could be either, so it is not described (anything goes).
+        Shape::Enum(variants)
+            if variants
+                .iter()
+                .any(|v| matches!(v.fields, VariantFields::Unit) && !v.untagged) =>
+        {
+            return TokenStream::new();
         }
         Shape::Enum(variants) => {
             let mut open = false;
