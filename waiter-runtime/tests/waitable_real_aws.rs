@@ -113,6 +113,10 @@ enum InstanceStateName {
     Terminated,
     Stopping,
     Stopped,
+    /// A state this client does not know yet (a forward-compatible Smithy enum): still a
+    /// string, so the waiter's string comparators type-check.
+    #[serde(untagged)]
+    Unknown(String),
 }
 
 #[derive(Debug, Clone, Searchable)]
@@ -283,6 +287,15 @@ async fn ec2_instance_running() {
         .wait(MAX_WAIT)
         .await;
     assert_eq!(success(r), 3);
+    // A state the client does not know is compared as the string it holds.
+    let ec2 = Svc::new([
+        Ok(instances(&[Unknown("hibernating".into())])),
+        Ok(instances(&[Unknown("running".into())])),
+    ]);
+    assert_eq!(
+        success(fast(ec2.wait_until_instance_running(vec![])).await),
+        2
+    );
     for (state, acceptor) in [(ShuttingDown, 1), (Terminated, 2), (Stopping, 3)] {
         let ec2 = Svc::new([Ok(instances(&[Running, state]))]);
         let r = ec2
