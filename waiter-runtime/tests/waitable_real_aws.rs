@@ -3619,3 +3619,467 @@ async fn route53_iam_ses_cloudwatch_sagemaker_waiters() {
         2
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// More EC2, ECR, Elastic Load Balancing (classic), Redshift
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct SpotInstanceStatus {
+    code: Option<String>,
+    message: Option<String>,
+    update_time: Option<SystemTime>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct SpotInstanceRequest {
+    instance_id: Option<String>,
+    spot_instance_request_id: Option<String>,
+    spot_price: Option<String>,
+    state: Option<String>,
+    status: Option<SpotInstanceStatus>,
+    valid_until: Option<SystemTime>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeSpotInstanceRequestsOutput {
+    spot_instance_requests: Option<Vec<SpotInstanceRequest>>,
+    next_token: Option<String>,
+}
+
+fn spot(codes: &[&str]) -> DescribeSpotInstanceRequestsOutput {
+    DescribeSpotInstanceRequestsOutput {
+        spot_instance_requests: Some(
+            codes
+                .iter()
+                .map(|c| SpotInstanceRequest {
+                    instance_id: None,
+                    spot_instance_request_id: Some("sir-1".into()),
+                    spot_price: Some("0.01".into()),
+                    state: Some("open".into()),
+                    status: Some(SpotInstanceStatus {
+                        code: Some((*c).into()),
+                        message: None,
+                        update_time: Some(SystemTime::UNIX_EPOCH),
+                    }),
+                    valid_until: None,
+                })
+                .collect(),
+        ),
+        next_token: None,
+    }
+}
+
+impl Svc<DescribeSpotInstanceRequestsOutput> {
+    #[waitable({
+        "SpotInstanceRequestFulfilled": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "SpotInstanceRequests[].Status.Code", "expected": "fulfilled", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "output": { "path": "SpotInstanceRequests[].Status.Code", "expected": "request-canceled-and-instance-running", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "SpotInstanceRequests[].Status.Code", "expected": "schedule-expired", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "SpotInstanceRequests[].Status.Code", "expected": "canceled-before-fulfillment", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "SpotInstanceRequests[].Status.Code", "expected": "bad-parameters", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "SpotInstanceRequests[].Status.Code", "expected": "system-error", "comparator": "anyStringEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "InvalidSpotInstanceRequestID.NotFound" } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_spot_instance_requests(
+        &self,
+        ids: Vec<String>,
+    ) -> Result<DescribeSpotInstanceRequestsOutput, AwsError> {
+        let _ = ids;
+        self.next()
+    }
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "lowercase")]
+enum NatGatewayState {
+    Pending,
+    Failed,
+    Available,
+    Deleting,
+    Deleted,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct NatGatewayAddress {
+    allocation_id: Option<String>,
+    public_ip: Option<String>,
+    is_primary: Option<bool>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct NatGateway {
+    create_time: Option<SystemTime>,
+    failure_code: Option<String>,
+    nat_gateway_addresses: Option<Vec<NatGatewayAddress>>,
+    nat_gateway_id: Option<String>,
+    state: Option<NatGatewayState>,
+    subnet_id: Option<String>,
+    vpc_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeNatGatewaysOutput {
+    nat_gateways: Option<Vec<NatGateway>>,
+    next_token: Option<String>,
+}
+
+fn nat(state: NatGatewayState) -> DescribeNatGatewaysOutput {
+    DescribeNatGatewaysOutput {
+        nat_gateways: Some(vec![NatGateway {
+            create_time: Some(SystemTime::UNIX_EPOCH),
+            failure_code: None,
+            nat_gateway_addresses: Some(vec![NatGatewayAddress {
+                allocation_id: Some("eipalloc-1".into()),
+                public_ip: Some("203.0.113.1".into()),
+                is_primary: Some(true),
+            }]),
+            nat_gateway_id: Some("nat-1".into()),
+            state: Some(state),
+            subnet_id: Some("subnet-1".into()),
+            vpc_id: Some("vpc-1".into()),
+        }]),
+        next_token: None,
+    }
+}
+
+impl Svc<DescribeNatGatewaysOutput> {
+    #[waitable({
+        "NatGatewayAvailable": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "NatGateways[].State", "expected": "available", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "NatGateways[].State", "expected": "failed", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "NatGateways[].State", "expected": "deleting", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "NatGateways[].State", "expected": "deleted", "comparator": "anyStringEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "NatGatewayNotFound" } }
+            ],
+            "minDelay": 15
+        },
+        "NatGatewayDeleted": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "NatGateways[].State", "expected": "deleted", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "errorType": "NatGatewayNotFound" } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_nat_gateways(
+        &self,
+        ids: Vec<String>,
+    ) -> Result<DescribeNatGatewaysOutput, AwsError> {
+        let _ = ids;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ec2_spot_request_and_nat_gateway_waiters() {
+    let ec2 = Svc::new([
+        Err(AwsError("InvalidSpotInstanceRequestID.NotFound")),
+        Ok(spot(&["pending-evaluation"])),
+        Ok(spot(&["fulfilled"])),
+    ]);
+    let r = fast(ec2.wait_until_spot_instance_request_fulfilled(vec![])).await;
+    assert_eq!(success(r), 3);
+    let ec2 = Svc::new([Ok(spot(&["fulfilled", "bad-parameters"]))]);
+    let r = fast(ec2.wait_until_spot_instance_request_fulfilled(vec![])).await;
+    assert_eq!(failure(r), 4);
+
+    let ec2 = Svc::new([
+        Err(AwsError("NatGatewayNotFound")),
+        Ok(nat(NatGatewayState::Pending)),
+        Ok(nat(NatGatewayState::Available)),
+    ]);
+    assert_eq!(
+        success(fast(ec2.wait_until_nat_gateway_available(vec![])).await),
+        3
+    );
+    let ec2 = Svc::new([Ok(nat(NatGatewayState::Failed))]);
+    assert_eq!(
+        failure(fast(ec2.wait_until_nat_gateway_available(vec![])).await),
+        1
+    );
+    let ec2 = Svc::new([
+        Ok(nat(NatGatewayState::Deleting)),
+        Err(AwsError("NatGatewayNotFound")),
+    ]);
+    assert_eq!(
+        success(fast(ec2.wait_until_nat_gateway_deleted(vec![])).await),
+        2
+    );
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum ScanStatus {
+    InProgress,
+    Complete,
+    Failed,
+    UnsupportedImage,
+    Active,
+    Pending,
+    ScanEligibilityExpired,
+    FindingsUnavailable,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct ImageScanStatus {
+    status: Option<ScanStatus>,
+    description: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct ImageScanFindings {
+    image_scan_completed_at: Option<SystemTime>,
+    finding_severity_counts: Option<HashMap<String, i32>>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "camelCase")]
+struct DescribeImageScanFindingsOutput {
+    registry_id: Option<String>,
+    repository_name: Option<String>,
+    image_scan_status: Option<ImageScanStatus>,
+    image_scan_findings: Option<ImageScanFindings>,
+    next_token: Option<String>,
+}
+
+impl Svc<DescribeImageScanFindingsOutput> {
+    #[waitable({
+        "ImageScanComplete": {
+            "documentation": "Wait until an image scan is complete and findings can be accessed",
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "imageScanStatus.status", "expected": "COMPLETE", "comparator": "stringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "imageScanStatus.status", "expected": "FAILED", "comparator": "stringEquals" } } }
+            ],
+            "minDelay": 5
+        }
+    })]
+    async fn describe_image_scan_findings(
+        &self,
+        repository_name: String,
+    ) -> Result<DescribeImageScanFindingsOutput, AwsError> {
+        let _ = repository_name;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn ecr_image_scan_complete() {
+    let findings = |status| DescribeImageScanFindingsOutput {
+        registry_id: Some("123".into()),
+        repository_name: Some("r".into()),
+        image_scan_status: Some(ImageScanStatus {
+            status: Some(status),
+            description: None,
+        }),
+        image_scan_findings: Some(ImageScanFindings {
+            image_scan_completed_at: None,
+            finding_severity_counts: Some(HashMap::from([("HIGH".into(), 1)])),
+        }),
+        next_token: None,
+    };
+    let ecr = Svc::new([
+        Ok(findings(ScanStatus::InProgress)),
+        Ok(findings(ScanStatus::Complete)),
+    ]);
+    assert_eq!(
+        success(fast(ecr.wait_until_image_scan_complete("r".into())).await),
+        2
+    );
+    let ecr = Svc::new([Ok(findings(ScanStatus::Failed))]);
+    assert_eq!(
+        failure(fast(ecr.wait_until_image_scan_complete("r".into())).await),
+        1
+    );
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct InstanceHealth {
+    instance_id: Option<String>,
+    state: Option<String>,
+    reason_code: Option<String>,
+    description: Option<String>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct DescribeEndPointStateOutput {
+    instance_states: Option<Vec<InstanceHealth>>,
+}
+
+fn instance_health(states: &[&str]) -> DescribeEndPointStateOutput {
+    DescribeEndPointStateOutput {
+        instance_states: Some(
+            states
+                .iter()
+                .map(|s| InstanceHealth {
+                    instance_id: Some("i-0".into()),
+                    state: Some((*s).into()),
+                    reason_code: Some("N/A".into()),
+                    description: None,
+                })
+                .collect(),
+        ),
+    }
+}
+
+impl Svc<DescribeEndPointStateOutput> {
+    #[waitable({
+        "AnyInstanceInService": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "InstanceStates[].State", "expected": "InService", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 15
+        },
+        "InstanceDeregistered": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "InstanceStates[].State", "expected": "OutOfService", "comparator": "allStringEquals" } } },
+                { "state": "success", "matcher": { "errorType": "InvalidInstance" } }
+            ],
+            "minDelay": 15
+        },
+        "InstanceInService": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "InstanceStates[].State", "expected": "InService", "comparator": "allStringEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "InvalidInstance" } }
+            ],
+            "minDelay": 15
+        }
+    })]
+    async fn describe_instance_health(
+        &self,
+        load_balancer_name: String,
+    ) -> Result<DescribeEndPointStateOutput, AwsError> {
+        let _ = load_balancer_name;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn elb_classic_instance_health_waiters() {
+    let elb = Svc::new([
+        Ok(instance_health(&["OutOfService", "Unknown"])),
+        Ok(instance_health(&["OutOfService", "InService"])),
+    ]);
+    assert_eq!(
+        success(fast(elb.wait_until_any_instance_in_service("lb".into())).await),
+        2
+    );
+    let elb = Svc::new([
+        Err(AwsError("InvalidInstance")),
+        Ok(instance_health(&["InService", "InService"])),
+    ]);
+    assert_eq!(
+        success(fast(elb.wait_until_instance_in_service("lb".into())).await),
+        2
+    );
+    let elb = Svc::new([
+        Ok(instance_health(&["InService"])),
+        Err(AwsError("InvalidInstance")),
+    ]);
+    assert_eq!(
+        success(fast(elb.wait_until_instance_deregistered("lb".into())).await),
+        2
+    );
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct RedshiftCluster {
+    cluster_identifier: Option<String>,
+    node_type: Option<String>,
+    cluster_status: Option<String>,
+    number_of_nodes: Option<i32>,
+    publicly_accessible: Option<bool>,
+    encrypted: Option<bool>,
+    cluster_create_time: Option<SystemTime>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct ClustersMessage {
+    marker: Option<String>,
+    clusters: Option<Vec<RedshiftCluster>>,
+}
+
+impl Svc<ClustersMessage> {
+    #[waitable({
+        "ClusterAvailable": {
+            "acceptors": [
+                { "state": "success", "matcher": { "output": { "path": "Clusters[].ClusterStatus", "expected": "available", "comparator": "allStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Clusters[].ClusterStatus", "expected": "deleting", "comparator": "anyStringEquals" } } },
+                { "state": "retry", "matcher": { "errorType": "ClusterNotFound" } }
+            ],
+            "minDelay": 60
+        },
+        "ClusterDeleted": {
+            "acceptors": [
+                { "state": "success", "matcher": { "errorType": "ClusterNotFound" } },
+                { "state": "failure", "matcher": { "output": { "path": "Clusters[].ClusterStatus", "expected": "creating", "comparator": "anyStringEquals" } } },
+                { "state": "failure", "matcher": { "output": { "path": "Clusters[].ClusterStatus", "expected": "modifying", "comparator": "anyStringEquals" } } }
+            ],
+            "minDelay": 60
+        }
+    })]
+    async fn describe_clusters(
+        &self,
+        cluster_identifier: String,
+    ) -> Result<ClustersMessage, AwsError> {
+        let _ = cluster_identifier;
+        self.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn redshift_cluster_available_and_deleted() {
+    let clusters = |status: &str| ClustersMessage {
+        marker: None,
+        clusters: Some(vec![RedshiftCluster {
+            cluster_identifier: Some("c".into()),
+            node_type: Some("ra3.xlplus".into()),
+            cluster_status: Some(status.into()),
+            number_of_nodes: Some(2),
+            publicly_accessible: Some(false),
+            encrypted: Some(true),
+            cluster_create_time: None,
+        }]),
+    };
+    let rs = Svc::new([
+        Err(AwsError("ClusterNotFound")),
+        Ok(clusters("creating")),
+        Ok(clusters("available")),
+    ]);
+    assert_eq!(
+        success(fast(rs.wait_until_cluster_available("c".into())).await),
+        3
+    );
+    let rs = Svc::new([Ok(clusters("deleting"))]);
+    assert_eq!(
+        failure(fast(rs.wait_until_cluster_available("c".into())).await),
+        1
+    );
+    let rs = Svc::new([Ok(clusters("deleting")), Err(AwsError("ClusterNotFound"))]);
+    assert_eq!(
+        success(fast(rs.wait_until_cluster_deleted("c".into())).await),
+        2
+    );
+    let rs = Svc::new([Ok(clusters("modifying"))]);
+    assert_eq!(
+        failure(fast(rs.wait_until_cluster_deleted("c".into())).await),
+        2
+    );
+}
