@@ -71,13 +71,15 @@
 //! | `#[serde(skip)]`, `#[serde(skip_serializing)]`, `#[searchable(skip)]` | field | not a member |
 //! | `#[serde(flatten)]`, `#[searchable(flatten)]` | field | the field's members are members of the parent (a plain member of the same name wins, then the first flattened one: each name once) |
 //! | `#[serde(untagged)]`, `#[searchable(untagged)]` | variant | the variant's value itself, not `{"Variant": value}` (an SDK's `Unknown(String)`) |
+//! | `#[serde(transparent)]` | struct with one field that is not skipped | the field's value itself |
 //! | `#[searchable(blob)]` | field of bytes | base64 string |
 //! | `#[searchable(timestamp)]` | `SystemTime` field (or `Option`) | epoch seconds |
 //! | `#[searchable(serde)]` | field of a foreign `Serialize` type | its JSON form |
 //! | `#[searchable(with = path)]` | field | `path(&field) -> Node` |
 //! | `#[searchable(crate = "path")]` | struct, enum | the runtime crate's path, when it is re-exported under another name |
 //!
-//! Enums whose variants are all units search as strings; other enums as Smithy unions (an object
+//! Enums whose variants are all units search as strings, and so do typed paths check them, also
+//! with an untagged string catch-all (`Unknown(String)`); other enums as Smithy unions (an object
 //! with the one member that is set). Internally or adjacently tagged and untagged enums
 //! (`#[serde(tag = ..)]`, `#[serde(untagged)]` on the enum) are rejected with a message: their
 //! wire shape is not a Smithy shape. Type parameters used by searchable fields get a
