@@ -437,6 +437,26 @@ pub const fn field(desc: &Desc, at: At, name: &str, place: Place) -> Step {
     }
 }
 
+/// A list operation on a value that is not a list (nor a wrapper of one): an unknown value lets
+/// it through, anything else fails with `what` after "`Name` is a <kind>".
+const fn not_a_list(desc: &Desc, at: At, place: Place, what: &'static str) -> Step {
+    match desc.kind {
+        Kind::Unknown => ok(at.unknown()),
+        kind => fail(
+            at,
+            tail(
+                head(place)
+                    .push("`")
+                    .push(desc.name)
+                    .push("` is ")
+                    .push(kind_name(kind))
+                    .push(what),
+                place,
+            ),
+        ),
+    }
+}
+
 /// `[]`, `[*]`, `[n]` or a slice on the value at `at`: its elements. `project` says whether the
 /// result is a projection (a list of what follows).
 pub const fn elements(desc: &Desc, at: At, project: bool, place: Place) -> Step {
@@ -458,21 +478,12 @@ pub const fn elements(desc: &Desc, at: At, project: bool, place: Place) -> Step 
                 place,
             ),
         ),
-        None => match desc.kind {
-            Kind::Unknown => ok(at.unknown()),
-            kind => fail(
-                at,
-                tail(
-                    head(place)
-                        .push("`")
-                        .push(desc.name)
-                        .push("` is ")
-                        .push(kind_name(kind))
-                        .push(", not a list: `[]` and `[n]` apply to lists"),
-                    place,
-                ),
-            ),
-        },
+        None => not_a_list(
+            desc,
+            at,
+            place,
+            ", not a list: `[]` and `[n]` apply to lists",
+        ),
     }
 }
 
@@ -620,20 +631,6 @@ pub const fn flatten(desc: &Desc, at: At, place: Place) -> Step {
                 place,
             ),
         ),
-        None => match desc.kind {
-            Kind::Unknown => ok(at.unknown()),
-            kind => fail(
-                at,
-                tail(
-                    head(place)
-                        .push("`")
-                        .push(desc.name)
-                        .push("` is ")
-                        .push(kind_name(kind))
-                        .push(", not a list: `[]` flattens lists"),
-                    place,
-                ),
-            ),
-        },
+        None => not_a_list(desc, at, place, ", not a list: `[]` flattens lists"),
     }
 }
