@@ -438,7 +438,7 @@ pub const fn field(desc: &Desc, at: At, name: &str, place: Place) -> Step {
 }
 
 /// A list operation on a value that is not a list (nor a wrapper of one): an unknown value lets
-/// it through, anything else fails with `what` after "`Name` is a <kind>".
+/// it through, anything else fails with `what` after "`Name` is a (kind)".
 const fn not_a_list(desc: &Desc, at: At, place: Place, what: &'static str) -> Step {
     match desc.kind {
         Kind::Unknown => ok(at.unknown()),
