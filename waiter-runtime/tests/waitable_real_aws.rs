@@ -252,12 +252,7 @@ async fn ec2_instance_exists() {
         Err(AwsError("InvalidInstanceID.NotFound")),
         Ok(instances(&[InstanceStateName::Pending])),
     ]);
-    let r = ec2
-        .wait_until_instance_exists(vec!["i-0".into()])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_instance_exists(vec!["i-0".into()])).await;
     assert_eq!(success(r), 2);
     let empty = Svc::new([Ok(DescribeInstancesOutput {
         reservations: Some(vec![]),
@@ -280,12 +275,7 @@ async fn ec2_instance_running() {
         Ok(instances(&[Pending, Running])),
         Ok(instances(&[Running, Running])),
     ]);
-    let r = ec2
-        .wait_until_instance_running(vec!["i-0".into(), "i-1".into()])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_instance_running(vec!["i-0".into(), "i-1".into()])).await;
     assert_eq!(success(r), 3);
     // A state the client does not know is compared as the string it holds.
     let ec2 = Svc::new([
@@ -298,12 +288,7 @@ async fn ec2_instance_running() {
     );
     for (state, acceptor) in [(ShuttingDown, 1), (Terminated, 2), (Stopping, 3)] {
         let ec2 = Svc::new([Ok(instances(&[Running, state]))]);
-        let r = ec2
-            .wait_until_instance_running(vec![])
-            .min_delay(ms(1))
-            .max_delay(ms(5))
-            .wait(MAX_WAIT)
-            .await;
+        let r = fast(ec2.wait_until_instance_running(vec![])).await;
         assert_eq!(failure(r), acceptor);
     }
 }
@@ -312,29 +297,14 @@ async fn ec2_instance_running() {
 async fn ec2_instance_stopped() {
     use InstanceStateName::*;
     let ec2 = Svc::new([Ok(instances(&[Stopping])), Ok(instances(&[Stopped]))]);
-    let r = ec2
-        .wait_until_instance_stopped(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_instance_stopped(vec![])).await;
     assert_eq!(success(r), 2);
     let ec2 = Svc::new([Ok(instances(&[Stopped, Pending]))]);
-    let r = ec2
-        .wait_until_instance_stopped(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_instance_stopped(vec![])).await;
     assert_eq!(failure(r), 1);
     // No acceptor names the error: it ends the wait.
     let ec2 = Svc::new([Err(AwsError("InvalidInstanceID.NotFound"))]);
-    let r = ec2
-        .wait_until_instance_stopped(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_instance_stopped(vec![])).await;
     assert_eq!(op_failed(r), AwsError("InvalidInstanceID.NotFound"));
 }
 
@@ -342,20 +312,10 @@ async fn ec2_instance_stopped() {
 async fn ec2_instance_terminated() {
     use InstanceStateName::*;
     let ec2 = Svc::new([Ok(instances(&[ShuttingDown])), Ok(instances(&[Terminated]))]);
-    let r = ec2
-        .wait_until_instance_terminated(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_instance_terminated(vec![])).await;
     assert_eq!(success(r), 2);
     let ec2 = Svc::new([Ok(instances(&[Terminated, Stopping]))]);
-    let r = ec2
-        .wait_until_instance_terminated(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_instance_terminated(vec![])).await;
     assert_eq!(failure(r), 2);
 }
 
@@ -452,20 +412,10 @@ async fn ec2_instance_status_ok_and_system_status_ok() {
         Ok(statuses(Initializing, OK)),
         Ok(statuses(OK, OK)),
     ]);
-    let r = ec2
-        .wait_until_instance_status_ok(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_instance_status_ok(vec![])).await;
     assert_eq!(success(r), 3);
     let ec2 = Svc::new([Ok(statuses(Impaired, Impaired)), Ok(statuses(Impaired, OK))]);
-    let r = ec2
-        .wait_until_system_status_ok(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_system_status_ok(vec![])).await;
     assert_eq!(success(r), 2);
 }
 
@@ -560,31 +510,16 @@ impl Svc<DescribeImagesOutput> {
 async fn ec2_image_available_and_exists() {
     use ImageState::*;
     let ec2 = Svc::new([Ok(images(&[Pending])), Ok(images(&[Available]))]);
-    let r = ec2
-        .wait_until_image_available(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_image_available(vec![])).await;
     assert_eq!(success(r), 2);
     let ec2 = Svc::new([Ok(images(&[Pending, Failed]))]);
-    let r = ec2
-        .wait_until_image_available(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_image_available(vec![])).await;
     assert_eq!(failure(r), 1);
     let ec2 = Svc::new([
         Err(AwsError("InvalidAMIID.NotFound")),
         Ok(images(&[Pending])),
     ]);
-    let r = ec2
-        .wait_until_image_exists(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_image_exists(vec![])).await;
     assert_eq!(success(r), 2);
 }
 
@@ -692,39 +627,19 @@ impl Svc<DescribeVolumesOutput> {
 async fn ec2_volume_available_deleted_in_use() {
     use VolumeState::*;
     let ec2 = Svc::new([Ok(volumes(&[Creating])), Ok(volumes(&[Available]))]);
-    let r = ec2
-        .wait_until_volume_available(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_volume_available(vec![])).await;
     assert_eq!(success(r), 2);
     let ec2 = Svc::new([Ok(volumes(&[Available, Deleted]))]);
-    let r = ec2
-        .wait_until_volume_available(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_volume_available(vec![])).await;
     assert_eq!(failure(r), 1);
     let ec2 = Svc::new([
         Ok(volumes(&[Deleting])),
         Err(AwsError("InvalidVolume.NotFound")),
     ]);
-    let r = ec2
-        .wait_until_volume_deleted(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_volume_deleted(vec![])).await;
     assert_eq!(success(r), 2);
     let ec2 = Svc::new([Ok(volumes(&[Available])), Ok(volumes(&[InUse]))]);
-    let r = ec2
-        .wait_until_volume_in_use(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_volume_in_use(vec![])).await;
     assert_eq!(success(r), 2);
 }
 
@@ -801,20 +716,10 @@ async fn ec2_snapshot_completed() {
         Ok(snapshots(SnapshotState::Pending)),
         Ok(snapshots(SnapshotState::Completed)),
     ]);
-    let r = ec2
-        .wait_until_snapshot_completed(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_snapshot_completed(vec![])).await;
     assert_eq!(success(r), 2);
     let ec2 = Svc::new([Ok(snapshots(SnapshotState::Error))]);
-    let r = ec2
-        .wait_until_snapshot_completed(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_snapshot_completed(vec![])).await;
     assert_eq!(failure(r), 1);
 }
 
@@ -886,20 +791,10 @@ async fn ec2_security_group_exists() {
             next_token: None,
         }),
     ]);
-    let r = ec2
-        .wait_until_security_group_exists(vec!["sg-1".into()])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_security_group_exists(vec!["sg-1".into()])).await;
     assert_eq!(success(r), 2);
     let ec2 = Svc::new([Err(AwsError("UnauthorizedOperation"))]);
-    let r = ec2
-        .wait_until_security_group_exists(vec![])
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_security_group_exists(vec![])).await;
     assert_eq!(op_failed(r), AwsError("UnauthorizedOperation"));
 }
 
@@ -937,12 +832,7 @@ async fn ec2_password_data_available() {
         timestamp: Some(SystemTime::UNIX_EPOCH),
     };
     let ec2 = Svc::new([Ok(out("")), Ok(out("c2VjcmV0"))]);
-    let r = ec2
-        .wait_until_password_data_available("i-0".into())
-        .min_delay(ms(1))
-        .max_delay(ms(5))
-        .wait(MAX_WAIT)
-        .await;
+    let r = fast(ec2.wait_until_password_data_available("i-0".into())).await;
     assert_eq!(success(r), 2);
 }
 
