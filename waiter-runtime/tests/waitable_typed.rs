@@ -1,5 +1,6 @@
 //! Typed paths that must keep compiling: map keys (any key is valid), `serde_json::Value`
-//! leaves (anything goes below), recursive types, flattened members, hand-written `Searchable`
+//! leaves (anything goes below), recursive and mutually recursive types, generic derived types,
+//! flattened members (a struct's members join, a map's any name), hand-written `Searchable`
 //! impls, optional and boxed members, generic outputs, string enums with an untagged catch-all,
 //! `#[serde(transparent)]` structs. The errors are in
 //! `ui-tests/cases/waitable/typed_*.rs`.
@@ -37,6 +38,15 @@ struct Tree {
 #[serde(rename_all = "PascalCase")]
 struct Common {
     request_id: String,
+    #[serde(flatten)]
+    more: More,
+}
+
+/// Flattened twice: its members are `Output`'s too.
+#[derive(Debug, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct More {
+    region: String,
 }
 
 #[derive(Debug, Searchable)]
@@ -59,6 +69,9 @@ fn output() -> Output {
         },
         common: Common {
             request_id: "r-1".into(),
+            more: More {
+                region: "eu-west-1".into(),
+            },
         },
         maybe: Some(Box::new(Inner {
             state: "on".into(),
@@ -76,6 +89,7 @@ fn output() -> Output {
     { state: "failure", matcher: { output: { path: "Labels.anything", expected: "x", comparator: "stringEquals" } } }
     { state: "failure", matcher: { output: { path: "Extra.deep.er.whatever", expected: "x", comparator: "stringEquals" } } }
     { state: "failure", matcher: { output: { path: "RequestId", expected: "nope", comparator: "stringEquals" } } }
+    { state: "failure", matcher: { output: { path: "Region", expected: "nope", comparator: "stringEquals" } } }
     { state: "failure", matcher: { output: { path: "*.env", expected: "x", comparator: "anyStringEquals" } } }
     { state: "failure", matcher: { output: { path: "Maybe.Ready", expected: "false", comparator: "booleanEquals" } } }
     { state: "failure", matcher: { output: { path: "length(Items[?Ready].State) == `0`", expected: "true", comparator: "booleanEquals" } } }
@@ -248,5 +262,75 @@ fn jmespath_with_a_type_checks_and_searches() {
     assert_eq!(
         any.search_value(&labels).unwrap(),
         serde_json::json!("prod")
+    );
+}
+
+/// Mutually recursive types, and a generic derived type used with a concrete argument: each
+/// path reads the descriptions to the depth it needs, so no cycle is ever followed.
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Rule {
+    name: String,
+    group: Option<Box<Group>>,
+}
+
+#[derive(Debug, Clone, Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Group {
+    rules: Vec<Rule>,
+    page: Page<Rule>,
+    #[serde(flatten)]
+    extra: HashMap<String, serde_json::Value>,
+}
+
+/// A generic type: a member of type `T` is unknown below (anything goes), the others checked.
+#[derive(Debug, Clone, Searchable)]
+struct Page<T> {
+    items: Vec<T>,
+    next: Option<Box<Page<T>>>,
+    title: String,
+}
+
+fn rule() -> Rule {
+    let leaf = Rule {
+        name: "leaf".into(),
+        group: None,
+    };
+    Rule {
+        name: "root".into(),
+        group: Some(Box::new(Group {
+            rules: vec![leaf.clone()],
+            page: Page {
+                items: vec![leaf],
+                next: None,
+                title: "p".into(),
+            },
+            extra: HashMap::from([("Owner".to_owned(), serde_json::json!("me"))]),
+        })),
+    }
+}
+
+#[waitable(RuleSettled: { acceptors: [
+    { state: "failure", matcher: { output: { path: "Group.Rules[0].Group.Rules[0].Group.Rules[0].Name", expected: "bad", comparator: "stringEquals" } } }
+    { state: "failure", matcher: { output: { path: "Group.Page.next.next.next.title", expected: "bad", comparator: "stringEquals" } } }
+    { state: "failure", matcher: { output: { path: "Group.Page.items[].whatever", expected: "bad", comparator: "anyStringEquals" } } }
+    { state: "failure", matcher: { output: { path: "Group.Owner", expected: "bad", comparator: "stringEquals" } } }
+    { state: "success", matcher: { output: { path: "Group.Rules[].Name", expected: "leaf", comparator: "allStringEquals" } } }
+] })]
+async fn get_rule() -> Result<Rule, Error> {
+    Ok(rule())
+}
+
+#[tokio::test(start_paused = true)]
+async fn mutually_recursive_and_generic_types_are_checked_and_run() {
+    let done = wait_until_rule_settled()
+        .wait(Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(done.polls, 1);
+    let e = waiter_runtime::jmespath!(Rule, "Group.Page.items[].Name");
+    assert_eq!(
+        e.search_value(&rule()).unwrap(),
+        serde_json::json!(["leaf"])
     );
 }

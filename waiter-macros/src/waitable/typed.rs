@@ -6,13 +6,14 @@
 //! `*`, flatten. Fields inside a filter are checked against the element type, fields inside
 //! comparisons, function arguments and multi-selects against where they are read. When the
 //! whole path is one chain, its leaf is checked against the comparator (`stringEquals` needs a
-//! string...). Each chain becomes a `const _: () = { .. };` in the waiter function's body that
-//! walks the types one member at a time (`MemberAt<{ index }>`), and panics with a message
-//! built in const at the path's span on a mistake; below an unknown type anything goes.
+//! string...). Each chain becomes one `const _: () = check(..);` in the waiter function's body:
+//! the root type's description (published by the derive, to the depth the chain needs) and the
+//! chain's steps, walked in one const evaluation that panics with a message built in const at
+//! the path's span on a mistake; below an unknown type anything goes.
 
 use jmespath::ast::Ast;
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{LitStr, Type};
@@ -347,89 +348,67 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
         let w = syn::Ident::new(w, Span::call_site());
         quote!(#t::Wrap::#w)
     });
-    let mut body = quote! {
-        #[allow(unused_imports)]
-        use #t::Undescribed as _;
-        type __T0 = #root;
-        const __A0: #t::At = #t::root(&[#(#wraps),*]);
-    };
-    // Per step: the position (a const) and the type reached (a type alias); the messages are
-    // computed again only for a step that failed, in one check per chain.
-    let mut checks = TokenStream::new();
-    for (i, op) in ops.iter().enumerate() {
-        let (prev_t, prev_a) = (format_ident!("__T{}", i), format_ident!("__A{}", i));
-        let (next_t, next_a) = (format_ident!("__T{}", i + 1), format_ident!("__A{}", i + 1));
-        let prefix = match op {
-            Op::Field(_, prefix) => prefix.clone(),
-            _ => String::new(),
-        };
-        let place = quote!(#t::Place { path: #expr, prefix: #prefix });
-        // The description is looked up once per step: resolving `Probe::<T>::DESC` (inherent
-        // constant or trait fallback) is what costs most in rustc's type checking.
-        let prev_d = format_ident!("__D{}", i);
-        body.extend(quote!(const #prev_d: #t::Desc = #t::Probe::<#prev_t>::DESC;));
-        let desc = quote!(&#prev_d);
-        let call = match op {
-            Op::Field(name, _) => quote!(#t::field(#desc, #prev_a, #name, #place)),
-            Op::Elements(project, _) => quote!(#t::elements(#desc, #prev_a, #project, #place)),
-            Op::Values => quote!(#t::values(#desc, #prev_a, #place)),
-            Op::Flatten => quote!(#t::flatten(#desc, #prev_a, #place)),
-        };
-        checks.extend(quote_spanned! {span=>
-            if #next_a.fault {
-                if let ::core::option::Option::Some(__m) = &#call.error {
-                    ::core::panic!("{}", __m.as_str())
-                }
-            }
-        });
-        body.extend(quote! {
-            const #next_a: #t::At = #call.at();
-            type #next_t = <#prev_t as #t::MemberAt<{ #next_a.index() }>>::Ty;
-        });
+    // The root's description, to the depth the chain's member steps read (plus one level for
+    // a `flatten`ed member on the way, and one for the leaf's own description).
+    let fields = ops.iter().filter(|op| matches!(op, Op::Field(..))).count();
+    let mut depth = quote!(#t::Z);
+    for _ in 0..fields + 2 {
+        depth = quote!(#t::S<#depth>);
     }
-    if let Some(need) = need {
-        let (last_t, last_a) = (
-            format_ident!("__T{}", ops.len()),
-            format_ident!("__A{}", ops.len()),
-        );
-        let (need, what) = match need {
-            Need::Comparator(Comparator::StringEquals) => {
-                (quote!(String), "`stringEquals` needs a string")
-            }
-            Need::Comparator(Comparator::BooleanEquals) => {
-                (quote!(Boolean), "`booleanEquals` needs a boolean")
-            }
-            Need::Comparator(Comparator::AllStringEquals) => {
-                (quote!(Strings), "`allStringEquals` needs a list of strings")
-            }
-            Need::Comparator(Comparator::AnyStringEquals) => {
-                (quote!(Strings), "`anyStringEquals` needs a list of strings")
-            }
-            Need::Message => (
-                quote!(Message),
-                "a failure `message` must be a string or a list of strings",
-            ),
-            Need::Sized => (
-                quote!(Sized),
-                "`length()` needs a string, a list or an object",
-            ),
-        };
-        let place = quote!(#t::Place { path: #expr, prefix: "" });
-        let last_d = format_ident!("__D{}", ops.len());
-        body.extend(quote!(const #last_d: #t::Desc = #t::Probe::<#last_t>::DESC;));
-        checks.extend(quote_spanned! {span=>
-            if let ::core::option::Option::Some(__m) =
-                &#at::typed::leaf(&#last_d, #last_a, #t::Need::#need, #what, #place)
-            {
-                ::core::panic!("{}", __m.as_str())
-            }
-        });
-    }
-    body.extend(quote_spanned! {span=>
-        const _: () = { #checks };
+    let steps = ops.iter().map(|op| match op {
+        Op::Field(name, prefix) => {
+            let hash = crate::searchable::expand::describe::hash(name);
+            quote!(#t::Op::Field { name: #name, hash: #hash, prefix: #prefix })
+        }
+        Op::Elements(project, _) => quote!(#t::Op::Elements(#project)),
+        Op::Values => quote!(#t::Op::Values),
+        Op::Flatten => quote!(#t::Op::Flatten),
     });
+    let need = match need {
+        None => quote!(::core::option::Option::None),
+        Some(need) => {
+            let (need, what) = match need {
+                Need::Comparator(Comparator::StringEquals) => {
+                    (quote!(String), "`stringEquals` needs a string")
+                }
+                Need::Comparator(Comparator::BooleanEquals) => {
+                    (quote!(Boolean), "`booleanEquals` needs a boolean")
+                }
+                Need::Comparator(Comparator::AllStringEquals) => {
+                    (quote!(Strings), "`allStringEquals` needs a list of strings")
+                }
+                Need::Comparator(Comparator::AnyStringEquals) => {
+                    (quote!(Strings), "`anyStringEquals` needs a list of strings")
+                }
+                Need::Message => (
+                    quote!(Message),
+                    "a failure `message` must be a string or a list of strings",
+                ),
+                Need::Sized => (
+                    quote!(Sized),
+                    "`length()` needs a string, a list or an object",
+                ),
+            };
+            quote!(::core::option::Option::Some((#t::Need::#need, #what)))
+        }
+    };
+    // One constant per chain: the walk is one evaluation, and a mistake panics with its message
+    // at the path literal.
+    let call = quote_spanned! {span=>
+        #at::typed::check(
+            #t::Probe::<#root, #depth>::LINK,
+            &[#(#wraps),*],
+            &[#(#steps),*],
+            #need,
+            #expr,
+        )
+    };
     quote! {
-        #[allow(non_camel_case_types, clippy::all)]
-        const _: () = { #body };
+        #[allow(clippy::all)]
+        const _: () = {
+            #[allow(unused_imports)]
+            use #t::Undescribed as _;
+            #call
+        };
     }
 }

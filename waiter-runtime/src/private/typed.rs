@@ -1,13 +1,19 @@
 //! Typed paths: what `#[derive(Searchable)]` publishes about a type at compile time, and the
-//! `const fn`s the code of `#[waitable]` and `jmespath!(Type, "..")` evaluates to check a path's
+//! `const fn` the code of `#[waitable]` and `jmespath!(Type, "..")` evaluates to check a path's
 //! field chains against it. Everything here runs in const evaluation: nothing at run time.
 //!
-//! A derived type implements [`Described`] (its wire members, each with the wrappers around its
-//! innermost type: `Option`, `Box` are transparent, `Vec`/slices/sets are [`Wrap::Array`], maps
-//! with string keys [`Wrap::Map`]) and `MemberAt<I>` for each member index `I` (the innermost
-//! type). A type that does not implement [`Described`] (a hand-written `Searchable`, a
-//! `serde_json::Value`, a generic) is "unknown" through [`Probe`]: anything goes below it.
-//! A path is walked one member at a time on concrete types, so recursive types work.
+//! A derived type implements [`Described`]: a [`Desc`] of its wire members, each with the
+//! wrappers around its innermost type (`Option`, `Box` are transparent, `Vec`/slices/sets are
+//! [`Wrap::Array`], maps with string keys [`Wrap::Map`]) and a reference to that type's own
+//! description, resolved once in the derive, where the field types are concrete. A type that does
+//! not implement [`Described`] (a hand-written `Searchable`, a `serde_json::Value`, a generic
+//! parameter) is "unknown" through [`Probe`]: anything goes below it.
+//!
+//! The descriptions form a graph that may be cyclic (`struct Tree { children: Vec<Tree> }`), and
+//! constants cannot refer to themselves; so a description is built to a depth: `Described<N>`
+//! links its members to their descriptions at depth `N - 1`, and depth zero ([`Z`]) is unknown.
+//! A path asks for its root at the depth its member steps need (plus two: a `flatten`ed member
+//! costs one level), so each chain is one constant: [`check`] walks it in one evaluation.
 
 use std::marker::PhantomData;
 
@@ -33,9 +39,13 @@ pub enum Wrap {
 #[derive(Clone, Copy, Debug)]
 pub struct Member {
     pub name: &'static str,
+    /// The name's [`hash`].
+    pub hash: u64,
     /// The Rust field's name, for "Rust field `state` is `State` on the wire".
     pub rust: &'static str,
     pub wraps: &'static [Wrap],
+    /// The innermost type's description.
+    pub ty: &'static Desc,
 }
 
 /// A type's description.
@@ -45,70 +55,89 @@ pub struct Desc {
     pub name: &'static str,
     pub kind: Kind,
     pub members: &'static [Member],
-    /// Whether members may exist that are not listed (`flatten`ed fields): an unknown name is
+    /// The descriptions of `flatten`ed members: their members are this type's. One that is not
+    /// a described object (a map, an unknown type) makes any name valid.
+    pub flattened: &'static [&'static Desc],
+    /// Whether members may exist that are not listed (an untagged variant): an unknown name is
     /// then not an error.
     pub open: bool,
 }
 
 impl Desc {
-    pub const UNKNOWN: Desc = Desc::leaf("", Kind::Unknown);
+    pub const UNKNOWN: &'static Desc = &Desc::leaf("", Kind::Unknown);
 
     pub const fn leaf(name: &'static str, kind: Kind) -> Desc {
         Desc {
             name,
             kind,
             members: &[],
+            flattened: &[],
             open: false,
         }
     }
 }
 
-/// Implemented by `#[derive(Searchable)]` and by the standard leaf types.
-pub trait Described {
-    const DESC: Desc;
+/// A depth of description: [`Z`] (nothing known) or [`S`]`<N>` (one more level than `N`).
+pub trait Depth {
+    const ZERO: bool;
+    type Pred: Depth;
 }
 
-/// The innermost type of member `I`. `usize::MAX` is "unknown" and `SAME` "this type again"
-/// (a map or array layer was consumed), for every type.
-pub trait MemberAt<const I: usize> {
-    type Ty: ?Sized;
+/// Depth zero.
+pub struct Z;
+
+/// One level deeper than `N`.
+pub struct S<N>(PhantomData<N>);
+
+impl Depth for Z {
+    const ZERO: bool = true;
+    type Pred = Z;
 }
 
-/// The member index meaning "unknown below here".
-pub const UNKNOWN: usize = usize::MAX;
-/// The member index meaning "the same type" (a wrapper was consumed).
-pub const SAME: usize = usize::MAX - 1;
-
-/// A type about which nothing is known.
-pub struct Unknown;
-
-impl<T: ?Sized> MemberAt<UNKNOWN> for T {
-    type Ty = Unknown;
+impl<N: Depth> Depth for S<N> {
+    const ZERO: bool = false;
+    type Pred = N;
 }
 
-impl<T: ?Sized> MemberAt<SAME> for T {
-    type Ty = T;
+/// Implemented by `#[derive(Searchable)]` and by the standard leaf types, at every depth.
+pub trait Described<N: Depth> {
+    const DESC: &'static Desc;
 }
 
-/// `Probe::<T>::DESC` is `T::DESC` when `T: Described`, else [`Desc::UNKNOWN`] (through
-/// [`Undescribed`], which must be in scope): the inherent constant wins when its bound holds.
-pub struct Probe<T: ?Sized>(PhantomData<T>);
+/// `Probe::<T, N>::LINK` is `T`'s description at depth `N - 1` when `T` is described (unknown
+/// at depth zero), else [`Desc::UNKNOWN`] (through [`Undescribed`], which must be in scope):
+/// the inherent constant wins when its bound holds.
+pub struct Probe<T: ?Sized, N>(PhantomData<N>, PhantomData<T>);
 
 /// The fallback of [`Probe`].
 pub trait Undescribed {
-    const DESC: Desc = Desc::UNKNOWN;
+    const LINK: &'static Desc = Desc::UNKNOWN;
 }
 
-impl<T: ?Sized> Undescribed for Probe<T> {}
+impl<T: ?Sized, N> Undescribed for Probe<T, N> {}
 
-impl<T: ?Sized + Described> Probe<T> {
-    pub const DESC: Desc = T::DESC;
+impl<T: ?Sized + Described<N::Pred>, N: Depth> Probe<T, N> {
+    pub const LINK: &'static Desc = link::<T, N>();
+}
+
+// The description one level down is read in a second function: the constants a function
+// names are evaluated when it is called, so depth zero stops the recursion here.
+const fn link<T: ?Sized + Described<N::Pred>, N: Depth>() -> &'static Desc {
+    if N::ZERO {
+        Desc::UNKNOWN
+    } else {
+        described::<T, N::Pred>()
+    }
+}
+
+const fn described<T: ?Sized + Described<M>, M: Depth>() -> &'static Desc {
+    T::DESC
 }
 
 macro_rules! leaves {
     ($kind:ident: $($ty:ty),*) => {$(
-        impl Described for $ty {
-            const DESC: Desc = Desc::leaf(stringify!($ty), Kind::$kind);
+        impl<N: Depth> Described<N> for $ty {
+            const DESC: &'static Desc = &Desc::leaf(stringify!($ty), Kind::$kind);
         }
     )*};
 }
@@ -117,43 +146,48 @@ leaves!(String: String, str, char, std::borrow::Cow<'_, str>);
 leaves!(Number: u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
 leaves!(Boolean: bool);
 
-/// Where a walk is: the member just read (for the type-level step), the wrappers of the
-/// current value not consumed yet, and how many projections made the result a list.
+/// Why a step failed: what its message says (written only for a failed step, by [`message`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Fault {
+    /// `.name` on a list.
+    ListHasNoMember,
+    /// `.name` on an object without that member.
+    NoMember,
+    /// `.name` on a string, number or boolean.
+    NotAnObject,
+    /// `[]` or `[n]` on a map.
+    MapIndexed,
+    /// `[]` or `[n]` on a string, number, boolean or object.
+    NotAList,
+    /// `*` on a list.
+    StarOnList,
+    /// `*` on a string, number or boolean.
+    StarOnScalar,
+    /// `x[]` on a map.
+    FlattenMap,
+    /// `x[]` on a string, number, boolean or object.
+    FlattenScalar,
+}
+
+/// Where a walk is: the innermost type's description, the wrappers of the current value not
+/// consumed yet, and how many projections made the result a list.
 #[derive(Clone, Copy, Debug)]
 pub struct At {
-    pub member: usize,
+    pub desc: &'static Desc,
     pub wraps: &'static [Wrap],
     pub used: usize,
     pub projections: usize,
     pub unknown: bool,
-    /// The step that led here failed (its message is computed again, only then).
-    pub fault: bool,
-}
-
-/// The root of a path: the searched type itself.
-pub const ROOT: At = At {
-    member: SAME,
-    wraps: &[],
-    used: 0,
-    projections: 0,
-    unknown: false,
-    fault: false,
-};
-
-/// The root of a path whose type has wrappers (a `Vec<String>` parameter).
-pub const fn root(wraps: &'static [Wrap]) -> At {
-    At { wraps, ..ROOT }
 }
 
 impl At {
     const fn unknown(self) -> At {
         At {
-            member: UNKNOWN,
+            desc: Desc::UNKNOWN,
             wraps: &[],
             used: 0,
             projections: self.projections,
             unknown: true,
-            fault: false,
         }
     }
 
@@ -167,16 +201,24 @@ impl At {
 
     const fn consume(self) -> At {
         At {
-            member: SAME,
             used: self.used + 1,
             ..self
         }
     }
+}
 
-    /// The step's type-level index, or `UNKNOWN` once unknown.
-    pub const fn index(self) -> usize {
-        if self.unknown { UNKNOWN } else { self.member }
+/// The hash of a wire name the derive stores beside it and `#[waitable]` computes for a path's
+/// field (64-bit FNV-1a): a member lookup compares one number, and the name only on a match.
+pub const fn hash(name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
     }
+    h
 }
 
 /// A compile-time message: a fixed buffer written in const.
@@ -298,17 +340,51 @@ const fn kind_name(kind: Kind) -> &'static str {
     }
 }
 
-const fn no_member(desc: &Desc, name: &str, place: Place) -> Msg {
+/// How many members a path can name in `desc`: its own and its `flatten`ed members'.
+const fn member_count(desc: &'static Desc) -> usize {
+    let mut n = desc.members.len();
+    let mut i = 0;
+    while i < desc.flattened.len() {
+        if matches!(desc.flattened[i].kind, Kind::Object) {
+            n += member_count(desc.flattened[i]);
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The `k`th of the [`member_count`] members of `desc`.
+const fn nth_member(desc: &'static Desc, k: usize) -> &'static Member {
+    if k < desc.members.len() {
+        return &desc.members[k];
+    }
+    let mut k = k - desc.members.len();
+    let mut i = 0;
+    loop {
+        let flat = desc.flattened[i];
+        if matches!(flat.kind, Kind::Object) {
+            let n = member_count(flat);
+            if k < n {
+                return nth_member(flat, k);
+            }
+            k -= n;
+        }
+        i += 1;
+    }
+}
+
+const fn no_member(desc: &'static Desc, name: &str, place: Place) -> Msg {
     let mut m = head(place)
         .push("`")
         .push(desc.name)
         .push("` has no member \"")
         .push(name)
         .push("\"");
+    let count = member_count(desc);
     // The Rust field written instead of its wire name.
     let mut i = 0;
-    while i < desc.members.len() {
-        let member = desc.members[i];
+    while i < count {
+        let member = nth_member(desc, i);
         if eq(member.rust.as_bytes(), name.as_bytes()) {
             m = m
                 .push("; Rust field `")
@@ -324,8 +400,8 @@ const fn no_member(desc: &Desc, name: &str, place: Place) -> Msg {
     let mut best = usize::MAX;
     let mut best_i = 0;
     let mut i = 0;
-    while i < desc.members.len() {
-        let d = distance(desc.members[i].name.as_bytes(), name.as_bytes());
+    while i < count {
+        let d = distance(nth_member(desc, i).name.as_bytes(), name.as_bytes());
         if d < best {
             best = d;
             best_i = i;
@@ -335,133 +411,85 @@ const fn no_member(desc: &Desc, name: &str, place: Place) -> Msg {
     if best <= 2 || (best <= name.len() / 3 && best != usize::MAX) {
         m = m
             .push("; did you mean \"")
-            .push(desc.members[best_i].name)
+            .push(nth_member(desc, best_i).name)
             .push("\"?");
-    } else if !desc.members.is_empty() {
+    } else if count > 0 {
         m = m.push("; its members are");
         let mut i = 0;
-        while i < desc.members.len() && i < 12 {
+        while i < count && i < 12 {
             m = m.push(if i == 0 { " \"" } else { ", \"" });
-            m = m.push(desc.members[i].name).push("\"");
+            m = m.push(nth_member(desc, i).name).push("\"");
             i += 1;
         }
     }
     tail(m, place)
 }
 
-/// The result of a step: the new position, or the error and the position to go on from
-/// (unknown, so that one mistake is one error).
-pub struct Step {
-    pub at: At,
-    pub error: Option<Msg>,
+/// A member found by name: in the type, in one of its `flatten`ed members, or not found in a
+/// type that accepts any name.
+enum Found {
+    Member(&'static Member),
+    Any,
+    Missing,
 }
 
-impl Step {
-    /// Where the walk goes on from: the step's position, marked when it failed.
-    pub const fn at(&self) -> At {
-        At {
-            fault: self.error.is_some(),
-            ..self.at
+const fn lookup(desc: &'static Desc, hash: u64, name: &str) -> Found {
+    let mut i = 0;
+    while i < desc.members.len() {
+        let member = &desc.members[i];
+        if member.hash == hash && eq(member.name.as_bytes(), name.as_bytes()) {
+            return Found::Member(member);
         }
+        i += 1;
     }
-}
-
-const fn ok(at: At) -> Step {
-    Step { at, error: None }
-}
-
-const fn fail(at: At, msg: Msg) -> Step {
-    Step {
-        at: at.unknown(),
-        error: Some(msg),
+    let mut any = desc.open;
+    let mut i = 0;
+    while i < desc.flattened.len() {
+        let flat = desc.flattened[i];
+        if matches!(flat.kind, Kind::Object) {
+            match lookup(flat, hash, name) {
+                Found::Missing => {}
+                found => return found,
+            }
+        } else {
+            any = true;
+        }
+        i += 1;
     }
+    if any { Found::Any } else { Found::Missing }
 }
 
-/// `.name` on the value at `at`, whose innermost type is described by `desc`.
-pub const fn field(desc: &Desc, at: At, name: &str, place: Place) -> Step {
+/// `.name` (whose [`hash`] is `hash`) on the value at `at`.
+const fn field(at: At, hash: u64, name: &str) -> Result<At, Fault> {
     if at.unknown {
-        return ok(at);
+        return Ok(at);
     }
     match at.next_wrap() {
-        Some(Wrap::Map) => ok(at.consume()),
-        Some(Wrap::Array) => fail(
-            at,
-            tail(
-                head(place)
-                    .push("a list has no member \"")
-                    .push(name)
-                    .push("\": project over its elements with `[].")
-                    .push(name)
-                    .push("`"),
-                place,
-            ),
-        ),
-        None => match desc.kind {
-            Kind::Unknown => ok(at.unknown()),
-            Kind::Object => {
-                let mut i = 0;
-                while i < desc.members.len() {
-                    if eq(desc.members[i].name.as_bytes(), name.as_bytes()) {
-                        return ok(At {
-                            member: i,
-                            wraps: desc.members[i].wraps,
-                            used: 0,
-                            projections: at.projections,
-                            unknown: false,
-                            fault: false,
-                        });
-                    }
-                    i += 1;
-                }
-                if desc.open {
-                    ok(at.unknown())
-                } else {
-                    fail(at, no_member(desc, name, place))
-                }
-            }
-            kind => fail(
-                at,
-                tail(
-                    head(place)
-                        .push("`")
-                        .push(desc.name)
-                        .push("` is ")
-                        .push(kind_name(kind))
-                        .push(": it has no member \"")
-                        .push(name)
-                        .push("\""),
-                    place,
-                ),
-            ),
+        Some(Wrap::Map) => Ok(at.consume()),
+        Some(Wrap::Array) => Err(Fault::ListHasNoMember),
+        None => match at.desc.kind {
+            Kind::Unknown => Ok(at.unknown()),
+            Kind::Object => match lookup(at.desc, hash, name) {
+                Found::Member(member) => Ok(At {
+                    desc: member.ty,
+                    wraps: member.wraps,
+                    used: 0,
+                    projections: at.projections,
+                    unknown: false,
+                }),
+                Found::Any => Ok(at.unknown()),
+                Found::Missing => Err(Fault::NoMember),
+            },
+            _ => Err(Fault::NotAnObject),
         },
-    }
-}
-
-/// A list operation on a value that is not a list (nor a wrapper of one): an unknown value lets
-/// it through, anything else fails with `what` after "`Name` is a (kind)".
-const fn not_a_list(desc: &Desc, at: At, place: Place, what: &'static str) -> Step {
-    match desc.kind {
-        Kind::Unknown => ok(at.unknown()),
-        kind => fail(
-            at,
-            tail(
-                head(place)
-                    .push("`")
-                    .push(desc.name)
-                    .push("` is ")
-                    .push(kind_name(kind))
-                    .push(what),
-                place,
-            ),
-        ),
     }
 }
 
 /// `[]`, `[*]`, `[n]` or a slice on the value at `at`: its elements. `project` says whether the
 /// result is a projection (a list of what follows).
-pub const fn elements(desc: &Desc, at: At, project: bool, place: Place) -> Step {
+const fn elements(at: At, project: bool) -> Result<At, Fault> {
     if at.unknown {
-        return ok(at);
+        return Ok(at);
     }
     match at.next_wrap() {
         Some(Wrap::Array) => {
@@ -469,63 +497,115 @@ pub const fn elements(desc: &Desc, at: At, project: bool, place: Place) -> Step 
             if project {
                 next.projections += 1;
             }
-            ok(next)
+            Ok(next)
         }
-        Some(Wrap::Map) => fail(
-            at,
-            tail(
-                head(place).push("a map is not a list: use `*` for its values (`*.name`)"),
-                place,
-            ),
-        ),
-        None => not_a_list(
-            desc,
-            at,
-            place,
-            ", not a list: `[]` and `[n]` apply to lists",
-        ),
+        Some(Wrap::Map) => Err(Fault::MapIndexed),
+        None => match at.desc.kind {
+            Kind::Unknown => Ok(at.unknown()),
+            _ => Err(Fault::NotAList),
+        },
     }
 }
 
 /// `*` on the value at `at`: a map's values, or an object's (of unknown type).
-pub const fn values(desc: &Desc, at: At, place: Place) -> Step {
+const fn values(at: At) -> Result<At, Fault> {
     if at.unknown {
-        return ok(at);
+        return Ok(at);
     }
     match at.next_wrap() {
         Some(Wrap::Map) => {
             let mut next = at.consume();
             next.projections += 1;
-            ok(next)
+            Ok(next)
         }
-        Some(Wrap::Array) => fail(
-            at,
-            tail(
-                head(place)
-                    .push("`*` projects the values of an object or map; this is a list: use `[*]`"),
-                place,
-            ),
-        ),
-        None => match desc.kind {
+        Some(Wrap::Array) => Err(Fault::StarOnList),
+        None => match at.desc.kind {
             Kind::Object | Kind::Unknown => {
                 let mut next = at.unknown();
                 next.projections += 1;
-                ok(next)
+                Ok(next)
             }
-            kind => fail(
-                at,
-                tail(
-                    head(place)
-                        .push("`")
-                        .push(desc.name)
-                        .push("` is ")
-                        .push(kind_name(kind))
-                        .push(": `*` projects the values of an object or map"),
-                    place,
-                ),
-            ),
+            _ => Err(Fault::StarOnScalar),
         },
     }
+}
+
+/// `x[]` on the value at `at`: a list, whose list elements are merged into it. With `p`
+/// projections around the value: `p == 0` makes the value's list the result (and merges a list
+/// of lists), `p == 1` merges the elements that are lists, `p >= 2` merges the two outer lists.
+const fn flatten(at: At) -> Result<At, Fault> {
+    if at.unknown {
+        return Ok(at);
+    }
+    if at.projections >= 2 {
+        return Ok(At {
+            projections: at.projections - 1,
+            ..at
+        });
+    }
+    if at.projections == 1 {
+        return Ok(match at.next_wrap() {
+            Some(Wrap::Array) => at.consume(),
+            _ => at,
+        });
+    }
+    match at.next_wrap() {
+        Some(Wrap::Array) => {
+            let mut next = at.consume();
+            next.projections = 1;
+            if matches!(next.next_wrap(), Some(Wrap::Array)) {
+                next = next.consume();
+            }
+            Ok(next)
+        }
+        Some(Wrap::Map) => Err(Fault::FlattenMap),
+        None => match at.desc.kind {
+            Kind::Unknown => Ok(at.unknown()),
+            _ => Err(Fault::FlattenScalar),
+        },
+    }
+}
+
+/// "`Name` is a string" (its kind).
+const fn scalar(m: Msg, desc: &Desc) -> Msg {
+    m.push("`")
+        .push(desc.name)
+        .push("` is ")
+        .push(kind_name(desc.kind))
+}
+
+/// The message of a failed step: `fault`, met reading `name` (for `.name`) from the value at
+/// `at` (innermost type `desc`).
+const fn message(fault: Fault, desc: &'static Desc, name: &str, place: Place) -> Msg {
+    let m = match fault {
+        Fault::ListHasNoMember => head(place)
+            .push("a list has no member \"")
+            .push(name)
+            .push("\": project over its elements with `[].")
+            .push(name)
+            .push("`"),
+        Fault::NoMember => return no_member(desc, name, place),
+        Fault::NotAnObject => scalar(head(place), desc)
+            .push(": it has no member \"")
+            .push(name)
+            .push("\""),
+        Fault::MapIndexed => {
+            head(place).push("a map is not a list: use `*` for its values (`*.name`)")
+        }
+        Fault::NotAList => {
+            scalar(head(place), desc).push(", not a list: `[]` and `[n]` apply to lists")
+        }
+        Fault::StarOnList => head(place)
+            .push("`*` projects the values of an object or map; this is a list: use `[*]`"),
+        Fault::StarOnScalar => {
+            scalar(head(place), desc).push(": `*` projects the values of an object or map")
+        }
+        Fault::FlattenMap => {
+            head(place).push("`[]` flattens a list; this is a map: use `*` for its values")
+        }
+        Fault::FlattenScalar => scalar(head(place), desc).push(", not a list: `[]` flattens lists"),
+    };
+    tail(m, place)
 }
 
 /// What a comparator or a `message` needs of a path's result.
@@ -543,12 +623,8 @@ pub enum Need {
     Sized,
 }
 
-/// The leaf check: the value at `at` (innermost type `desc`) against `need`.
-pub const fn leaf(desc: &Desc, at: At, need: Need, what: &str, place: Place) -> Option<Msg> {
-    if at.unknown || matches!(desc.kind, Kind::Unknown) {
-        return None;
-    }
-    // The value's shape: `projections` lists around the remaining wrappers around the kind.
+/// The value's shape at `at`: how many lists around it, and whether a map.
+const fn shape(at: At) -> (usize, bool) {
     let mut lists = at.projections;
     let mut i = at.used;
     let mut map = false;
@@ -559,16 +635,28 @@ pub const fn leaf(desc: &Desc, at: At, need: Need, what: &str, place: Place) -> 
         }
         i += 1;
     }
-    let fits = match need {
-        Need::String => lists == 0 && !map && matches!(desc.kind, Kind::String),
-        Need::Boolean => lists == 0 && !map && matches!(desc.kind, Kind::Boolean),
-        Need::Strings => lists == 1 && !map && matches!(desc.kind, Kind::String),
-        Need::Message => lists <= 1 && !map && matches!(desc.kind, Kind::String),
-        Need::Sized => lists > 0 || map || !matches!(desc.kind, Kind::Number | Kind::Boolean),
-    };
-    if fits {
-        return None;
+    (lists, map)
+}
+
+/// The leaf check: whether the value at `at` is what `need` needs.
+const fn fits(at: At, need: Need) -> bool {
+    let kind = at.desc.kind;
+    if at.unknown || matches!(kind, Kind::Unknown) {
+        return true;
     }
+    let (lists, map) = shape(at);
+    match need {
+        Need::String => lists == 0 && !map && matches!(kind, Kind::String),
+        Need::Boolean => lists == 0 && !map && matches!(kind, Kind::Boolean),
+        Need::Strings => lists == 1 && !map && matches!(kind, Kind::String),
+        Need::Message => lists <= 1 && !map && matches!(kind, Kind::String),
+        Need::Sized => lists > 0 || map || !matches!(kind, Kind::Number | Kind::Boolean),
+    }
+}
+
+/// The message of a leaf that does not fit (see [`fits`]); `what` says what `need` needs.
+const fn leaf_message(at: At, need: Need, what: &str, place: Place) -> Msg {
+    let (desc, (lists, map)) = (at.desc, shape(at));
     let mut m = head(place).push(what).push(", but it reads ");
     if map {
         m = m.push("a map");
@@ -586,51 +674,69 @@ pub const fn leaf(desc: &Desc, at: At, need: Need, what: &str, place: Place) -> 
             "; to compare every element use \"allStringEquals\", to find one \"anyStringEquals\"",
         );
     }
-    Some(tail(
-        m,
-        Place {
-            prefix: "",
-            ..place
-        },
-    ))
+    m
 }
 
-/// `x[]` on the value at `at`: a list, whose list elements are merged into it. With `p`
-/// projections around the value: `p == 0` makes the value's list the result (and merges a list
-/// of lists), `p == 1` merges the elements that are lists, `p >= 2` merges the two outer lists.
-pub const fn flatten(desc: &Desc, at: At, place: Place) -> Step {
-    if at.unknown {
-        return ok(at);
-    }
-    if at.projections >= 2 {
-        return ok(At {
-            member: SAME,
-            projections: at.projections - 1,
-            ..at
-        });
-    }
-    if at.projections == 1 {
-        return match at.next_wrap() {
-            Some(Wrap::Array) => ok(at.consume()),
-            _ => ok(At { member: SAME, ..at }),
+/// Panics with `m` (a failed check): the one formatted panic, compiled once here. The error
+/// points at the caller of [`check`] (the path literal), both being `#[track_caller]`.
+#[track_caller]
+const fn fail(m: Msg) -> ! {
+    panic!("{}", m.as_str())
+}
+
+/// One step of a field chain.
+#[derive(Clone, Copy, Debug)]
+pub enum Op {
+    /// `.name`; `prefix` is the expression up to it, for messages.
+    Field {
+        name: &'static str,
+        hash: u64,
+        prefix: &'static str,
+    },
+    /// `[n]` (false) or the elements of a projection (true).
+    Elements(bool),
+    /// `*`: the values of a map or object.
+    Values,
+    /// `x[]`.
+    Flatten,
+}
+
+/// Checks one field chain of `path` (its steps `ops`) from a root described by `root`, with
+/// the root's own wrappers `wraps`, and its result against `need` (with what it needs, for the
+/// message): panics with the message of the first mistake, which is then a compile error at the
+/// call (the path literal).
+#[track_caller]
+pub const fn check(
+    root: &'static Desc,
+    wraps: &'static [Wrap],
+    ops: &[Op],
+    need: Option<(Need, &str)>,
+    path: &'static str,
+) {
+    let mut at = At {
+        desc: root,
+        wraps,
+        used: 0,
+        projections: 0,
+        unknown: false,
+    };
+    let mut i = 0;
+    while i < ops.len() {
+        let (step, name, prefix) = match ops[i] {
+            Op::Field { name, hash, prefix } => (field(at, hash, name), name, prefix),
+            Op::Elements(project) => (elements(at, project), "", ""),
+            Op::Values => (values(at), "", ""),
+            Op::Flatten => (flatten(at), "", ""),
         };
+        at = match step {
+            Ok(next) => next,
+            Err(fault) => fail(message(fault, at.desc, name, Place { path, prefix })),
+        };
+        i += 1;
     }
-    match at.next_wrap() {
-        Some(Wrap::Array) => {
-            let mut next = at.consume();
-            next.projections = 1;
-            if matches!(next.next_wrap(), Some(Wrap::Array)) {
-                next = next.consume();
-            }
-            ok(next)
+    if let Some((need, what)) = need {
+        if !fits(at, need) {
+            fail(leaf_message(at, need, what, Place { path, prefix: "" }));
         }
-        Some(Wrap::Map) => fail(
-            at,
-            tail(
-                head(place).push("`[]` flattens a list; this is a map: use `*` for its values"),
-                place,
-            ),
-        ),
-        None => not_a_list(desc, at, place, ", not a list: `[]` flattens lists"),
     }
 }

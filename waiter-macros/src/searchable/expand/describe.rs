@@ -1,19 +1,28 @@
 //! What a path can find in the type, published at compile time for typed paths (issue 9):
-//! `impl Described` (the wire members, each with the wrappers around its innermost type,
-//! decided from the field's type as written) and `impl MemberAt<I>` (member `I`'s innermost
-//! type). See `waiter_runtime::__private_v0_1::typed`.
+//! `impl<N: Depth> Described<N>`, the wire members, each with the wrappers around its innermost
+//! type (decided from the field's type as written) and a link to that type's description, looked
+//! up once here where the field types are concrete. See `waiter_runtime::__private_v0_1::typed`.
 //!
 //! What cannot be described is left out, and is then "unknown" (anything goes below it):
 //! newtype and tuple structs, struct variants, `serde`/`with` conversions, enums whose unit
-//! variants (strings) sit beside variants that are not strings. A string enum with an untagged
-//! string catch-all (`#[serde(untagged)] Unknown(String)`) is a string. A `flatten`ed field
-//! makes the type open: a name that is not listed is not an error.
+//! variants (strings) sit beside variants that are not strings, members whose type is a type
+//! parameter. A string enum with an untagged string catch-all (`#[serde(untagged)]
+//! Unknown(String)`) is a string. A `flatten`ed derived struct's members join the type's; any
+//! other `flatten`ed field (a map, an unknown type) makes every name valid.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{DeriveInput, GenericArgument, PathArguments, Type};
 
 use super::super::model::{Field, How, Shape, Variant, VariantFields};
+
+/// A wire name's hash, as `typed::hash` computes it in const (64-bit FNV-1a): member lookups
+/// compare it before the name.
+pub(crate) fn hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
 
 /// `Array` or `Map` layers around the innermost type, outermost first.
 pub(crate) fn unwrap(ty: &Type) -> (Vec<&'static str>, Type) {
@@ -74,22 +83,23 @@ struct Entry {
     name: String,
     rust: String,
     wraps: Vec<&'static str>,
-    ty: TokenStream,
+    /// The innermost type, or `None` when it is not described (unknown).
+    ty: Option<TokenStream>,
 }
 
-fn entry(f: &Field, t: &TokenStream) -> Entry {
+fn entry(f: &Field) -> Entry {
     let (mut wraps, inner) = unwrap(&f.ty);
     let ty = match &f.how {
-        How::Node => quote!(#inner),
+        How::Node => Some(quote!(#inner)),
         How::Blob => {
             // Bytes become one base64 string: drop the byte layer.
             wraps.pop();
-            quote!(::std::string::String)
+            Some(quote!(::std::string::String))
         }
-        How::Timestamp => quote!(f64),
+        How::Timestamp => Some(quote!(f64)),
         How::Serde | How::With(_) => {
             wraps.clear();
-            quote!(#t::Unknown)
+            None
         }
     };
     let rust = match &f.member {
@@ -142,28 +152,52 @@ pub(crate) fn describe(input: &DeriveInput, shape: &Shape) -> TokenStream {
     let t = quote!(#p::typed);
     let ident = &input.ident;
     let name = ident.to_string();
-    let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
-    let (kind, entries, open) = match shape {
+    // The type parameters: a member of one of these types is unknown (the derive cannot see
+    // what it will be); written out as unknown rather than looked up, which would find nothing.
+    let params: Vec<String> = input
+        .generics
+        .type_params()
+        .map(|p| p.ident.to_string())
+        .collect();
+    let link = |ty: &Option<TokenStream>| match ty {
+        Some(ty) if !is_param(ty, &params) => quote!(#t::Probe::<#ty, __N>::LINK),
+        _ => quote!(#t::Desc::UNKNOWN),
+    };
+    let (kind, entries, flattened, open) = match shape {
         Shape::Object(fields) => (
             quote!(Object),
             fields
                 .iter()
                 .filter(|f| !f.flatten)
-                .map(|f| entry(f, &t))
+                .map(entry)
                 .collect::<Vec<_>>(),
-            fields.iter().any(|f| f.flatten),
+            // A flattened struct's members are the type's; anything else flattened (a map, a
+            // type that is not described) accepts every name.
+            fields
+                .iter()
+                .filter(|f| f.flatten)
+                .map(|f| {
+                    let e = entry(f);
+                    if e.wraps.is_empty() {
+                        link(&e.ty)
+                    } else {
+                        quote!(#t::Desc::UNKNOWN)
+                    }
+                })
+                .collect::<Vec<_>>(),
+            false,
         ),
         Shape::Enum(variants)
             if variants
                 .iter()
                 .all(|v| matches!(v.fields, VariantFields::Unit)) =>
         {
-            (quote!(String), Vec::new(), false)
+            (quote!(String), Vec::new(), Vec::new(), false)
         }
         // A string enum with a catch-all for values it does not know (`#[serde(untagged)]
         // Unknown(String)`, the forward-compatible Smithy enum) is a string all the same.
         Shape::Enum(variants) if variants.iter().all(string_variant) => {
-            (quote!(String), Vec::new(), false)
+            (quote!(String), Vec::new(), Vec::new(), false)
         }
         // A tagged unit variant is a string where the other variants are objects or whatever an
         // untagged variant holds: it could be either, so it is not described (anything goes).
@@ -187,18 +221,18 @@ pub(crate) fn describe(input: &DeriveInput, shape: &Shape) -> TokenStream {
                         VariantFields::Newtype(f) => Entry {
                             name: v.wire.clone(),
                             rust: v.ident.to_string(),
-                            ..entry(f, &t)
+                            ..entry(f)
                         },
                         _ => Entry {
                             name: v.wire.clone(),
                             rust: v.ident.to_string(),
                             wraps: Vec::new(),
-                            ty: quote!(#t::Unknown),
+                            ty: None,
                         },
                     })
                 })
                 .collect();
-            (quote!(Object), entries, open)
+            (quote!(Object), entries, Vec::new(), open)
         }
         Shape::Newtype(_) | Shape::Tuple(_) | Shape::Unit => return TokenStream::new(),
     };
@@ -208,29 +242,38 @@ pub(crate) fn describe(input: &DeriveInput, shape: &Shape) -> TokenStream {
             let w = syn::Ident::new(w, proc_macro2::Span::call_site());
             quote!(#t::Wrap::#w)
         });
-        quote!(#t::Member { name: #name, rust: #rust, wraps: &[#(#wraps),*] })
+        let hash = hash(name);
+        let ty = link(&e.ty);
+        quote!(#t::Member { name: #name, hash: #hash, rust: #rust, wraps: &[#(#wraps),*], ty: #ty })
     });
-    let member_ats = entries.iter().enumerate().map(|(i, e)| {
-        let ty = &e.ty;
-        quote! {
+    let mut generics = input.generics.clone();
+    generics.params.push(syn::parse_quote!(__N: #t::Depth));
+    let (impl_g, _, _) = generics.split_for_impl();
+    let (_, ty_g, where_c) = input.generics.split_for_impl();
+    quote! {
+        const _: () = {
+            #[allow(unused_imports)]
+            use #t::Undescribed as _;
             #[automatically_derived]
             #[doc(hidden)]
-            impl #impl_g #t::MemberAt<#i> for #ident #ty_g #where_c {
-                type Ty = #ty;
+            impl #impl_g #t::Described<__N> for #ident #ty_g #where_c {
+                const DESC: &'static #t::Desc = &#t::Desc {
+                    name: #name,
+                    kind: #t::Kind::#kind,
+                    members: &[#(#members),*],
+                    flattened: &[#(#flattened),*],
+                    open: #open,
+                };
             }
-        }
-    });
-    quote! {
-        #[automatically_derived]
-        #[doc(hidden)]
-        impl #impl_g #t::Described for #ident #ty_g #where_c {
-            const DESC: #t::Desc = #t::Desc {
-                name: #name,
-                kind: #t::Kind::#kind,
-                members: &[#(#members),*],
-                open: #open,
-            };
-        }
-        #(#member_ats)*
+        };
+    }
+}
+
+/// Whether `ty` is one of the type parameters `params` (a bare `T`).
+fn is_param(ty: &TokenStream, params: &[String]) -> bool {
+    let mut tokens = ty.clone().into_iter();
+    match (tokens.next(), tokens.next()) {
+        (Some(proc_macro2::TokenTree::Ident(i)), None) => params.contains(&i.to_string()),
+        _ => false,
     }
 }
