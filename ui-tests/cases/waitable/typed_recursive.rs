@@ -1,4 +1,4 @@
-// A recursive type is checked at every level a path reads.
+// Recursive and mutually recursive types are checked at every level a path reads.
 use waiter_runtime::{ProvideErrorMetadata, Searchable, waitable};
 
 #[derive(Debug, ProvideErrorMetadata)]
@@ -12,6 +12,19 @@ pub struct Tree {
     pub children: Vec<Tree>,
 }
 
+#[derive(Debug, Searchable)]
+#[serde(rename_all = "PascalCase")]
+pub struct Rule {
+    pub name: String,
+    pub group: Option<Box<Group>>,
+}
+
+#[derive(Debug, Searchable)]
+#[serde(rename_all = "PascalCase")]
+pub struct Group {
+    pub rules: Vec<Rule>,
+}
+
 pub struct Client;
 
 impl Client {
@@ -19,6 +32,14 @@ impl Client {
         { state: "success", matcher: { output: { path: "children[].children[].children[].nmae", expected: "leaf", comparator: "anyStringEquals" } } }
     ] })]
     pub async fn get_tree(&self, id: String) -> Result<Tree, Error> {
+        let _ = id;
+        Err(Error::NotFound)
+    }
+
+    #[waitable(RuleSettled: { acceptors: [
+        { state: "success", matcher: { output: { path: "Group.Rules[0].Group.Rules[0].Group.Rules[0].Nmae", expected: "x", comparator: "stringEquals" } } }
+    ] })]
+    pub async fn get_rule(&self, id: String) -> Result<Rule, Error> {
         let _ = id;
         Err(Error::NotFound)
     }

@@ -39,7 +39,8 @@ pub enum Wrap {
 #[derive(Clone, Copy, Debug)]
 pub struct Member {
     pub name: &'static str,
-    /// The name's [`hash`].
+    /// The name's hash (64-bit FNV-1a, computed by the macros for a member and for a path's
+    /// field alike): a lookup compares it, and the name only on a match.
     pub hash: u64,
     /// The Rust field's name, for "Rust field `state` is `State` on the wire".
     pub rust: &'static str,
@@ -148,7 +149,7 @@ leaves!(Boolean: bool);
 
 /// Why a step failed: what its message says (written only for a failed step, by [`message`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Fault {
+enum Fault {
     /// `.name` on a list.
     ListHasNoMember,
     /// `.name` on an object without that member.
@@ -172,12 +173,12 @@ pub enum Fault {
 /// Where a walk is: the innermost type's description, the wrappers of the current value not
 /// consumed yet, and how many projections made the result a list.
 #[derive(Clone, Copy, Debug)]
-pub struct At {
-    pub desc: &'static Desc,
-    pub wraps: &'static [Wrap],
-    pub used: usize,
-    pub projections: usize,
-    pub unknown: bool,
+struct At {
+    desc: &'static Desc,
+    wraps: &'static [Wrap],
+    used: usize,
+    projections: usize,
+    unknown: bool,
 }
 
 impl At {
@@ -207,22 +208,8 @@ impl At {
     }
 }
 
-/// The hash of a wire name the derive stores beside it and `#[waitable]` computes for a path's
-/// field (64-bit FNV-1a): a member lookup compares one number, and the name only on a match.
-pub const fn hash(name: &str) -> u64 {
-    let bytes = name.as_bytes();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < bytes.len() {
-        h ^= bytes[i] as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        i += 1;
-    }
-    h
-}
-
 /// A compile-time message: a fixed buffer written in const.
-pub struct Msg {
+struct Msg {
     buf: [u8; 512],
     len: usize,
 }
@@ -246,7 +233,7 @@ impl Msg {
         self
     }
 
-    pub const fn as_str(&self) -> &str {
+    const fn as_str(&self) -> &str {
         let (bytes, _) = self.buf.split_at(self.len);
         match core::str::from_utf8(bytes) {
             Ok(s) => s,
@@ -257,9 +244,9 @@ impl Msg {
 
 /// Where a step is in the path, for messages: the path and the prefix read so far.
 #[derive(Clone, Copy)]
-pub struct Place {
-    pub path: &'static str,
-    pub prefix: &'static str,
+struct Place {
+    path: &'static str,
+    prefix: &'static str,
 }
 
 const fn head(place: Place) -> Msg {
@@ -459,7 +446,7 @@ const fn lookup(desc: &'static Desc, hash: u64, name: &str) -> Found {
     if any { Found::Any } else { Found::Missing }
 }
 
-/// `.name` (whose [`hash`] is `hash`) on the value at `at`.
+/// `.name` (whose hash is `hash`, see [`Member::hash`]) on the value at `at`.
 const fn field(at: At, hash: u64, name: &str) -> Result<At, Fault> {
     if at.unknown {
         return Ok(at);

@@ -16,7 +16,7 @@ use syn::{DeriveInput, GenericArgument, PathArguments, Type};
 
 use super::super::model::{Field, How, Shape, Variant, VariantFields};
 
-/// A wire name's hash, as `typed::hash` computes it in const (64-bit FNV-1a): member lookups
+/// A wire name's hash (64-bit FNV-1a), stored beside a member and beside a path's field: lookups
 /// compare it before the name.
 pub(crate) fn hash(name: &str) -> u64 {
     name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
