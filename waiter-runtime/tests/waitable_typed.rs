@@ -93,6 +93,7 @@ fn output() -> Output {
     { state: "failure", matcher: { output: { path: "*.env", expected: "x", comparator: "anyStringEquals" } } }
     { state: "failure", matcher: { output: { path: "Maybe.Ready", expected: "false", comparator: "booleanEquals" } } }
     { state: "failure", matcher: { output: { path: "length(Items[?Ready].State) == `0`", expected: "true", comparator: "booleanEquals" } } }
+    { state: "failure", matcher: { output: { path: "length(Items[?Ready]) == `0` && Items[0].Ready", expected: "true", comparator: "booleanEquals" } } }
     { state: "success", matcher: { output: { path: "Tree.children[].children[].name", expected: "x", comparator: "allStringEquals" } } }
     { state: "success", matcher: { output: { path: "Tree.children[].name", expected: "leaf", comparator: "allStringEquals" } } }
 ] })]

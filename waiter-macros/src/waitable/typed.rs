@@ -13,7 +13,7 @@
 
 use jmespath::ast::Ast;
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{LitStr, Type};
@@ -22,7 +22,7 @@ use super::model::Comparator;
 use super::signature::Operation;
 use crate::krate;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 enum Op {
     /// `.name`; the expression up to it, for messages.
     Field(String, String),
@@ -32,10 +32,13 @@ enum Op {
     Values,
     /// `x[]`.
     Flatten,
+    /// The value read so far must be what this needs (a chain merged into a longer one that
+    /// starts with it: one walk checks both).
+    Need(Need),
 }
 
 /// What the leaf of a chain must be.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Need {
     Comparator(Comparator),
     Message,
@@ -73,6 +76,7 @@ fn render(ops: &[Op], name: &str) -> String {
             Op::Elements(false, n) => out.push_str(&format!("[{n}]")),
             Op::Values => out.push_str(if out.is_empty() { "*" } else { ".*" }),
             Op::Flatten => out.push_str("[]"),
+            Op::Need(_) => {}
         }
     }
     if !out.is_empty() {
@@ -276,7 +280,7 @@ pub(crate) fn check_path(
     };
     let mut lower = Lower { out: Vec::new() };
     lower.collect(&ast, &[], need);
-    let mut tokens = TokenStream::new();
+    let mut checks = Vec::new();
     for chain in lower.out {
         let (ty, ops) = match root {
             Root::Output => match op.parts.as_ref().and_then(|(o, _)| nameable(o, op)) {
@@ -311,9 +315,72 @@ pub(crate) fn check_path(
                 _ => continue,
             },
         };
-        tokens.extend(emit(lit, &expr, &ty, ops, chain.need));
+        checks.push(Check {
+            ty,
+            ops: ops.to_vec(),
+            need: chain.need,
+        });
     }
-    tokens
+    merge(checks)
+        .iter()
+        .map(|c| emit(lit, &expr, &c.ty, &c.ops, c.need))
+        .collect()
+}
+
+/// One chain to check from a root type.
+struct Check {
+    ty: Type,
+    ops: Vec<Op>,
+    need: Option<Need>,
+}
+
+/// The chains that another chain from the same root starts with, merged into it (their need
+/// becomes a step of its walk): `length(Items[?Ready])` reads `Items[*]` and `Items[*].Ready`,
+/// one walk. Each mistake is then reported once, and the build evaluates one constant less.
+fn merge(checks: Vec<Check>) -> Vec<Check> {
+    let steps = |c: &Check| c.ops.iter().filter(|op| !matches!(op, Op::Need(_))).count();
+    let mut order: Vec<usize> = (0..checks.len()).collect();
+    // Longest first (stable: equal chains keep their order), so a chain merges into a kept one.
+    order.sort_by_key(|&i| std::cmp::Reverse(steps(&checks[i])));
+    let mut checks: Vec<Option<Check>> = checks.into_iter().map(Some).collect();
+    let mut kept: Vec<usize> = Vec::new();
+    for i in order {
+        let check = checks[i].take().expect("each chain is taken once");
+        let root = check.ty.to_token_stream().to_string();
+        let into = kept.iter().copied().find(|&k| {
+            let longer = checks[k].as_ref().expect("kept");
+            longer.ty.to_token_stream().to_string() == root
+                && longer
+                    .ops
+                    .iter()
+                    .filter(|op| !matches!(op, Op::Need(_)))
+                    .take(check.ops.len())
+                    .eq(check.ops.iter())
+        });
+        match into {
+            Some(k) => {
+                if let Some(need) = check.need {
+                    let longer = checks[k].as_mut().expect("kept");
+                    // After the merged chain's last step (and the needs already placed there).
+                    let mut at = 0;
+                    let mut seen = 0;
+                    while seen < check.ops.len() || matches!(longer.ops.get(at), Some(Op::Need(_)))
+                    {
+                        if !matches!(longer.ops[at], Op::Need(_)) {
+                            seen += 1;
+                        }
+                        at += 1;
+                    }
+                    longer.ops.insert(at, Op::Need(need));
+                }
+            }
+            None => {
+                checks[i] = Some(check);
+                kept.push(i);
+            }
+        }
+    }
+    checks.into_iter().flatten().collect()
 }
 
 /// The checks of `jmespath!(Type, "path")`: every field chain of the path against `Type`.
@@ -327,10 +394,18 @@ pub(crate) fn check_type(lit: &LitStr, ty: &Type) -> TokenStream {
     };
     let mut lower = Lower { out: Vec::new() };
     lower.collect(&ast, &[], None);
-    lower
+    let checks = lower
         .out
+        .into_iter()
+        .map(|chain| Check {
+            ty: ty.clone(),
+            ops: chain.ops,
+            need: chain.need,
+        })
+        .collect();
+    merge(checks)
         .iter()
-        .map(|chain| emit(lit, &expr, &ty, &chain.ops, chain.need))
+        .map(|c| emit(lit, &expr, &c.ty, &c.ops, c.need))
         .collect()
 }
 
@@ -363,33 +438,16 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
         Op::Elements(project, _) => quote!(#t::Op::Elements(#project)),
         Op::Values => quote!(#t::Op::Values),
         Op::Flatten => quote!(#t::Op::Flatten),
+        Op::Need(need) => {
+            let (need, what) = need_tokens(*need, &t);
+            quote!(#t::Op::Need(#need, #what))
+        }
     });
     let need = match need {
         None => quote!(::core::option::Option::None),
         Some(need) => {
-            let (need, what) = match need {
-                Need::Comparator(Comparator::StringEquals) => {
-                    (quote!(String), "`stringEquals` needs a string")
-                }
-                Need::Comparator(Comparator::BooleanEquals) => {
-                    (quote!(Boolean), "`booleanEquals` needs a boolean")
-                }
-                Need::Comparator(Comparator::AllStringEquals) => {
-                    (quote!(Strings), "`allStringEquals` needs a list of strings")
-                }
-                Need::Comparator(Comparator::AnyStringEquals) => {
-                    (quote!(Strings), "`anyStringEquals` needs a list of strings")
-                }
-                Need::Message => (
-                    quote!(Message),
-                    "a failure `message` must be a string or a list of strings",
-                ),
-                Need::Sized => (
-                    quote!(Sized),
-                    "`length()` needs a string, a list or an object",
-                ),
-            };
-            quote!(::core::option::Option::Some((#t::Need::#need, #what)))
+            let (need, what) = need_tokens(need, &t);
+            quote!(::core::option::Option::Some((#need, #what)))
         }
     };
     // One constant per chain: the walk is one evaluation, and a mistake panics with its message
@@ -410,5 +468,88 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
             use #t::Undescribed as _;
             #call
         };
+    }
+}
+
+/// The runtime's `Need` for `need`, and what it needs (for the message).
+fn need_tokens(need: Need, t: &TokenStream) -> (TokenStream, &'static str) {
+    let (need, what) = match need {
+        Need::Comparator(Comparator::StringEquals) => {
+            (quote!(String), "`stringEquals` needs a string")
+        }
+        Need::Comparator(Comparator::BooleanEquals) => {
+            (quote!(Boolean), "`booleanEquals` needs a boolean")
+        }
+        Need::Comparator(Comparator::AllStringEquals) => {
+            (quote!(Strings), "`allStringEquals` needs a list of strings")
+        }
+        Need::Comparator(Comparator::AnyStringEquals) => {
+            (quote!(Strings), "`anyStringEquals` needs a list of strings")
+        }
+        Need::Message => (
+            quote!(Message),
+            "a failure `message` must be a string or a list of strings",
+        ),
+        Need::Sized => (
+            quote!(Sized),
+            "`length()` needs a string, a list or an object",
+        ),
+    };
+    (quote!(#t::Need::#need), what)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chains(path: &str) -> Vec<Check> {
+        let ast = crate::jmespath::parse_ast(path).expect("a valid path");
+        let mut lower = Lower { out: Vec::new() };
+        lower.collect(&ast, &[], None);
+        let ty: Type = syn::parse_quote!(Output);
+        merge(
+            lower
+                .out
+                .into_iter()
+                .map(|c| Check {
+                    ty: ty.clone(),
+                    ops: c.ops,
+                    need: c.need,
+                })
+                .collect(),
+        )
+    }
+
+    fn field(name: &str, prefix: &str) -> Op {
+        Op::Field(name.to_owned(), prefix.to_owned())
+    }
+
+    #[test]
+    fn a_chain_another_starts_with_is_one_step_of_its_walk() {
+        let checks = chains("length(Items[?Ready]) > `0`");
+        assert_eq!(checks.len(), 1);
+        assert_eq!(
+            checks[0].ops,
+            [
+                field("Items", "Items"),
+                Op::Elements(true, 0),
+                Op::Need(Need::Sized),
+                field("Ready", "Items[*].Ready"),
+            ]
+        );
+        assert!(checks[0].need.is_none());
+    }
+
+    #[test]
+    fn chains_that_part_ways_stay_apart_and_equal_chains_are_one() {
+        let checks = chains("[A.B, A.C, A.B]");
+        let ops: Vec<_> = checks.iter().map(|c| c.ops.clone()).collect();
+        assert_eq!(
+            ops,
+            [
+                vec![field("A", "A"), field("B", "A.B")],
+                vec![field("A", "A"), field("C", "A.C")],
+            ]
+        );
     }
 }

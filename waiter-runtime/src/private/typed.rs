@@ -596,7 +596,7 @@ const fn message(fault: Fault, desc: &'static Desc, name: &str, place: Place) ->
 }
 
 /// What a comparator or a `message` needs of a path's result.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Need {
     /// `stringEquals`: a string.
     String,
@@ -686,6 +686,9 @@ pub enum Op {
     Values,
     /// `x[]`.
     Flatten,
+    /// The value read so far must be what the [`Need`] needs (a chain that a longer one starts
+    /// with, checked in its walk); with what it needs, for the message.
+    Need(Need, &'static str),
 }
 
 /// Checks one field chain of `path` (its steps `ops`) from a root described by `root`, with
@@ -714,6 +717,12 @@ pub const fn check(
             Op::Elements(project) => (elements(at, project), "", ""),
             Op::Values => (values(at), "", ""),
             Op::Flatten => (flatten(at), "", ""),
+            Op::Need(need, what) => {
+                if !fits(at, need) {
+                    fail(leaf_message(at, need, what, Place { path, prefix: "" }));
+                }
+                (Ok(at), "", "")
+            }
         };
         at = match step {
             Ok(next) => next,
