@@ -58,32 +58,52 @@ impl Client {
         }
     }
 
+    /// The row's key for `HTTP_LAYERS_CLIENTS`.
+    fn key(self) -> &'static str {
+        match self {
+            Client::Plain => "plain",
+            Client::ReqwestRetry => "reqwest-retry",
+            Client::Standard => "standard",
+            Client::Adaptive => "adaptive",
+            Client::AdaptiveFloor => "floor",
+        }
+    }
+
     fn build(self) -> ClientWithMiddleware {
+        self.build_with_limiter().0
+    }
+
+    /// The client, and its rate limiter in adaptive mode (to sample its state).
+    fn build_with_limiter(self) -> (ClientWithMiddleware, Option<ClientRateLimiter>) {
         let http = reqwest::Client::builder()
             .pool_max_idle_per_host(CALLERS)
             .build()
             .unwrap();
         let builder = ClientBuilder::new(http);
-        match self {
-            Client::Plain => builder.build(),
-            Client::ReqwestRetry => builder
-                .with(RetryTransientMiddleware::new_with_policy(
-                    ExponentialBackoff::builder().build_with_max_retries(3),
-                ))
-                .build(),
-            Client::Standard => builder.with(RetryMiddleware::standard()).build(),
-            Client::Adaptive => builder.with(RetryMiddleware::adaptive()).build(),
-            Client::AdaptiveFloor => {
-                let tuning = Tuning {
-                    min_fill_rate: 0.8 * CAPACITY,
-                    ..Tuning::AWS
-                };
-                let limiter = ClientRateLimiter::with_tuning(tuning).unwrap();
-                let retrier = Retrier::new(RetryConfig::adaptive().build())
-                    .with_rate_limiter(Arc::new(limiter));
-                builder.with(RetryMiddleware::new(retrier)).build()
+        let adaptive = |tuning: Tuning| {
+            // What `RetryMiddleware::adaptive()` builds, with a handle on the limiter.
+            let limiter = ClientRateLimiter::with_tuning(tuning).unwrap();
+            let retrier = Retrier::new(RetryConfig::adaptive().build())
+                .with_rate_limiter(Arc::new(limiter.clone()));
+            (RetryMiddleware::new(retrier), Some(limiter))
+        };
+        let (middleware, limiter) = match self {
+            Client::Plain => return (builder.build(), None),
+            Client::ReqwestRetry => {
+                let policy = ExponentialBackoff::builder().build_with_max_retries(3);
+                let client = builder
+                    .with(RetryTransientMiddleware::new_with_policy(policy))
+                    .build();
+                return (client, None);
             }
-        }
+            Client::Standard => (RetryMiddleware::standard(), None),
+            Client::Adaptive => adaptive(Tuning::AWS),
+            Client::AdaptiveFloor => adaptive(Tuning {
+                min_fill_rate: 0.8 * CAPACITY,
+                ..Tuning::AWS
+            }),
+        };
+        (builder.with(middleware).build(), limiter)
     }
 }
 
@@ -97,12 +117,34 @@ struct StormResult {
     p99: Duration,
 }
 
-async fn storm(client: Client, secs: u64) -> StormResult {
-    let service = CapacityService::start(CAPACITY, BURST, None).await.unwrap();
-    let http = client.build();
+async fn storm(client: Client, secs: u64, series: bool) -> StormResult {
+    let service = Arc::new(CapacityService::start(CAPACITY, BURST, None).await.unwrap());
+    let (http, limiter) = client.build_with_limiter();
     let url = Arc::new(service.url("/work"));
     let start = Instant::now();
     let deadline = start + Duration::from_secs(secs);
+    // Env `HTTP_LAYERS_SERIES=1`: per second, what the service saw and the limiter's state.
+    let sampler = series.then(|| {
+        let service = Arc::clone(&service);
+        tokio::spawn(async move {
+            let mut last = service.stats();
+            let mut tick = tokio::time::interval_at(start + Duration::from_secs(1), Duration::from_secs(1));
+            for second in 1..=secs {
+                tick.tick().await;
+                let now = service.stats();
+                let limiter = limiter.as_ref().map(|l| l.state()).filter(|s| s.is_enabled());
+                println!(
+                    "  {second:>3} s: {:>4} requests, {:>4} admitted, {:>4} throttled; fill rate {}, measured {}",
+                    now.requests - last.requests,
+                    now.succeeded - last.succeeded,
+                    now.throttled - last.throttled,
+                    limiter.map_or("-".into(), |s| format!("{:.1}", s.fill_rate())),
+                    limiter.map_or("-".into(), |s| format!("{:.1}", s.measured_transmit_rate())),
+                );
+                last = now;
+            }
+        })
+    });
     let callers: Vec<_> = (0..CALLERS)
         .map(|_| {
             let http = http.clone();
@@ -123,6 +165,9 @@ async fn storm(client: Client, secs: u64) -> StormResult {
         calls.extend(caller.await.unwrap());
     }
     let elapsed = start.elapsed();
+    if let Some(sampler) = sampler {
+        sampler.abort();
+    }
     let stats = service.stats();
     let mut latencies: Vec<Duration> = calls.iter().map(|(latency, _)| *latency).collect();
     latencies.sort();
@@ -143,6 +188,7 @@ fn storms() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(30);
+    let series = std::env::var_os("HTTP_LAYERS_SERIES").is_some();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -155,13 +201,21 @@ fn storms() {
         "| client | goodput / capacity | requests throttled | failed calls | calls | p50 | p99 |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|");
+    // Env `HTTP_LAYERS_CLIENTS=standard,adaptive`: only those rows (keys as in `Client::key`).
+    let only = std::env::var("HTTP_LAYERS_CLIENTS").ok();
     for client in [
         Client::ReqwestRetry,
         Client::Standard,
         Client::Adaptive,
         Client::AdaptiveFloor,
     ] {
-        let r = rt.block_on(storm(client, secs));
+        if only
+            .as_deref()
+            .is_some_and(|only| !only.split(',').any(|key| key == client.key()))
+        {
+            continue;
+        }
+        let r = rt.block_on(storm(client, secs, series));
         let failed = r.calls - r.succeeded;
         println!(
             "| {} | {:.2} | {:.1} % ({} of {}) | {} ({:.1} %) | {} | {:.2} ms | {:.1} ms |",
