@@ -46,7 +46,7 @@ use super::{InvalidTuning, RateLimiterState, Tuning};
 /// # async fn main() {
 /// let limiter = ClientRateLimiter::new();
 /// limiter.acquire().await; // no throttle yet: no wait
-/// limiter.on_response(true); // a throttle at a measured rate of 0: 0.5 tokens/s from now on
+/// limiter.on_response(true); // a throttle before any success: 0.5 tokens/s from now on
 /// let start = tokio::time::Instant::now();
 /// limiter.acquire().await;
 /// assert_eq!(start.elapsed(), Duration::from_secs(2));
