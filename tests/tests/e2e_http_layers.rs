@@ -555,3 +555,68 @@ async fn user_classifiers_see_the_response() {
     assert_eq!(tower_get(&mut tower, &service.url("/c")).await, 409);
     assert_eq!(service.stats().requests, 5);
 }
+
+/// A raw loopback server: the first `drops` connections read a request and close without an
+/// answer (hyper: "connection closed before message completed"), the later ones answer `200`.
+/// Returns the URL and the count of connections accepted.
+async fn closes_before_answering(drops: u32) -> (String, Arc<std::sync::atomic::AtomicU32>) {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let accepted = Arc::new(AtomicU32::new(0));
+    let count = Arc::clone(&accepted);
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let n = count.fetch_add(1, Ordering::Relaxed);
+            tokio::spawn(async move {
+                let mut request = Vec::new();
+                let mut buf = [0u8; 1024];
+                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(read) => request.extend_from_slice(&buf[..read]),
+                    }
+                }
+                if n >= drops {
+                    let ok = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
+                    let _ = stream.write_all(ok).await;
+                    // Keep the connection until the client is done with it.
+                    let _ = stream.read(&mut buf).await;
+                }
+                // Otherwise dropped here: closed with the request read and no answer.
+            });
+        }
+    });
+    (url, accepted)
+}
+
+#[tokio::test]
+async fn tower_retries_a_connection_closed_before_the_response() {
+    let (url, accepted) = closes_before_answering(1).await;
+    let mut client = tower_client(fast());
+    assert_eq!(tower_get(&mut client, &url).await, 200);
+    assert_eq!(accepted.load(std::sync::atomic::Ordering::Relaxed), 2);
+
+    // Every connection closed: three attempts, then hyper's error comes back.
+    let (url, accepted) = closes_before_answering(u32::MAX).await;
+    let request = http::Request::get(&url).body(Body::default()).unwrap();
+    let error = client
+        .ready()
+        .await
+        .unwrap()
+        .call(request)
+        .await
+        .unwrap_err();
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&*error);
+    let mut incomplete = false;
+    while let Some(e) = cause {
+        incomplete |= e
+            .downcast_ref::<hyper::Error>()
+            .is_some_and(hyper::Error::is_incomplete_message);
+        cause = e.source();
+    }
+    assert!(incomplete, "{error:?}");
+    assert_eq!(accepted.load(std::sync::atomic::Ordering::Relaxed), 3);
+}
