@@ -29,7 +29,7 @@ use reqwest_retry::policies::ExponentialBackoff;
 use tokio::time::Instant;
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, Tuning};
 use waiter_runtime::retry::layer::RetryMiddleware;
-use waiter_runtime::retry::{Retrier, RetryConfig};
+use waiter_runtime::retry::{Retrier, RetryConfig, RetryQuota};
 use waiter_tests::capacity::CapacityService;
 
 const CALLERS: usize = 100;
@@ -70,11 +70,11 @@ impl Client {
     }
 
     fn build(self) -> ClientWithMiddleware {
-        self.build_with_limiter().0
+        self.build_with_probe().0
     }
 
-    /// The client, and its rate limiter in adaptive mode (to sample its state).
-    fn build_with_limiter(self) -> (ClientWithMiddleware, Option<ClientRateLimiter>) {
+    /// The client, and our middleware's retrier and rate limiter (to sample their state).
+    fn build_with_probe(self) -> (ClientWithMiddleware, Probe) {
         let http = reqwest::Client::builder()
             .pool_max_idle_per_host(CALLERS)
             .build()
@@ -88,13 +88,13 @@ impl Client {
             (RetryMiddleware::new(retrier), Some(limiter))
         };
         let (middleware, limiter) = match self {
-            Client::Plain => return (builder.build(), None),
+            Client::Plain => return (builder.build(), Probe::default()),
             Client::ReqwestRetry => {
                 let policy = ExponentialBackoff::builder().build_with_max_retries(3);
                 let client = builder
                     .with(RetryTransientMiddleware::new_with_policy(policy))
                     .build();
-                return (client, None);
+                return (client, Probe::default());
             }
             Client::Standard => (RetryMiddleware::standard(), None),
             Client::Adaptive => adaptive(Tuning::AWS),
@@ -103,8 +103,19 @@ impl Client {
                 ..Tuning::AWS
             }),
         };
-        (builder.with(middleware).build(), limiter)
+        let probe = Probe {
+            quota: Some(middleware.retrier().quota().clone()),
+            limiter,
+        };
+        (builder.with(middleware).build(), probe)
     }
+}
+
+/// Handles on our middleware's shared state, for `HTTP_LAYERS_SERIES`.
+#[derive(Default)]
+struct Probe {
+    quota: Option<RetryQuota>,
+    limiter: Option<ClientRateLimiter>,
 }
 
 struct StormResult {
@@ -119,7 +130,7 @@ struct StormResult {
 
 async fn storm(client: Client, secs: u64, series: bool) -> StormResult {
     let service = Arc::new(CapacityService::start(CAPACITY, BURST, None).await.unwrap());
-    let (http, limiter) = client.build_with_limiter();
+    let (http, probe) = client.build_with_probe();
     let url = Arc::new(service.url("/work"));
     let start = Instant::now();
     let deadline = start + Duration::from_secs(secs);
@@ -132,14 +143,16 @@ async fn storm(client: Client, secs: u64, series: bool) -> StormResult {
             for second in 1..=secs {
                 tick.tick().await;
                 let now = service.stats();
-                let limiter = limiter.as_ref().map(|l| l.state()).filter(|s| s.is_enabled());
+                let limiter = probe.limiter.as_ref().map(|l| l.state()).filter(|s| s.is_enabled());
+                let quota = probe.quota.as_ref().map(|q| q.available());
                 println!(
-                    "  {second:>3} s: {:>4} requests, {:>4} admitted, {:>4} throttled; fill rate {}, measured {}",
+                    "  {second:>3} s: {:>4} requests, {:>4} admitted, {:>4} throttled; fill rate {}, measured {}; quota {}",
                     now.requests - last.requests,
                     now.succeeded - last.succeeded,
                     now.throttled - last.throttled,
                     limiter.map_or("-".into(), |s| format!("{:.1}", s.fill_rate())),
                     limiter.map_or("-".into(), |s| format!("{:.1}", s.measured_transmit_rate())),
+                    quota.map_or("-".into(), |q| q.to_string()),
                 );
                 last = now;
             }
