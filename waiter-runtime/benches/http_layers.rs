@@ -8,10 +8,14 @@
 //!    `BURST`, every request past it answered `429 ThrottlingException`); 100 callers send
 //!    requests back to back for `SECS` seconds (env `HTTP_LAYERS_SECS`, default 30), through
 //!    one shared client: `reqwest-retry` with its default policy (`ExponentialBackoff`,
-//!    3 retries), our middleware in standard mode, in adaptive mode, and in adaptive mode with
-//!    a floor under the rate at 80 % of the known capacity (each with a fresh service). Printed: goodput (successful calls per second) relative to capacity, the share
-//!    of requests the service throttled, failed calls, p50/p99 latency of a call (retries
-//!    included).
+//!    3 retries), our middleware in standard mode (3 attempts, and 4 attempts as a
+//!    reference), in adaptive mode, and in adaptive mode with a floor under the rate at 80 %
+//!    of the known capacity (each with a fresh service). Printed: goodput (successful calls
+//!    per second) relative to capacity, the share of requests the service throttled, failed
+//!    calls, p50/p99 latency of a call (retries included). Env `HTTP_LAYERS_CLIENTS`
+//!    (`reqwest-retry,standard,standard4,adaptive,floor`) runs some rows only;
+//!    `HTTP_LAYERS_SERIES=1` prints, per second, what the service saw, the adaptive limiter's
+//!    rates and the retry quota's tokens.
 //! 2. **Overhead**: one `GET` that succeeds at once, sequentially, through a plain
 //!    `reqwest-middleware` client (the baseline), `reqwest-retry`, and our middleware in both
 //!    modes (criterion, ratios to the baseline in the same run), twice, the second round in
@@ -41,6 +45,9 @@ enum Client {
     Plain,
     ReqwestRetry,
     Standard,
+    /// Standard with 4 attempts, as many as `reqwest-retry`'s 3 retries make: what the
+    /// difference in failed calls owes to the number of attempts.
+    StandardFourAttempts,
     Adaptive,
     /// Adaptive with a floor under the rate at 80 % of the service's known capacity (the
     /// documented opt-in `Tuning { min_fill_rate, .. }`).
@@ -53,6 +60,7 @@ impl Client {
             Client::Plain => "reqwest-middleware, no retries",
             Client::ReqwestRetry => "reqwest-retry (default policy)",
             Client::Standard => "RetryMiddleware::standard()",
+            Client::StandardFourAttempts => "standard, max_attempts(4) (reqwest-retry's count)",
             Client::Adaptive => "RetryMiddleware::adaptive()",
             Client::AdaptiveFloor => "adaptive, min_fill_rate 0.8 x capacity",
         }
@@ -64,6 +72,7 @@ impl Client {
             Client::Plain => "plain",
             Client::ReqwestRetry => "reqwest-retry",
             Client::Standard => "standard",
+            Client::StandardFourAttempts => "standard4",
             Client::Adaptive => "adaptive",
             Client::AdaptiveFloor => "floor",
         }
@@ -97,6 +106,10 @@ impl Client {
                 return (client, Probe::default());
             }
             Client::Standard => (RetryMiddleware::standard(), None),
+            Client::StandardFourAttempts => {
+                let config = RetryConfig::standard().max_attempts(4).build();
+                (RetryMiddleware::new(Retrier::new(config)), None)
+            }
             Client::Adaptive => adaptive(Tuning::AWS),
             Client::AdaptiveFloor => adaptive(Tuning {
                 min_fill_rate: 0.8 * CAPACITY,
@@ -219,6 +232,7 @@ fn storms() {
     for client in [
         Client::ReqwestRetry,
         Client::Standard,
+        Client::StandardFourAttempts,
         Client::Adaptive,
         Client::AdaptiveFloor,
     ] {
