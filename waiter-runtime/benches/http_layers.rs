@@ -11,15 +11,17 @@
 //!    3 retries), our middleware in standard mode (3 attempts, and 4 attempts as a
 //!    reference), in adaptive mode, and in adaptive mode with a floor under the rate at 80 %
 //!    of the known capacity (each with a fresh service). Printed: goodput (successful calls
-//!    per second) relative to capacity, the share of requests the service throttled, failed
-//!    calls, p50/p99 latency of a call (retries included). Env `HTTP_LAYERS_CLIENTS`
+//!    per second) relative to capacity, over the time until the last call ended and within
+//!    the window, the share of requests the service throttled, failed calls, p50/p99 latency
+//!    of a call (retries included). Env `HTTP_LAYERS_CLIENTS`
 //!    (`reqwest-retry,standard,standard4,adaptive,floor`) runs some rows only;
 //!    `HTTP_LAYERS_SERIES=1` prints, per second, what the service saw, the adaptive limiter's
 //!    rates and the retry quota's tokens.
 //! 2. **Overhead**: one `GET` that succeeds at once, sequentially, through a plain
 //!    `reqwest-middleware` client (the baseline), `reqwest-retry`, and our middleware in both
-//!    modes (criterion, ratios to the baseline in the same run), twice, the second round in
-//!    reverse order.
+//!    modes: first interleaved (rounds of a few requests through each client in turn, medians
+//!    and ratios printed), then with criterion (ratios to the baseline in the same run), twice,
+//!    the second round in reverse order.
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
@@ -134,6 +136,9 @@ struct Probe {
 struct StormResult {
     calls: usize,
     succeeded: usize,
+    /// Successful calls that ended before the deadline.
+    succeeded_in_window: usize,
+    /// Until the last call ended (callers start no call after the deadline).
     elapsed: Duration,
     requests: u64,
     throttled: u64,
@@ -180,7 +185,8 @@ async fn storm(client: Client, secs: u64, series: bool) -> StormResult {
                 while Instant::now() < deadline {
                     let started = Instant::now();
                     let ok = matches!(http.get(url.as_str()).send().await, Ok(r) if r.status().is_success());
-                    calls.push((started.elapsed(), ok));
+                    let ended = Instant::now();
+                    calls.push((ended - started, ok, ended <= deadline));
                 }
                 calls
             })
@@ -195,12 +201,16 @@ async fn storm(client: Client, secs: u64, series: bool) -> StormResult {
         sampler.abort();
     }
     let stats = service.stats();
-    let mut latencies: Vec<Duration> = calls.iter().map(|(latency, _)| *latency).collect();
+    let mut latencies: Vec<Duration> = calls.iter().map(|(latency, ..)| *latency).collect();
     latencies.sort();
     let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize];
     StormResult {
         calls: calls.len(),
-        succeeded: calls.iter().filter(|(_, ok)| *ok).count(),
+        succeeded: calls.iter().filter(|(_, ok, _)| *ok).count(),
+        succeeded_in_window: calls
+            .iter()
+            .filter(|(_, ok, within)| *ok && *within)
+            .count(),
         elapsed,
         requests: stats.requests,
         throttled: stats.throttled,
@@ -223,10 +233,13 @@ fn storms() {
     println!(
         "\nstorm: {CALLERS} callers for {secs} s against {CAPACITY} requests/s (bursts of {BURST})\n"
     );
+    // Goodput two ways: successful calls over the time until the last call ended (calls under
+    // way at the deadline finish, retries and backoffs included), and successful calls that
+    // ended within the window over the window.
     println!(
-        "| client | goodput / capacity | requests throttled | failed calls | calls | p50 | p99 |"
+        "| client | goodput / capacity | in the {secs} s window | last call ended | requests throttled | failed calls | calls | p50 | p99 |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     // Env `HTTP_LAYERS_CLIENTS=standard,adaptive`: only those rows (keys as in `Client::key`).
     let only = std::env::var("HTTP_LAYERS_CLIENTS").ok();
     for client in [
@@ -245,9 +258,11 @@ fn storms() {
         let r = rt.block_on(storm(client, secs, series));
         let failed = r.calls - r.succeeded;
         println!(
-            "| {} | {:.2} | {:.1} % ({} of {}) | {} ({:.1} %) | {} | {:.2} ms | {:.1} ms |",
+            "| {} | {:.3} | {:.3} | {:.1} s | {:.1} % ({} of {}) | {} ({:.1} %) | {} | {:.2} ms | {:.1} ms |",
             client.name(),
             r.succeeded as f64 / r.elapsed.as_secs_f64() / CAPACITY,
+            r.succeeded_in_window as f64 / secs as f64 / CAPACITY,
+            r.elapsed.as_secs_f64(),
             100.0 * r.throttled as f64 / r.requests as f64,
             r.throttled,
             r.requests,
@@ -292,6 +307,71 @@ fn overhead(c: &mut Criterion) {
     }
 }
 
+/// The overhead measured interleaved: rounds of `BATCH` sequential requests through each
+/// client in turn (the order rotating each round), so that a change in machine load hits
+/// every client alike; per client, the median and quartiles of its rounds' mean request time.
+/// Criterion (below) measures each client for seconds in a row, and on a shared machine the
+/// load changes between them.
+fn overhead_interleaved() {
+    const ROUNDS: usize = 400;
+    const BATCH: usize = 10;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let service = rt.block_on(CapacityService::unlimited()).unwrap();
+    let url = service.url("/ok");
+    let clients = [
+        Client::Plain,
+        Client::ReqwestRetry,
+        Client::Standard,
+        Client::Adaptive,
+    ];
+    let https: Vec<_> = clients.iter().map(|c| c.build()).collect();
+    let mut times = vec![Vec::with_capacity(ROUNDS); clients.len()];
+    rt.block_on(async {
+        // Warm-up: connections open, pools filled.
+        for http in &https {
+            for _ in 0..50 {
+                http.get(&url).send().await.unwrap();
+            }
+        }
+        for round in 0..ROUNDS {
+            for k in 0..clients.len() {
+                let i = (round + k) % clients.len();
+                let start = Instant::now();
+                for _ in 0..BATCH {
+                    let response = https[i].get(&url).send().await.unwrap();
+                    assert!(response.status().is_success());
+                }
+                times[i].push(start.elapsed() / BATCH as u32);
+            }
+        }
+    });
+    let quartiles = |t: &mut Vec<Duration>| {
+        t.sort();
+        let at = |q: f64| t[((t.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e6;
+        (at(0.25), at(0.5), at(0.75))
+    };
+    let stats: Vec<_> = times.iter_mut().map(quartiles).collect();
+    let (base, retry) = (stats[0].1, stats[1].1);
+    println!(
+        "overhead, interleaved: {ROUNDS} rounds of {BATCH} requests per client, median (quartiles) of a round's mean\n"
+    );
+    println!("| per request | median | quartiles | vs no middleware | vs reqwest-retry |");
+    println!("|---|---:|---:|---:|---:|");
+    for (client, (q1, median, q3)) in clients.iter().zip(&stats) {
+        println!(
+            "| {} | {median:.1} µs | {q1:.1} to {q3:.1} µs | {:.2} | {:.2} |",
+            client.name(),
+            median / base,
+            median / retry,
+        );
+    }
+    println!();
+}
+
 fn reversed<const N: usize>(mut clients: [Client; N]) -> [Client; N] {
     clients.reverse();
     clients
@@ -305,6 +385,7 @@ criterion_group! {
 
 fn main() {
     storms();
+    overhead_interleaved();
     benches();
     Criterion::default().configure_from_args().final_summary();
 }
