@@ -9,12 +9,12 @@
 //!    requests back to back for `SECS` seconds (env `HTTP_LAYERS_SECS`, default 30), through
 //!    one shared client: `reqwest-retry` with its default policy (`ExponentialBackoff`,
 //!    3 retries), our middleware in standard mode (3 attempts, and 4 attempts as a
-//!    reference), in adaptive mode, and in adaptive mode with a floor under the rate at 80 %
-//!    of the known capacity (each with a fresh service). Printed: goodput (successful calls
-//!    per second) relative to capacity, over the time until the last call ended and within
-//!    the window, the share of requests the service throttled, failed calls, p50/p99 latency
-//!    of a call (retries included). Env `HTTP_LAYERS_CLIENTS`
-//!    (`reqwest-retry,standard,standard4,adaptive,floor`) runs some rows only;
+//!    reference), in adaptive mode, in adaptive mode with a floor under the rate at 80 % of
+//!    the known capacity and with `beta: 0.8` (each with a fresh service). Printed: goodput
+//!    (successful calls per second) relative to capacity, over the time until the last call
+//!    ended and within the window, the share of requests the service throttled, failed
+//!    calls, p50/p99 latency of a call (retries included). Env `HTTP_LAYERS_CLIENTS`
+//!    (`reqwest-retry,standard,standard4,adaptive,floor,beta`) runs some rows only;
 //!    `HTTP_LAYERS_SERIES=1` prints, per second, what the service saw, the adaptive limiter's
 //!    rates and the retry quota's tokens.
 //! 2. **Overhead**: one `GET` that succeeds at once, sequentially, through a plain
@@ -54,6 +54,9 @@ enum Client {
     /// Adaptive with a floor under the rate at 80 % of the service's known capacity (the
     /// documented opt-in `Tuning { min_fill_rate, .. }`).
     AdaptiveFloor,
+    /// Adaptive with the documented opt-in `Tuning { beta: 0.8, .. }`: a gentler cut on each
+    /// throttle.
+    AdaptiveBeta,
 }
 
 impl Client {
@@ -65,6 +68,7 @@ impl Client {
             Client::StandardFourAttempts => "standard, max_attempts(4) (reqwest-retry's count)",
             Client::Adaptive => "RetryMiddleware::adaptive()",
             Client::AdaptiveFloor => "adaptive, min_fill_rate 0.8 x capacity",
+            Client::AdaptiveBeta => "adaptive, beta 0.8",
         }
     }
 
@@ -77,6 +81,7 @@ impl Client {
             Client::StandardFourAttempts => "standard4",
             Client::Adaptive => "adaptive",
             Client::AdaptiveFloor => "floor",
+            Client::AdaptiveBeta => "beta",
         }
     }
 
@@ -115,6 +120,10 @@ impl Client {
             Client::Adaptive => adaptive(Tuning::AWS),
             Client::AdaptiveFloor => adaptive(Tuning {
                 min_fill_rate: 0.8 * CAPACITY,
+                ..Tuning::AWS
+            }),
+            Client::AdaptiveBeta => adaptive(Tuning {
+                beta: 0.8,
                 ..Tuning::AWS
             }),
         };
@@ -248,6 +257,7 @@ fn storms() {
         Client::StandardFourAttempts,
         Client::Adaptive,
         Client::AdaptiveFloor,
+        Client::AdaptiveBeta,
     ] {
         if only
             .as_deref()
