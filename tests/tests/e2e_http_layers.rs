@@ -259,6 +259,47 @@ async fn adaptive_mode_paces_requests_and_slows_down_on_throttles() {
 }
 
 #[tokio::test]
+async fn adaptive_mode_starting_in_a_storm_keeps_most_of_the_capacity() {
+    // 20 callers start at once against 200 requests/s (bursts of 10): the first throttles come
+    // within milliseconds, before the limiter has measured any rate. The AWS SDKs' algorithm
+    // cuts to its 0.5/s floor there and takes seconds to climb back (a dozen requests in the
+    // first 1.5 s); this limiter cuts to 0.7x the rate the service admitted.
+    let service = CapacityService::start(200.0, 10.0, None).await.unwrap();
+    let limiter = ClientRateLimiter::new();
+    let client = reqwest_client(adaptive(&limiter));
+    let deadline = Instant::now() + Duration::from_millis(1500);
+    let callers: Vec<_> = (0..20)
+        .map(|_| {
+            let client = client.clone();
+            let url = service.url("/storm");
+            tokio::spawn(async move {
+                while Instant::now() < deadline {
+                    let _ = client.get(&url).send().await;
+                }
+            })
+        })
+        .collect();
+    for caller in callers {
+        caller.await.unwrap();
+    }
+    let stats = service.stats();
+    let state = limiter.state();
+    assert!(state.is_enabled(), "the storm throttled the client");
+    assert!(state.fill_rate() > 20.0, "fill rate {}", state.fill_rate());
+    assert!(
+        stats.succeeded >= 100,
+        "{} admitted of the ~310 the service had",
+        stats.succeeded
+    );
+    assert!(
+        stats.throttled * 5 < stats.requests,
+        "{} of {} throttled",
+        stats.throttled,
+        stats.requests
+    );
+}
+
+#[tokio::test]
 async fn adaptive_mode_throttles_less_than_standard_against_a_fixed_capacity() {
     async fn run(client: ClientWithMiddleware, service: &CapacityService) -> u64 {
         let calls: Vec<_> = (0..10)
