@@ -259,6 +259,47 @@ async fn adaptive_mode_paces_requests_and_slows_down_on_throttles() {
 }
 
 #[tokio::test]
+async fn adaptive_mode_starting_in_a_storm_keeps_most_of_the_capacity() {
+    // 20 callers start at once against 200 requests/s (bursts of 10): the first throttles come
+    // within milliseconds, before the limiter has measured any rate. The AWS SDKs' algorithm
+    // cuts to its 0.5/s floor there and takes seconds to climb back (a dozen requests in the
+    // first 1.5 s); this limiter cuts to 0.7x the rate the service admitted.
+    let service = CapacityService::start(200.0, 10.0, None).await.unwrap();
+    let limiter = ClientRateLimiter::new();
+    let client = reqwest_client(adaptive(&limiter));
+    let deadline = Instant::now() + Duration::from_millis(1500);
+    let callers: Vec<_> = (0..20)
+        .map(|_| {
+            let client = client.clone();
+            let url = service.url("/storm");
+            tokio::spawn(async move {
+                while Instant::now() < deadline {
+                    let _ = client.get(&url).send().await;
+                }
+            })
+        })
+        .collect();
+    for caller in callers {
+        caller.await.unwrap();
+    }
+    let stats = service.stats();
+    let state = limiter.state();
+    assert!(state.is_enabled(), "the storm throttled the client");
+    assert!(state.fill_rate() > 20.0, "fill rate {}", state.fill_rate());
+    assert!(
+        stats.succeeded >= 100,
+        "{} admitted of the ~310 the service had",
+        stats.succeeded
+    );
+    assert!(
+        stats.throttled * 5 < stats.requests,
+        "{} of {} throttled",
+        stats.throttled,
+        stats.requests
+    );
+}
+
+#[tokio::test]
 async fn adaptive_mode_throttles_less_than_standard_against_a_fixed_capacity() {
     async fn run(client: ClientWithMiddleware, service: &CapacityService) -> u64 {
         let calls: Vec<_> = (0..10)
@@ -554,4 +595,69 @@ async fn user_classifiers_see_the_response() {
     service.script([Reply::status(409)]);
     assert_eq!(tower_get(&mut tower, &service.url("/c")).await, 409);
     assert_eq!(service.stats().requests, 5);
+}
+
+/// A raw loopback server: the first `drops` connections read a request and close without an
+/// answer (hyper: "connection closed before message completed"), the later ones answer `200`.
+/// Returns the URL and the count of connections accepted.
+async fn closes_before_answering(drops: u32) -> (String, Arc<std::sync::atomic::AtomicU32>) {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let accepted = Arc::new(AtomicU32::new(0));
+    let count = Arc::clone(&accepted);
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let n = count.fetch_add(1, Ordering::Relaxed);
+            tokio::spawn(async move {
+                let mut request = Vec::new();
+                let mut buf = [0u8; 1024];
+                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(read) => request.extend_from_slice(&buf[..read]),
+                    }
+                }
+                if n >= drops {
+                    let ok = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
+                    let _ = stream.write_all(ok).await;
+                    // Keep the connection until the client is done with it.
+                    let _ = stream.read(&mut buf).await;
+                }
+                // Otherwise dropped here: closed with the request read and no answer.
+            });
+        }
+    });
+    (url, accepted)
+}
+
+#[tokio::test]
+async fn tower_retries_a_connection_closed_before_the_response() {
+    let (url, accepted) = closes_before_answering(1).await;
+    let mut client = tower_client(fast());
+    assert_eq!(tower_get(&mut client, &url).await, 200);
+    assert_eq!(accepted.load(std::sync::atomic::Ordering::Relaxed), 2);
+
+    // Every connection closed: three attempts, then hyper's error comes back.
+    let (url, accepted) = closes_before_answering(u32::MAX).await;
+    let request = http::Request::get(&url).body(Body::default()).unwrap();
+    let error = client
+        .ready()
+        .await
+        .unwrap()
+        .call(request)
+        .await
+        .unwrap_err();
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&*error);
+    let mut incomplete = false;
+    while let Some(e) = cause {
+        incomplete |= e
+            .downcast_ref::<hyper::Error>()
+            .is_some_and(hyper::Error::is_incomplete_message);
+        cause = e.source();
+    }
+    assert!(incomplete, "{error:?}");
+    assert_eq!(accepted.load(std::sync::atomic::Ordering::Relaxed), 3);
 }

@@ -427,7 +427,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     if !no_chart {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/adaptive.svg");
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/adaptive.svg");
         chart(&path, &at_100.iter().collect::<Vec<_>>())?;
         println!("chart: {}", path.canonicalize()?.display());
     }

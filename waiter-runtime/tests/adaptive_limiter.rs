@@ -500,3 +500,35 @@ async fn a_burst_after_an_idle_period_never_exceeds_the_state_machines() {
         }
     }
 }
+
+#[tokio::test(start_paused = true)]
+async fn an_early_throttle_paces_at_the_admitted_rate_not_at_the_floor() {
+    // Callers start together; the service admits 200/s for 0.1 s, then throttles, before the
+    // first half-second bucket has been measured. The SDKs would now send 0.5 requests/s;
+    // this limiter sends about 0.7 x 200 = 140/s (see `RateLimiterState::on_response`).
+    let limiter = ClientRateLimiter::new();
+    for _ in 0..20 {
+        tokio::time::advance(Duration::from_millis(5)).await;
+        limiter.acquire().await;
+        limiter.on_response(false);
+    }
+    limiter.on_response(true);
+    let state = limiter.state();
+    assert_eq!(state.measured_transmit_rate(), 0.0, "nothing measured yet");
+    let admitted = 20.0 / 0.1;
+    assert!(
+        (state.fill_rate() - 0.7 * admitted).abs() < 1e-6,
+        "{}",
+        state.fill_rate()
+    );
+    // Fourteen requests take about 0.1 s, one token at a time (no burst).
+    let start = Instant::now();
+    for _ in 0..14 {
+        limiter.acquire().await;
+    }
+    let elapsed = start.elapsed();
+    assert!(
+        elapsed >= Duration::from_millis(90) && elapsed <= Duration::from_millis(120),
+        "{elapsed:?}"
+    );
+}

@@ -40,7 +40,8 @@ async fn retrier_new_in_adaptive_mode_has_a_limiter_of_its_own() {
     );
     let start = Instant::now();
     drive(&retrier, 1, || OpError::Throttled).await;
-    // Turned on by that throttle at a measured rate of 0, the retry waits 2 s for a token.
+    // Turned on by that throttle, which came before any success (nothing admitted to go by),
+    // the rate is at its 0.5/s floor: the retry waits 2 s for a token.
     assert!(
         start.elapsed() >= Duration::from_secs(2),
         "{:?}",
@@ -150,7 +151,7 @@ async fn once_throttled_attempts_are_paced() {
     let limiter = ClientRateLimiter::new();
     let retrier = adaptive(&limiter);
     drive(&retrier, 1, || OpError::Throttled).await;
-    // The throttle came at a measured rate of 0: the retry waited 2 s for its token (0.5/s),
+    // The throttle came before any success: the retry waited 2 s for its token (0.5/s),
     // and the rate is still low: three instant calls take over a second, not zero.
     let state = limiter.state();
     assert!(state.fill_rate() < 3.0, "{}", state.fill_rate());

@@ -429,3 +429,111 @@ fn a_steady_rate_must_be_finite_and_not_negative() {
     assert!(state.fill_rate() < 20.0, "{}", state.fill_rate());
     assert!(state.try_acquire(20.0).is_ok());
 }
+
+// Cold start: the one deviation from the SDKs (see `RateLimiterState::on_response`). Before a
+// whole bucket of traffic has been measured, a throttle cuts to 0.7 x the rate the service was
+// observed to admit, where the SDKs cut to the 0.5/s floor (their measured rate is still 0).
+
+/// `successes` successful responses evenly spread over `(start, start + secs]`.
+fn admitted(state: &mut RateLimiterState, start: f64, secs: f64, successes: u32) {
+    for i in 1..=successes {
+        state.on_response(start + secs * f64::from(i) / f64::from(successes), false);
+    }
+}
+
+#[test]
+fn an_early_throttle_cuts_to_beta_times_the_admitted_rate_not_to_the_floor() {
+    let mut state = RateLimiterState::new(0.0);
+    admitted(&mut state, 0.0, 0.2, 100); // 500 successes/s
+    assert_eq!(state.measured_transmit_rate(), 0.0, "no bucket closed yet");
+    state.on_response(0.25, true);
+    // 100 admitted over the 0.25 s since the bucket began: 400/s.
+    assert_close(state.cubic().max_rate(), 400.0, "w_max: the admitted rate");
+    assert_close(
+        state.fill_rate(),
+        0.7 * 400.0,
+        "fill rate after the throttle",
+    );
+    assert!(state.is_enabled());
+}
+
+#[test]
+fn an_early_throttle_before_any_success_goes_to_the_floor_as_in_the_sdks() {
+    let mut state = RateLimiterState::new(0.0);
+    state.on_response(0.05, true);
+    assert_eq!(state.cubic().max_rate(), 0.0);
+    assert_eq!(state.fill_rate(), 0.5);
+    // A throttle at the very instant the clock started has no rate to go by either.
+    let mut state = RateLimiterState::new(0.0);
+    state.on_response(0.0, true);
+    assert_eq!(state.fill_rate(), 0.5);
+}
+
+#[test]
+fn early_throttles_answering_one_burst_do_not_compound() {
+    let mut state = RateLimiterState::new(0.0);
+    admitted(&mut state, 0.0, 0.1, 50);
+    // Fifty throttles come back at once: each cuts from the admitted rate, not from the last
+    // cut (the SDKs, once on, would cut 0.7^50 times over).
+    for _ in 0..50 {
+        state.on_response(0.1, true);
+    }
+    assert_close(
+        state.fill_rate(),
+        0.7 * 50.0 / 0.1,
+        "fill rate after 50 throttles",
+    );
+    // Later ones in the same window follow the admitted rate as it is observed.
+    admitted(&mut state, 0.1, 0.3, 30);
+    state.on_response(0.45, true);
+    assert_close(state.fill_rate(), 0.7 * 80.0 / 0.45, "fill rate at 0.45 s");
+}
+
+#[test]
+fn until_the_first_measurement_the_bucket_paces_without_bursts() {
+    let mut state = RateLimiterState::new(0.0);
+    admitted(&mut state, 0.0, 0.2, 40);
+    state.on_response(0.2, true); // 140/s
+    assert_eq!(state.max_capacity(), 1.0, "one token at most");
+    // Idle callers bank no tokens: after 0.2 s idle, one request goes, not 28.
+    assert!(state.try_acquire(0.4).is_ok());
+    assert!(state.try_acquire(0.4).is_err());
+    // Once a bucket is measured, the capacity follows the rate as in the SDKs.
+    state.on_response(0.55, false);
+    assert!(state.measured_transmit_rate() > 0.0);
+    assert_eq!(state.max_capacity(), state.fill_rate());
+    assert!(state.max_capacity() > 1.0);
+}
+
+#[test]
+fn an_idle_start_is_not_a_measurement() {
+    // Client created at 0, first traffic 100 s later: the first response closes a bucket of
+    // 100 s holding that response alone (the SDKs' measured rate: 0.8 x 1/100 req/s).
+    let mut state = RateLimiterState::new(0.0);
+    admitted(&mut state, 100.0, 0.2, 20);
+    assert_close(state.measured_transmit_rate(), 0.8 / 100.0, "idle trickle");
+    state.on_response(100.25, true);
+    // 20 admitted over the 0.25 s since the bucket of the first response began.
+    assert_close(state.fill_rate(), 0.7 * 20.0 / 0.25, "fill rate");
+}
+
+#[test]
+fn once_measured_a_throttle_cuts_as_in_the_sdks() {
+    // The same early traffic, then one whole measured bucket: from there on the SDKs' rule,
+    // min(measured, fill rate), and the throttles compound.
+    let mut state = RateLimiterState::new(0.0);
+    admitted(&mut state, 0.0, 0.2, 40);
+    state.on_response(0.2, true);
+    admitted(&mut state, 0.2, 0.5, 60); // the bucket [0, 0.5) closes at 0.5
+    let (measured, fill) = (state.measured_transmit_rate(), state.fill_rate());
+    assert!(measured > 0.0);
+    state.on_response(0.9, true);
+    let w_max = state.measured_transmit_rate().min(fill);
+    assert_close(state.cubic().max_rate(), w_max, "w_max");
+    let first_cut = state.fill_rate();
+    state.on_response(0.9, true);
+    assert!(
+        state.fill_rate() < first_cut,
+        "throttles compound once measured"
+    );
+}

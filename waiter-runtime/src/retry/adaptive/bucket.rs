@@ -63,6 +63,13 @@ impl TokenBucket {
         self.capacity = self.capacity.min(self.max_capacity);
     }
 
+    /// Lowers the maximum capacity to `max_capacity` (never below the minimum capacity),
+    /// dropping the tokens above it.
+    pub(crate) fn limit_capacity(&mut self, max_capacity: f64) {
+        self.max_capacity = self.max_capacity.min(max_capacity.max(self.min_capacity));
+        self.capacity = self.capacity.min(self.max_capacity);
+    }
+
     /// Fills the bucket to its maximum capacity.
     pub fn fill(&mut self) {
         self.capacity = self.max_capacity;

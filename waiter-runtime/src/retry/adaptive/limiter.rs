@@ -35,8 +35,8 @@ use super::{InvalidTuning, RateLimiterState, Tuning};
 /// place in line, so it never overtakes a caller already waiting.
 ///
 /// Most responses take no lock: a success that cannot change the fill rate (before the first
-/// throttle, or once CUBIC's rate is above the `2 x measured` cap) is counted with one atomic
-/// add; the next update folds the count into the measured rate.
+/// throttle, or once the rate has been measured and CUBIC's rate is above the `2 x measured`
+/// cap) is counted with one atomic add; the next update folds the count into the measured rate.
 ///
 /// ```
 /// use std::time::Duration;
@@ -46,7 +46,7 @@ use super::{InvalidTuning, RateLimiterState, Tuning};
 /// # async fn main() {
 /// let limiter = ClientRateLimiter::new();
 /// limiter.acquire().await; // no throttle yet: no wait
-/// limiter.on_response(true); // a throttle at a measured rate of 0: 0.5 tokens/s from now on
+/// limiter.on_response(true); // a throttle before any success: 0.5 tokens/s from now on
 /// let start = tokio::time::Instant::now();
 /// limiter.acquire().await;
 /// assert_eq!(start.elapsed(), Duration::from_secs(2));
@@ -290,7 +290,8 @@ impl ClientRateLimiter {
     /// error. Transient errors and successes alike are `false`.
     ///
     /// Most successes take no lock. Before the first throttle the bucket is not used, and once
-    /// CUBIC's rate is above the `2 x measured` cap a success can only change the fill rate
+    /// the rate has been measured (before, the cap follows every response) and CUBIC's rate
+    /// is above the `2 x measured` cap a success can only change the fill rate
     /// by closing a transmit-rate bucket: in both cases a success inside the current bucket
     /// is counted with one atomic add and folded into the state by the next update, which
     /// leaves the state [`RateLimiterState::on_response`] would have.

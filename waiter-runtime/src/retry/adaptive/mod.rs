@@ -6,6 +6,12 @@
 //! CUBIC: cut to `0.7 x` the rate in effect on each throttle, then climbing back along
 //! `0.4 (t - t0 - K)^3 + w_max`, never above twice the measured transmit rate.
 //!
+//! This is the AWS SDKs' algorithm with one documented deviation, at the cold start: a
+//! throttle that comes before a whole half-second of traffic has been measured cuts the rate to
+//! `0.7 x` the rate the service was seen to admit so far, where the SDKs cut it to the
+//! 0.5/s floor and then need seconds to climb back (see
+//! [`RateLimiterState::on_response`]).
+//!
 //! The pieces are plain values driven by explicit timestamps, so they can be tested against
 //! the SDKs' published tables and simulated at any speed:
 //!

@@ -32,6 +32,8 @@ pub struct RateLimiterState {
     cubic: Cubic,
     bucket: TokenBucket,
     calculated_rate: f64,
+    /// Successful responses counted while the transmit rate is not measured yet.
+    admitted_unmeasured: u64,
 }
 
 impl RateLimiterState {
@@ -50,6 +52,7 @@ impl RateLimiterState {
             cubic: Cubic::new(tuning, now),
             bucket: TokenBucket::new(tuning),
             calculated_rate: 0.0,
+            admitted_unmeasured: 0,
         }
     }
 
@@ -95,13 +98,57 @@ impl RateLimiterState {
     /// Records a response at `now`: updates the measured rate, then CUBIC (a throttle cuts the
     /// rate and turns the bucket on; a success grows it), then the bucket's rate and capacity.
     /// Returns the new fill rate.
+    ///
+    /// # Cold start: one deviation from the AWS SDKs
+    ///
+    /// The SDKs take the rate in effect at a throttle, and the `2 x` cap, from the measured
+    /// transmit rate. Until a whole half-second bucket of traffic has been measured, that rate
+    /// is 0 (or an idle start's trickle), so a throttle in a client's first half second of
+    /// traffic (the usual case when many callers start at once) cuts the rate to the floor
+    /// (0.5/s), and CUBIC needs `cbrt(C / 0.4)` seconds to climb back to a capacity of `C`
+    /// requests/s (10.8 s at 500/s; in the benchmark of BENCHMARKS.md, 0.70 of the capacity
+    /// over 30 s). Here, until [`TransmitRate::is_measured`]:
+    ///
+    /// * a throttle cuts the rate to `beta x` the rate the service was **observed to admit**:
+    ///   the successful responses since the first response, over the time since the start
+    ///   of its bucket. It is a lower bound of the service's capacity. (The rate the client
+    ///   sent at is not: it counts the throttled burst and overshoots the capacity many times
+    ///   over when many callers start at once.) With no success yet, that rate is 0, and the
+    ///   cut goes to the floor as in the SDKs;
+    /// * those throttles do not compound (each cuts from the observed rate, not from the
+    ///   last cut): they answer one burst, sent before the limiter was on;
+    /// * the `2 x` cap is twice [`TransmitRate::sending_rate`], the rate sent so far;
+    /// * the bucket holds at most `min_capacity` tokens (one, by default), so the client is
+    ///   paced at the fill rate without bursts; otherwise the tokens banked at the
+    ///   overestimated rates of the first instants go out at once when the rate is first
+    ///   measured, and the throttles that come back together cut the rate `0.7^n`, to the
+    ///   floor again.
+    ///
+    /// Once a bucket has been measured this is the SDKs' algorithm, value for value (the
+    /// published tables in the tests replay unchanged).
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::RateLimiterState;
+    ///
+    /// let mut state = RateLimiterState::new(0.0);
+    /// for i in 1..=20 {
+    ///     state.on_response(i as f64 * 0.01, false); // 100 successes/s, nothing measured yet
+    /// }
+    /// state.on_response(0.205, true); // throttled 0.205 s in
+    /// let admitted = 20.0 / 0.205;
+    /// assert!((state.fill_rate() - 0.7 * admitted).abs() < 1e-9); // not the 0.5/s floor
+    /// ```
     pub fn on_response(&mut self, now: f64, throttled: bool) -> f64 {
-        let measured = self.transmit.record(now);
+        self.transmit.record(now);
+        if !throttled && !self.transmit.is_measured() {
+            self.admitted_unmeasured += 1;
+        }
+        let sending = self.transmit.sending_rate(now);
         self.calculated_rate = if throttled {
-            let in_effect = if self.enabled {
-                measured.min(self.bucket.fill_rate())
-            } else {
-                measured
+            let in_effect = match self.transmit.unmeasured_for(now) {
+                Some(elapsed) => self.admitted_unmeasured as f64 / elapsed,
+                None if self.enabled => sending.min(self.bucket.fill_rate()),
+                None => sending,
             };
             self.enabled = true;
             self.cubic.throttle(in_effect, now)
@@ -110,16 +157,21 @@ impl RateLimiterState {
         };
         let rate = self
             .calculated_rate
-            .min(self.tuning.max_rate_multiplier * measured);
+            .min(self.tuning.max_rate_multiplier * sending);
         self.bucket.set_rate(now, rate);
+        if !self.transmit.is_measured() {
+            self.bucket.limit_capacity(self.tuning.min_capacity);
+        }
         self.bucket.fill_rate()
     }
 
     /// Whether a successful response changes the fill rate only by closing a transmit-rate
-    /// bucket: CUBIC's rate (which only grows between throttles) is at or above the
+    /// bucket: the rate has been measured (before, the cap follows every response) and CUBIC's
+    /// rate (which only grows between throttles) is at or above the
     /// `max_rate_multiplier x measured` cap after the last response, a success.
     pub(crate) fn success_keeps_rate(&self) -> bool {
-        self.calculated_rate >= self.tuning.max_rate_multiplier * self.transmit.measured()
+        self.transmit.is_measured()
+            && self.calculated_rate >= self.tuning.max_rate_multiplier * self.transmit.measured()
     }
 
     /// Counts `count` successes in the current transmit-rate bucket without updating anything
@@ -134,6 +186,9 @@ impl RateLimiterState {
     ///   first throttle turns it on are never more than with `on_response`.
     pub(crate) fn count_responses(&mut self, count: u64) {
         self.transmit.count(count);
+        if !self.transmit.is_measured() {
+            self.admitted_unmeasured += count;
+        }
     }
 
     /// Takes `count` whole tokens taken without the lock by the shared limiter, as if taken

@@ -17,9 +17,25 @@ use super::Tuning;
 ///     rate.record(t); // same bucket: the rate is not updated yet
 /// }
 /// assert_eq!(rate.measured(), 0.0);
+/// assert!(!rate.is_measured());
+/// // What was seen so far instead: five responses in the 0.49 s since the bucket began.
+/// assert!((rate.sending_rate(0.49) - 5.0 / 0.49).abs() < 1e-9);
 /// rate.record(0.5); // six responses over half a second: 12 req/s, smoothed
 /// assert_eq!(rate.measured(), 12.0 * 0.8);
+/// assert!(rate.is_measured());
+/// assert_eq!(rate.sending_rate(0.5), rate.measured());
 /// ```
+///
+/// # Before the first measurement
+///
+/// Until a bucket in which responses were counted from its start has closed, the measured
+/// rate says nothing about the client's traffic: it is 0 (no bucket closed yet) or an idle
+/// period's trickle (the first response after an idle start closes a bucket in which it
+/// alone was sent). [`sending_rate`](Self::sending_rate) is then the rate observed so far:
+/// responses since the first one, over the time since the start of the bucket it fell in.
+/// The AWS SDKs use the measured rate throughout; see
+/// [`RateLimiterState::on_response`](super::RateLimiterState::on_response) for why the
+/// adaptive state does not, before that first measurement.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TransmitRate {
     smoothing: f64,
@@ -27,6 +43,12 @@ pub struct TransmitRate {
     measured: f64,
     last_bucket: f64,
     count: u64,
+    /// Start of the bucket the first response fell in, once there was one.
+    first_bucket: Option<f64>,
+    /// Responses since the first one (kept only until the first measurement).
+    since_first: u64,
+    /// Whether a bucket that started at or after `first_bucket` has closed.
+    measured_once: bool,
 }
 
 impl TransmitRate {
@@ -39,12 +61,17 @@ impl TransmitRate {
             measured: 0.0,
             last_bucket: (now / width).floor() * width,
             count: 0,
+            first_bucket: None,
+            since_first: 0,
+            measured_once: false,
         }
     }
 
-    /// Starts from an already measured `rate` (for a limiter restored at a known rate).
+    /// Starts from an already measured `rate` (for a limiter restored at a known rate): the
+    /// rate counts as measured.
     pub fn with_measured(mut self, rate: f64) -> Self {
         self.measured = rate;
+        self.measured_once = true;
         self
     }
 
@@ -52,22 +79,60 @@ impl TransmitRate {
     pub fn record(&mut self, now: f64) -> f64 {
         let bucket = (now / self.width).floor() * self.width;
         self.count = self.count.saturating_add(1);
+        if !self.measured_once {
+            self.first_bucket.get_or_insert(bucket);
+            self.since_first = self.since_first.saturating_add(1);
+        }
         if bucket > self.last_bucket {
             let rate = self.count as f64 / (bucket - self.last_bucket);
             self.measured = self.smoothing * rate + (1.0 - self.smoothing) * self.measured;
+            self.measured_once |= self
+                .first_bucket
+                .is_some_and(|first| self.last_bucket >= first);
             self.count = 0;
             self.last_bucket = bucket;
         }
         self.measured
     }
 
-    /// Counts `count` responses in the current bucket.
+    /// Counts `count` responses in the current bucket (after at least one
+    /// [`record`](Self::record)).
     pub(crate) fn count(&mut self, count: u64) {
         self.count = self.count.saturating_add(count);
+        if !self.measured_once {
+            self.since_first = self.since_first.saturating_add(count);
+        }
     }
 
     /// The smoothed rate, in responses per second.
     pub fn measured(&self) -> f64 {
         self.measured
+    }
+
+    /// Whether the rate has been measured over a whole bucket of traffic (see
+    /// [the type's docs](Self#before-the-first-measurement)).
+    pub fn is_measured(&self) -> bool {
+        self.measured_once
+    }
+
+    /// How long responses have been counted at `now`, while the rate is not
+    /// [measured](Self::is_measured) yet: the time since the start of the bucket the first
+    /// response fell in. `None` once measured, before any response, or if no time has passed.
+    pub fn unmeasured_for(&self, now: f64) -> Option<f64> {
+        match self.first_bucket {
+            Some(start) if !self.measured_once && now > start => Some(now - start),
+            _ => None,
+        }
+    }
+
+    /// The client's sending rate at `now`: the [measured](Self::measured) rate once
+    /// [it is](Self::is_measured); before, the rate observed so far (responses since the
+    /// first, over the time since the start of its bucket), or the measured rate if no time
+    /// has passed since then.
+    pub fn sending_rate(&self, now: f64) -> f64 {
+        match self.unmeasured_for(now) {
+            Some(elapsed) => self.since_first as f64 / elapsed,
+            None => self.measured,
+        }
     }
 }

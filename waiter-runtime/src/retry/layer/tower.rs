@@ -171,7 +171,11 @@ where
 
 /// A tower service's error, as the retry classifiers see it: transient when it is (or was
 /// caused by) an IO error of a transient kind (refused, reset, aborted, timed out...), a
-/// `tower::timeout` timeout, or a transient `reqwest::Error`. Classifiers can downcast to it
+/// `tower::timeout` timeout, a `hyper::Error` for a request that lost its connection (closed
+/// before the response was complete, as "connection closed before message completed", or
+/// before the request went out) or timed out, or a transient `reqwest::Error`. A request
+/// whose connection closed mid-response may have been processed: as in the AWS SDKs, it is
+/// retried all the same. Classifiers can downcast to it
 /// ([`ClassifyContext::downcast_error`](crate::retry::ClassifyContext::downcast_error)) and
 /// look at the error itself with [`get_ref`](Self::get_ref).
 pub struct TransportError {
@@ -233,6 +237,14 @@ fn is_transient_error(error: &(dyn StdError + 'static)) -> bool {
         }
         if e.is::<tower::timeout::error::Elapsed>() {
             return true;
+        }
+        // A hyper(-util) client's request that lost its connection: closed before the response
+        // was complete, or before the request was sent. Transient, as in the AWS SDKs' hyper
+        // connector (which reports them as IO errors).
+        if let Some(e) = e.downcast_ref::<hyper::Error>() {
+            if e.is_incomplete_message() || e.is_canceled() || e.is_closed() || e.is_timeout() {
+                return true;
+            }
         }
         #[cfg(feature = "reqwest")]
         if let Some(e) = e.downcast_ref::<reqwest::Error>() {
