@@ -189,9 +189,10 @@ pub fn flat_step_follow<'a>(
 pub fn extend_follow<'a>(node: Node<'a>, path: &'static [&'static str], out: &mut Out<'a>) -> bool {
     match node {
         Node::Array(Array::View(v)) => {
-            let mut cx = Cx::new(path, std::mem::take(out));
-            v.__walk_items(&mut cx);
-            *out = cx.into_out();
+            let mut plan = Plan::new(path, false);
+            let mut sink = Sink::new(std::mem::take(out), None);
+            v.__walk_items(&mut plan, &mut sink);
+            *out = sink.into_out();
             true
         }
         Node::Array(a) => {
@@ -213,12 +214,17 @@ pub fn extend_flat_follow_extend<'a>(
 ) -> bool {
     match node {
         Node::Array(a) => {
-            let mut cx = Cx::flat(path, then, std::mem::take(out));
+            let mut plan = Plan::new(path, true).spread();
+            let mut then = Plan::new(then, false);
+            let mut sink = Sink::new(std::mem::take(out), Some(&mut then));
             match a {
-                Array::View(v) => v.__walk_items(&mut cx),
-                a => a.for_each(&mut |el| cx.walk().node(el)),
+                Array::View(v) => v.__walk_items(&mut plan, &mut sink),
+                a => {
+                    let walk = Walk::start(&plan);
+                    a.for_each(&mut |el| walk.node(el, &mut sink))
+                }
             }
-            *out = cx.into_out();
+            *out = sink.into_out();
             true
         }
         _ => false,
@@ -699,7 +705,7 @@ pub fn flat<'a>(node: Node<'a>) -> Option<Object<'a>> {
 }
 
 pub use super::data_model::{AsBlob, AsTimestamp};
-pub use super::searchable::{Cx, Out, SearchArray, SearchObject, Step, Walk, follow_node};
+pub use super::searchable::{Out, Plan, SearchArray, SearchObject, Sink, Walk, follow_node};
 pub use std::option::Option as __Option;
 
 /// The members of a `#[serde(flatten)]` field, for `for_each_entry`: names of the parent's plain
