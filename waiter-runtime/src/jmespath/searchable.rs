@@ -479,6 +479,10 @@ pub(crate) fn walk_items<'a, T: Searchable>(items: &'a [T], plan: &mut Plan, s: 
         };
         plan.len = 0;
         first.__record(plan, 0);
+        if plan.complete() {
+            // The first element walks with the others.
+            break;
+        }
         first.__walk(Walk::start(plan), s);
         rest = others;
         tries += 1;
