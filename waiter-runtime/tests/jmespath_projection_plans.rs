@@ -92,20 +92,17 @@ fn output() -> Output {
         all.push(instance(i, state));
     }
     let mut reservations = Vec::new();
-    let mut chunks = all.chunks(7);
     reservations.push(Reservation {
         id: "r-empty".into(),
         instances: vec![],
         maybe: None,
     });
-    let mut n = 0;
-    while let Some(c) = chunks.next() {
+    for (n, c) in all.chunks(7).enumerate() {
         reservations.push(Reservation {
             id: format!("r-{n}"),
             instances: c.to_vec(),
             maybe: (n % 2 == 0).then(|| c.iter().rev().cloned().collect()),
         });
-        n += 1;
     }
     Output { reservations }
 }
@@ -202,6 +199,7 @@ struct ArcOutput {
 #[serde(rename_all = "PascalCase")]
 struct ArcReservation {
     instances: Vec<Arc<Instance>>,
+    #[allow(clippy::vec_box)] // what is measured: elements behind a pointer
     boxed: Vec<Box<Instance>>,
     first: Option<Box<Instance>>,
 }

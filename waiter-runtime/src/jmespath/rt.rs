@@ -183,40 +183,39 @@ pub fn flat_step_follow<'a>(
     }
 }
 
-/// `items[*].a.b` collected: pushes the non-null results of following `path` from each element
-/// of `node` onto `out`; says whether `node` is an array.
+/// `items[*].a.b`: the non-null results of following `path` from each element of `node`, or
+/// null when `node` is no array. Arrays of derived structs run with static dispatch throughout.
 #[inline]
-pub fn extend_follow<'a>(node: Node<'a>, path: &'static [&'static str], out: &mut Out<'a>) -> bool {
+pub fn project_follow<'a>(node: Node<'a>, path: &'static [&'static str]) -> Node<'a> {
     match node {
         Node::Array(Array::View(v)) => {
             let mut plan = Plan::new(path, false);
-            let mut sink = Sink::new(std::mem::take(out), None);
+            let mut sink = Sink::new(Out::new(), None);
             v.__walk_items(&mut plan, &mut sink);
-            *out = sink.into_out();
-            true
+            sink.into_out().finish()
         }
         Node::Array(a) => {
+            let mut out = Out::new();
             a.for_each(&mut |n| out.push(follow_node(n, path)));
-            true
+            out.finish()
         }
-        _ => false,
+        _ => Node::Null,
     }
 }
 
-/// `items[].a.b[].c.d` collected (`path` = `a.b`, `then` = `c.d`), from the value of `items`;
-/// says whether it is an array. Arrays of derived structs run with static dispatch throughout.
+/// `items[].a.b[].c.d` (`path` = `a.b`, `then` = `c.d`) from the value of `items`, or null when
+/// it is no array. Arrays of derived structs run with static dispatch throughout.
 #[inline]
-pub fn extend_flat_follow_extend<'a>(
+pub fn project_flat_follow_flat<'a>(
     node: Node<'a>,
     path: &'static [&'static str],
     then: &'static [&'static str],
-    out: &mut Out<'a>,
-) -> bool {
+) -> Node<'a> {
     match node {
         Node::Array(a) => {
             let mut plan = Plan::new(path, true).spread();
             let mut then = Plan::new(then, false);
-            let mut sink = Sink::new(std::mem::take(out), Some(&mut then));
+            let mut sink = Sink::new(Out::new(), Some(&mut then));
             match a {
                 Array::View(v) => v.__walk_items(&mut plan, &mut sink),
                 a => {
@@ -224,10 +223,9 @@ pub fn extend_flat_follow_extend<'a>(
                     a.for_each(&mut |el| walk.node(el, &mut sink))
                 }
             }
-            *out = sink.into_out();
-            true
+            sink.into_out().finish()
         }
-        _ => false,
+        _ => Node::Null,
     }
 }
 
