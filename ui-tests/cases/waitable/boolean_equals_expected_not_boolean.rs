@@ -9,13 +9,18 @@ impl waiter_runtime::ProvideErrorMetadata for NotFound {
     }
 }
 
+#[derive(Debug, waiter_runtime::Searchable)]
+pub struct Bucket {
+    pub a: bool,
+}
+
 pub struct Client;
 
 impl Client {
     #[waitable(BucketExists: { acceptors: [{ state: "success", matcher: { output: { path: "a", expected: "yes", comparator: "booleanEquals" } } }] })]
-    async fn head_bucket(&self, bucket: &str) -> Result<(), NotFound> {
+    async fn head_bucket(&self, bucket: &str) -> Result<Bucket, NotFound> {
         let _ = bucket;
-        Ok(())
+        Ok(Bucket { a: true })
     }
 }
 

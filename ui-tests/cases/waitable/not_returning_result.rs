@@ -15,7 +15,7 @@ impl Client {
     #[waitable(BucketExists: { acceptors: [{ state: "success", matcher: { success: true } }] })]
     async fn head_bucket(&self, bucket: &str) -> Option<()> {
         let _ = bucket;
-        Ok(())
+        Some(())
     }
 }
 

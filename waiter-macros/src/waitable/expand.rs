@@ -53,10 +53,14 @@ pub(crate) fn fallback(
     code: &[Vec<AcceptorCode>],
 ) -> TokenStream {
     let p = krate::private();
+    let mut seen = std::collections::HashSet::new();
     model
         .waiters
         .iter()
         .enumerate()
+        // A waiter whose name repeats an earlier one's, ignoring case, has its error already:
+        // its items would only collide with the first's.
+        .filter(|(_, w)| seen.insert(w.name.to_ascii_lowercase()))
         .map(|(i, w)| {
             let params = op.params.iter().map(|param| &param.ident);
             // The typed-path checks of the acceptors without errors, so that their mistakes

@@ -127,17 +127,28 @@ fn unwrap_trait_key(node: Node) -> syn::Result<Node> {
             Ok(only.value.clone())
         }
         _ => {
-            let mut errors = members.iter().filter(|m| is_trait_key(m)).map(|m| {
-                let message = if m.key == "smithy.waiters#waitable" || m.key == "waitable" {
-                    "paste the `smithy.waiters#waitable` trait alone: other members are not waiters".to_owned()
-                } else {
-                    format!(
-                        "`{}` is a shape ID, not a waiter name: paste only the value of the `smithy.waiters#waitable` trait",
-                        m.key
-                    )
-                };
-                syn::Error::new(m.key_span, message)
-            });
+            // One error per member that is not the waitable trait: one extra trait pasted is
+            // one mistake, one error (at that trait, not also at the waitable key).
+            let is_waitable =
+                |m: &Member| m.key == "smithy.waiters#waitable" || m.key == "waitable";
+            let has_waitable = members.iter().any(is_waitable);
+            let mut errors = members
+                .iter()
+                .filter(|m| if has_waitable { !is_waitable(m) } else { is_trait_key(m) })
+                .map(|m| {
+                    let message = if has_waitable {
+                        format!(
+                            "`{}` is not part of the `smithy.waiters#waitable` trait: paste that trait alone, or only its value",
+                            m.key
+                        )
+                    } else {
+                        format!(
+                            "`{}` is a shape ID, not a waiter name: paste only the value of the `smithy.waiters#waitable` trait",
+                            m.key
+                        )
+                    };
+                    syn::Error::new(m.key_span, message)
+                });
             let mut first = errors.next().expect("a trait key");
             errors.for_each(|e| first.combine(e));
             Err(first)

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::LitStr;
 
-use super::model::{Acceptor, Comparator, Matcher, PathMatcher};
+use super::model::{Acceptor, Comparator, Matcher, PathMatcher, State};
 use super::signature::Operation;
 use crate::ctxt::Ctxt;
 use crate::jmespath::{StaticType, compile_search};
@@ -261,6 +261,11 @@ pub(crate) fn message(cx: &Ctxt, op: &Operation, acceptor: &Acceptor) -> TokenSt
     let Some(message) = &acceptor.message else {
         return quote!(::core::option::Option::None);
     };
+    // A `message` off a failure acceptor is one mistake, reported once by `check`: its path is
+    // not looked at too.
+    if acceptor.state != State::Failure {
+        return quote!(::core::option::Option::None);
+    }
     let data = match acceptor.matcher {
         Matcher::InputOutput(_) => Data::InputOutput,
         _ => Data::Output,
