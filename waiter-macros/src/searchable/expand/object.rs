@@ -86,11 +86,12 @@ pub(super) fn object_impl(
         quote!(#i => #w,)
     });
     // The same over the elements of a slice: the member is chosen once, then one loop, in
-    // which the member's type has chosen its own member (`__walk_in`).
+    // which the member's type has chosen its own member (`__walk_in`). Standard leaves (strings,
+    // numbers) have no member to choose: a plain loop, and no generic instance per member.
     let slice_arms = plain.iter().enumerate().map(|(i, f)| {
         let place = elem_access(&f.member);
         let ty = &f.ty;
-        if matches!(f.how, How::Node) && !maybe_unsized(ty) {
+        if matches!(f.how, How::Node) && !maybe_unsized(ty) && !std_leaf(ty) {
             quote!(#i => <#ty as #p::Searchable>::__walk_in(
                 #items,
                 |__el: &'__a Self| ::core::option::Option::Some(#place),
@@ -279,6 +280,61 @@ fn maybe_unsized(ty: &syn::Type) -> bool {
         syn::Type::Path(p) => p.qself.is_none() && p.path.is_ident("str"),
         syn::Type::Paren(p) => maybe_unsized(&p.elem),
         syn::Type::Group(g) => maybe_unsized(&g.elem),
+        _ => false,
+    }
+}
+
+/// Whether a field's type is a standard leaf (a string, a number, `bool`), possibly in an
+/// `Option` or a pointer: its `__walk_in` would be the plain loop, so the loop is emitted
+/// instead of one more generic instance. Judged by the last path segment, as written: a wrong
+/// guess only costs speed (both walk the same way).
+fn std_leaf(ty: &syn::Type) -> bool {
+    const LEAVES: &[&str] = &[
+        "String",
+        "str",
+        "Cow",
+        "bool",
+        "char",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
+        "SystemTime",
+    ];
+    const WRAPPERS: &[&str] = &["Option", "Box", "Rc", "Arc"];
+    match ty {
+        syn::Type::Reference(r) => std_leaf(&r.elem),
+        syn::Type::Paren(p) => std_leaf(&p.elem),
+        syn::Type::Group(g) => std_leaf(&g.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return false;
+            };
+            let name = last.ident.to_string();
+            if LEAVES.contains(&name.as_str()) {
+                return true;
+            }
+            if WRAPPERS.contains(&name.as_str()) {
+                if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+                    if let [syn::GenericArgument::Type(inner)] =
+                        a.args.iter().collect::<Vec<_>>().as_slice()
+                    {
+                        return std_leaf(inner);
+                    }
+                }
+            }
+            false
+        }
         _ => false,
     }
 }
