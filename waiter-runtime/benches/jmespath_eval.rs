@@ -7,138 +7,16 @@
 
 #![allow(missing_docs)] // criterion_group! emits an undocumented public fn
 
-use std::hint::black_box;
-use std::sync::Arc;
-
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::Value;
+use std::hint::black_box;
 use waiter_runtime::jmespath;
-use waiter_runtime::jmespath::{Expression, Searchable};
+use waiter_runtime::jmespath::Expression;
 
-#[derive(Searchable, serde::Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct DescribeInstancesOutput {
-    reservations: Vec<Reservation>,
-    next_token: Option<String>,
-}
+#[path = "jmespath_data.rs"]
+mod data;
 
-/// The same output with each reservation behind an `Arc` (forwarding pointers keep the
-/// statically dispatched projection, or lose it).
-#[derive(Searchable)]
-#[serde(rename_all = "PascalCase")]
-struct SharedOutput {
-    reservations: Vec<Arc<Reservation>>,
-}
-
-#[derive(Searchable, serde::Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct Reservation {
-    reservation_id: String,
-    instances: Vec<Instance>,
-}
-
-#[derive(Searchable, serde::Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct Instance {
-    instance_id: String,
-    instance_type: String,
-    image_id: String,
-    state: InstanceState,
-    tags: Vec<Tag>,
-}
-
-#[derive(Searchable, serde::Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct InstanceState {
-    code: u16,
-    name: StateName,
-}
-
-#[derive(Searchable, serde::Serialize, Clone, Copy)]
-#[serde(rename_all = "kebab-case")]
-enum StateName {
-    Pending,
-    Running,
-}
-
-#[derive(Searchable, serde::Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct Tag {
-    key: String,
-    value: String,
-}
-
-fn shared(o: DescribeInstancesOutput) -> SharedOutput {
-    SharedOutput {
-        reservations: o.reservations.into_iter().map(Arc::new).collect(),
-    }
-}
-
-fn output(instances: usize) -> DescribeInstancesOutput {
-    let per = 10;
-    DescribeInstancesOutput {
-        reservations: (0..instances.div_ceil(per))
-            .map(|r| Reservation {
-                reservation_id: format!("r-{r:08}"),
-                instances: (0..per.min(instances - r * per))
-                    .map(|i| Instance {
-                        instance_id: format!("i-{r:04}{i:04}"),
-                        instance_type: "m5.large".into(),
-                        image_id: "ami-0123456789".into(),
-                        state: InstanceState {
-                            code: 16,
-                            name: if i % 3 == 0 {
-                                StateName::Pending
-                            } else {
-                                StateName::Running
-                            },
-                        },
-                        tags: vec![Tag {
-                            key: "Name".into(),
-                            value: format!("node-{i}"),
-                        }],
-                    })
-                    .collect(),
-            })
-            .collect(),
-        next_token: Some("token".into()),
-    }
-}
-
-/// What a user writes by hand over the derived structs.
-fn hand_structs(o: &DescribeInstancesOutput) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    for r in &o.reservations {
-        for i in &r.instances {
-            out.push(match i.state.name {
-                StateName::Pending => "pending",
-                StateName::Running => "running",
-            });
-        }
-    }
-    out
-}
-
-/// What a user writes by hand over `serde_json::Value`.
-fn hand_value(v: &Value) -> Vec<&str> {
-    let mut out = Vec::new();
-    if let Some(rs) = v.get("Reservations").and_then(Value::as_array) {
-        for r in rs {
-            if let Some(is) = r.get("Instances").and_then(Value::as_array) {
-                for i in is {
-                    if let Some(n) = i
-                        .get("State")
-                        .and_then(|s| s.get("Name"))
-                        .and_then(Value::as_str)
-                    {
-                        out.push(n);
-                    }
-                }
-            }
-        }
-    }
-    out
-}
+use data::{hand_structs, hand_value, output, shared};
 
 const NAMES: Expression = jmespath!("Reservations[].Instances[].State.Name");
 const TOKEN: Expression = jmespath!("NextToken");

@@ -208,40 +208,40 @@ impl Gen {
     /// the output, with no closure call per element.
     fn collect_chain(&mut self, lhs: &Ast, chain: &[String], input: TokenStream) -> TokenStream {
         let p = rt();
-        let out = self.ident();
-        let is_array = self.ident();
         let names = quote!(&[#(#chain),*]);
         let flat = match lhs {
             Ast::Flatten { node, .. } => flat_projection(node),
             _ => None,
         };
-        let fill = match (lhs, flat) {
+        match (lhs, flat) {
             // `items[].a.b[].c.d`: one runtime call, statically dispatched over derived structs.
             (_, Some((items, first))) => {
                 let e = self.expr(items, input);
-                quote!(#p::extend_flat_follow_extend(#e, &[#(#first),*], #names, &mut #out))
+                quote!(#p::project_flat_follow_flat(#e, &[#(#first),*], #names))
             }
             (Ast::Flatten { node, .. }, None) => {
+                let out = self.ident();
+                let is_array = self.ident();
                 let s = self.ident();
                 let inner = self.stream(node, input, &s, None);
                 quote!({
-                    let mut #s = |el: #p::Node<'a>| {
-                        #p::flat_extend_follow(el, #names, &mut #out);
-                        ::core::result::Result::Ok::<(), #p::E>(())
+                    let mut #out = #p::Out::new();
+                    let #is_array = {
+                        let mut #s = |el: #p::Node<'a>| {
+                            #p::flat_extend_follow(el, #names, &mut #out);
+                            ::core::result::Result::Ok::<(), #p::E>(())
+                        };
+                        #inner?
                     };
-                    #inner?
+                    if #is_array { #out.finish() } else { #p::Node::Null }
                 })
             }
+            // `items[*].a.b`: one runtime call.
             (other, None) => {
                 let e = self.expr(other, input);
-                quote!(#p::extend_follow(#e, #names, &mut #out))
+                quote!(#p::project_follow(#e, #names))
             }
-        };
-        quote!({
-            let mut #out = #p::Out::new();
-            let #is_array = #fill;
-            if #is_array { #out.finish() } else { #p::Node::Null }
-        })
+        }
     }
 
     /// Tokens of type `Result<bool, E>`: calls the closure `sink` on every element of the

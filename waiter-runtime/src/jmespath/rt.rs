@@ -183,45 +183,49 @@ pub fn flat_step_follow<'a>(
     }
 }
 
-/// `items[*].a.b` collected: pushes the non-null results of following `path` from each element
-/// of `node` onto `out`; says whether `node` is an array.
+/// `items[*].a.b`: the non-null results of following `path` from each element of `node`, or
+/// null when `node` is no array. Arrays of derived structs run with static dispatch throughout.
 #[inline]
-pub fn extend_follow<'a>(node: Node<'a>, path: &'static [&'static str], out: &mut Out<'a>) -> bool {
+pub fn project_follow<'a>(node: Node<'a>, path: &'static [&'static str]) -> Node<'a> {
     match node {
         Node::Array(Array::View(v)) => {
-            let mut cx = Cx::new(path, std::mem::take(out));
-            v.__walk_items(&mut cx);
-            *out = cx.into_out();
-            true
+            let mut plan = Plan::new(path, false);
+            let mut sink = Sink::new(Out::new(), None);
+            v.__walk_items(&mut plan, &mut sink);
+            sink.into_out().finish()
         }
         Node::Array(a) => {
+            let mut out = Out::new();
             a.for_each(&mut |n| out.push(follow_node(n, path)));
-            true
+            out.finish()
         }
-        _ => false,
+        _ => Node::Null,
     }
 }
 
-/// `items[].a.b[].c.d` collected (`path` = `a.b`, `then` = `c.d`), from the value of `items`;
-/// says whether it is an array. Arrays of derived structs run with static dispatch throughout.
+/// `items[].a.b[].c.d` (`path` = `a.b`, `then` = `c.d`) from the value of `items`, or null when
+/// it is no array. Arrays of derived structs run with static dispatch throughout.
 #[inline]
-pub fn extend_flat_follow_extend<'a>(
+pub fn project_flat_follow_flat<'a>(
     node: Node<'a>,
     path: &'static [&'static str],
     then: &'static [&'static str],
-    out: &mut Out<'a>,
-) -> bool {
+) -> Node<'a> {
     match node {
         Node::Array(a) => {
-            let mut cx = Cx::flat(path, then, std::mem::take(out));
+            let mut plan = Plan::new(path, true).spread();
+            let mut then = Plan::new(then, false);
+            let mut sink = Sink::new(Out::new(), Some(&mut then));
             match a {
-                Array::View(v) => v.__walk_items(&mut cx),
-                a => a.for_each(&mut |el| cx.walk().node(el)),
+                Array::View(v) => v.__walk_items(&mut plan, &mut sink),
+                a => {
+                    let walk = Walk::start(&plan);
+                    a.for_each(&mut |el| walk.node(el, &mut sink))
+                }
             }
-            *out = cx.into_out();
-            true
+            sink.into_out().finish()
         }
-        _ => false,
+        _ => Node::Null,
     }
 }
 
@@ -699,7 +703,7 @@ pub fn flat<'a>(node: Node<'a>) -> Option<Object<'a>> {
 }
 
 pub use super::data_model::{AsBlob, AsTimestamp};
-pub use super::searchable::{Cx, Out, SearchArray, SearchObject, Step, Walk, follow_node};
+pub use super::searchable::{Out, Plan, SearchArray, SearchObject, Sink, Walk, follow_node};
 pub use std::option::Option as __Option;
 
 /// The members of a `#[serde(flatten)]` field, for `for_each_entry`: names of the parent's plain

@@ -74,16 +74,57 @@ pub trait Searchable {
         }
     }
 
-    /// The one entry point of compiled projections (`items[*].a.b`, `items[].a.b[].c.d`):
-    /// follows `walk`'s chain from `self` and pushes what it finds, with static dispatch all the
-    /// way down for derived types, strings, `Option`, `Vec` and `serde_json::Value`. The default
-    /// goes through [`node`](Searchable::node). Implemented by `#[derive(Searchable)]`;
-    /// forwarded by references and smart pointers; not meant to be called or implemented by
-    /// hand.
+    /// The walk of compiled projections (`items[*].a.b`, `items[].a.b[].c.d`) from one
+    /// element: follows `walk`'s names from `self` and pushes what it finds into `sink`, with
+    /// static dispatch all the way down for derived types, strings, `Option`, `Vec` and
+    /// `serde_json::Value`. The default goes through [`node`](Searchable::node).
+    ///
+    /// Plumbing of `jmespath!` and `#[derive(Searchable)]`, like the two methods below:
+    /// implemented by the derive, forwarded by references and smart pointers; not meant to be
+    /// called or implemented by hand.
     #[doc(hidden)]
     #[inline]
-    fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
-        walk.node(self.node())
+    fn __walk<'a>(&'a self, walk: Walk<'_>, sink: &mut Sink<'_, 'a>) {
+        walk.node(self.node(), sink)
+    }
+
+    /// [`__walk`](Searchable::__walk) on every element of `items`, all at the same level of
+    /// the same plan. Derived structs choose the member once for the whole array, and the
+    /// member's type chooses its own member once too ([`__walk_in`](Searchable::__walk_in)).
+    /// Hidden plumbing (see `__walk`).
+    #[doc(hidden)]
+    #[inline]
+    fn __walk_slice<'a>(items: &'a [Self], walk: Walk<'_>, sink: &mut Sink<'_, 'a>)
+    where
+        Self: Sized,
+    {
+        Self::__walk_in(items, Some, walk, sink)
+    }
+
+    /// [`__walk`](Searchable::__walk) on `get(p)` for every `p` of `items` (skipping `None`):
+    /// the values of one member of an array's elements. Derived structs choose their member
+    /// once and loop; `Option` forwards. Hidden plumbing (see `__walk`).
+    #[doc(hidden)]
+    #[inline]
+    fn __walk_in<'a, P, G>(items: &'a [P], get: G, walk: Walk<'_>, sink: &mut Sink<'_, 'a>)
+    where
+        Self: Sized + 'a,
+        G: Fn(&'a P) -> Option<&'a Self>,
+    {
+        for p in items {
+            if let Some(v) = get(p) {
+                v.__walk(walk, sink);
+            }
+        }
+    }
+
+    /// Records in `plan`, from level `at`, the members its names resolve to in `self`
+    /// ([`Plan::name`], [`Plan::push`]); the default records nothing (walked by name).
+    /// Hidden plumbing (see `__walk`).
+    #[doc(hidden)]
+    #[inline]
+    fn __record(&self, plan: &mut Plan, at: usize) {
+        let _ = (plan, at);
     }
 }
 
@@ -100,13 +141,14 @@ pub fn follow_node<'a>(node: Node<'a>, path: &[&str]) -> Node<'a> {
     }
 }
 
-/// The result of a projection being built: borrowed strings while every result is one (no
-/// per-element conversion or drop), nodes from the first result that is not.
+/// The result of a projection being built: borrowed strings pushed as they are (no
+/// per-element conversion, check or drop), other results aside with their place.
 #[doc(hidden)]
 #[derive(Default)]
 pub struct Out<'a> {
     strs: Vec<&'a str>,
-    nodes: Vec<Node<'a>>,
+    /// Results that are not borrowed strings, each with its index among all results.
+    others: Vec<(usize, Node<'a>)>,
 }
 
 impl<'a> Out<'a> {
@@ -119,11 +161,13 @@ impl<'a> Out<'a> {
     /// Pushes a string borrowed from the data.
     #[inline(always)]
     pub fn push_str(&mut self, s: &'a str) {
-        if self.nodes.is_empty() {
-            self.strs.push(s);
-        } else {
-            self.nodes.push(Node::str(s));
-        }
+        self.strs.push(s);
+    }
+
+    /// Room for `n` more strings.
+    #[inline]
+    pub fn reserve(&mut self, n: usize) {
+        self.strs.reserve(n);
     }
 
     /// Pushes `node` unless it is null.
@@ -133,11 +177,8 @@ impl<'a> Out<'a> {
             Node::Null => {}
             Node::String(Cow::Borrowed(s)) => self.push_str(s),
             other => {
-                if self.nodes.is_empty() {
-                    self.nodes.reserve(self.strs.len() + 1);
-                    self.nodes.extend(self.strs.drain(..).map(Node::str));
-                }
-                self.nodes.push(other);
+                let at = self.strs.len() + self.others.len();
+                self.others.push((at, other));
             }
         }
     }
@@ -145,47 +186,41 @@ impl<'a> Out<'a> {
     /// The array built.
     #[inline]
     pub fn finish(self) -> Node<'a> {
-        if self.nodes.is_empty() {
-            Node::Array(Array::Strs(self.strs))
-        } else {
-            Node::Array(Array::Owned(self.nodes))
+        if self.others.is_empty() {
+            return Node::Array(Array::Strs(self.strs));
         }
+        let mut all = Vec::with_capacity(self.strs.len() + self.others.len());
+        let mut strs = self.strs.into_iter();
+        for (at, node) in self.others {
+            while all.len() < at {
+                match strs.next() {
+                    Some(s) => all.push(Node::str(s)),
+                    None => break,
+                }
+            }
+            all.push(node);
+        }
+        all.extend(strs.map(Node::str));
+        Node::Array(Array::Owned(all))
     }
 }
 
-/// What [`Searchable::__walk`] does with a value: follow the path (from position `at`); then,
-/// without `then`, push the result; with `then`, flatten the result (`[]`) and push `then`
-/// followed from each of its elements. When `flat` (and `at` is 0), the value is itself an
-/// element of a flatten (`items[]`): an array walks each of its elements instead.
-///
-/// Over an array, the first element's walk records which member each name resolved to (a
-/// plan: per level, the member index and the key of the derived type that resolved it); the
-/// other elements follow the plan by index while each level's key matches, and by name at a
-/// level whose key differs (elements reached through `dyn Searchable` can differ).
-///
-/// Two words (passed in registers): the walk's state lives in a [`Cx`] shared by all levels.
+/// The member chain of a compiled projection, resolved against an array's elements: per level,
+/// the member index and the key of the derived type that resolved it (the address of a static
+/// of the derived impl). Recorded once per array ([`Searchable::__record`] on its first
+/// elements), then read only: every element follows it by index while a level's key matches
+/// its type, and by name at a level whose key differs (elements reached through
+/// `dyn Searchable` can differ) or past the recorded prefix.
 #[doc(hidden)]
-pub struct Walk<'w, 'a> {
-    cx: &'w mut Cx<'a>,
-    at: usize,
-}
-
-/// The state of a walk over one array (see [`Walk`]).
-#[doc(hidden)]
-pub struct Cx<'a> {
-    path: &'static [&'static str],
-    then: Option<&'static [&'static str]>,
+pub struct Plan {
+    names: &'static [&'static str],
+    /// The elements are those of `items[]`: an element that is an array walks its elements.
     flat: bool,
-    /// The first element of an array is being walked: resolved names are recorded.
-    recording: bool,
-    key: usize,
-    /// 0 for the outer array, 1 for the arrays inside its elements (the compiled code nests
-    /// at most that deep; deeper arrays get a context of their own).
-    level: usize,
-    /// The plan of the array walked now, and the plan of the other level.
-    active: Plan,
-    other: Plan,
-    out: Out<'a>,
+    /// Values reached are projected by the sink's `then` plan (arrays) or followed by it,
+    /// rather than pushed.
+    spread: bool,
+    len: usize,
+    steps: [PlanStep; PLAN_MAX],
 }
 
 #[derive(Clone, Copy, Default)]
@@ -194,63 +229,97 @@ struct PlanStep {
     index: usize,
 }
 
-/// The member chain resolved on an array's first element.
-#[derive(Default)]
-struct Plan {
-    steps: [PlanStep; PLAN_MAX],
-    len: usize,
-}
-
-/// The longest member chain an array plan records.
+/// The longest member chain a plan records.
 const PLAN_MAX: usize = 6;
 
-/// The next step of a walk through a derived struct: see [`Walk::step`].
-#[doc(hidden)]
-pub enum Step<'w, 'a> {
-    /// No name left: the struct itself is reached.
-    Here(Walk<'w, 'a>),
-    /// The plan says: member number `.0`.
-    Member(usize, Walk<'w, 'a>),
-    /// Match the name `.0` against the members, then call [`Walk::resolved`] (or
-    /// [`Walk::field`] when no member has that name).
-    Name(&'static str, Walk<'w, 'a>),
+/// How many elements of an array may record its plan before the others walk with what it has
+/// (the first elements can stop early: a `None` member, a flattened member).
+const RECORD_TRIES: usize = 4;
+
+impl Plan {
+    /// An empty plan for `names`.
+    #[inline]
+    pub fn new(names: &'static [&'static str], flat: bool) -> Self {
+        Plan {
+            names,
+            flat,
+            spread: false,
+            len: 0,
+            steps: [PlanStep::default(); PLAN_MAX],
+        }
+    }
+
+    /// The same plan, for a walk whose values reached are projected by the sink's `then`.
+    #[inline]
+    pub fn spread(self) -> Self {
+        Plan {
+            spread: true,
+            ..self
+        }
+    }
+
+    /// A fresh plan for the same names, walking the elements of an element of `items[]`.
+    #[inline]
+    fn unflat(&self) -> Self {
+        Plan {
+            spread: self.spread,
+            ..Plan::new(self.names, false)
+        }
+    }
+
+    /// Whether every name the plan can hold is resolved.
+    #[inline(always)]
+    fn complete(&self) -> bool {
+        self.len == self.names.len().min(PLAN_MAX)
+    }
+
+    /// For [`Searchable::__record`]: the name at level `at`, when the plan records it (the
+    /// levels before are recorded, and there is room).
+    #[inline]
+    pub fn name(&self, at: usize) -> Option<&'static str> {
+        if self.len == at && at < PLAN_MAX {
+            self.names.get(at).copied()
+        } else {
+            None
+        }
+    }
+
+    /// For [`Searchable::__record`]: the name at level `len` is member number `index` of the
+    /// type whose key is `key`.
+    #[inline]
+    pub fn push(&mut self, key: &'static &'static str, index: usize) {
+        if self.len < PLAN_MAX {
+            self.steps[self.len] = PlanStep {
+                key: key as *const &str as usize,
+                index,
+            };
+            self.len += 1;
+        }
+    }
 }
 
-impl<'a> Cx<'a> {
-    /// `items[*].a.b` (`path` = `a.b`), collecting into `out`.
-    #[inline]
-    pub fn new(path: &'static [&'static str], out: Out<'a>) -> Self {
-        Cx {
-            path,
-            then: None,
-            flat: false,
-            recording: false,
-            key: 0,
-            level: 0,
-            active: Plan::default(),
-            other: Plan::default(),
-            out,
-        }
-    }
+/// Where [`Searchable::__walk`] is: the plan of the array walked and the level reached in its
+/// names. Two words, passed in registers; the plan is read only while elements are walked.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct Walk<'p> {
+    plan: &'p Plan,
+    at: usize,
+}
 
-    /// `items[].a.b[].c.d` (`path` = `a.b`, `then` = `c.d`), collecting into `out`.
-    #[inline]
-    pub fn flat(
-        path: &'static [&'static str],
-        then: &'static [&'static str],
-        out: Out<'a>,
-    ) -> Self {
-        Cx {
-            then: Some(then),
-            flat: true,
-            ..Cx::new(path, out)
-        }
-    }
+/// What a walk writes: the output, and the plan of the names followed from the arrays reached
+/// (`[].c.d` of `items[].a.b[].c.d`; `None` when values reached are pushed).
+#[doc(hidden)]
+pub struct Sink<'s, 'a> {
+    out: Out<'a>,
+    then: Option<&'s mut Plan>,
+}
 
-    /// The walk of one element.
-    #[inline(always)]
-    pub fn walk(&mut self) -> Walk<'_, 'a> {
-        Walk { cx: self, at: 0 }
+impl<'s, 'a> Sink<'s, 'a> {
+    /// A sink pushing onto `out`; with `then`, arrays reached are projected by it.
+    #[inline]
+    pub fn new(out: Out<'a>, then: Option<&'s mut Plan>) -> Self {
+        Sink { out, then }
     }
 
     /// What was collected.
@@ -260,99 +329,85 @@ impl<'a> Cx<'a> {
     }
 }
 
-impl<'w, 'a> Walk<'w, 'a> {
-    /// The same walk for another value.
+impl<'p> Walk<'p> {
+    /// The walk of an element of the array planned by `plan`.
     #[inline(always)]
-    pub fn reborrow(&mut self) -> Walk<'_, 'a> {
-        Walk {
-            cx: self.cx,
-            at: self.at,
-        }
+    pub fn start(plan: &'p Plan) -> Self {
+        Walk { plan, at: 0 }
     }
 
-    /// The names left to follow.
+    /// The member index the plan has at this level for the derived type whose key is `key`
+    /// (`None`: walk by name).
     #[inline(always)]
-    pub fn path(&self) -> &'static [&'static str] {
-        self.cx.path.get(self.at..).unwrap_or(&[])
-    }
-
-    /// One level down a derived struct whose key is `key` (the address of a static of the
-    /// derived impl): by the plan's index when the plan has this level for this type, else by
-    /// name.
-    #[inline(always)]
-    pub fn step(self, key: &'static &'static str) -> Step<'w, 'a> {
-        let key = key as *const &str as usize;
-        let at = self.at;
-        let cx = self.cx;
-        // The plan covers a prefix of the path: within it, the index if the type matches.
-        if let Some(s) = cx.active.steps[..cx.active.len].get(at) {
-            if s.key == key {
-                let index = s.index;
-                return Step::Member(index, Walk { cx, at: at + 1 });
+    pub fn member(self, key: &'static &'static str) -> Option<usize> {
+        let plan = self.plan;
+        if self.at < plan.len {
+            let s = plan.steps[self.at];
+            if s.key == key as *const &str as usize {
+                return Some(s.index);
             }
         }
-        let Some(first) = cx.path.get(at).copied() else {
-            return Step::Here(Walk { cx, at });
-        };
-        if cx.recording {
-            cx.key = key;
-        }
-        Step::Name(first, Walk { cx, at: at + 1 })
+        None
     }
 
-    /// After [`Step::Name`]: the name is member number `index` (recorded when planning).
+    /// One level down.
     #[inline(always)]
-    pub fn resolved(self, index: usize) -> Self {
-        let cx = &mut *self.cx;
-        if cx.recording && cx.active.len + 1 == self.at && self.at <= PLAN_MAX {
-            cx.active.steps[self.at - 1] = PlanStep { key: cx.key, index };
-            cx.active.len = self.at;
-        }
-        self
-    }
-
-    /// After [`Step::Name`]: no plain member has the name (flattened members, or none): the
-    /// object's dynamic view answers (the plan stops before this level).
-    #[inline]
-    pub fn field(self, o: &'a dyn SearchObject, name: &str) {
-        self.node(o.field(name).unwrap_or(Node::Null))
-    }
-
-    /// The walk from the member `path()[0]` of an object that is not derived (by name).
-    #[inline(always)]
-    pub fn member(self) -> Self {
+    pub fn next(self) -> Self {
         Walk {
-            cx: self.cx,
+            plan: self.plan,
             at: self.at + 1,
+        }
+    }
+
+    /// Whether an array reached here is projected by the sink's `then` plan (the end of the
+    /// names of a spreading plan, not an element of `items[]` itself).
+    #[inline(always)]
+    fn spreads(self) -> bool {
+        let plan = self.plan;
+        plan.spread && self.at >= plan.names.len() && !(plan.flat && self.at == 0)
+    }
+
+    /// The name to follow at this level, or `None` when the value itself is reached.
+    #[inline(always)]
+    pub fn name(self) -> Option<&'static str> {
+        self.plan.names.get(self.at).copied()
+    }
+
+    /// After [`name`](Walk::name) and [`next`](Walk::next): no plain member has the name
+    /// (flattened members, or none): the object's dynamic view answers.
+    #[inline]
+    pub fn field<'a>(self, o: &'a dyn SearchObject, name: &str, s: &mut Sink<'_, 'a>) {
+        if let Some(n) = o.field(name) {
+            self.node(n, s)
         }
     }
 
     /// Any value, through its node (out of line: the planned walks stay small enough to
     /// inline into the loop over an array).
     #[inline(never)]
-    pub fn node(self, node: Node<'a>) {
-        let cx = self.cx;
+    pub fn node<'a>(self, node: Node<'a>, s: &mut Sink<'_, 'a>) {
+        let plan = self.plan;
         match node {
-            Node::Array(a) if cx.flat && self.at == 0 => {
-                let mut inner = Cx {
-                    flat: false,
-                    ..Cx::new(cx.path, std::mem::take(&mut cx.out))
-                };
-                inner.then = cx.then;
-                a.for_each(&mut |el| inner.walk().node(el));
-                cx.out = inner.out;
+            Node::Array(a) if plan.flat && self.at == 0 => {
+                // An element of `items[]` that is an array: its elements (one level only).
+                let inner = plan.unflat();
+                a.for_each(&mut |el| Walk::start(&inner).node(el, s));
             }
             node => {
-                let found = follow_node(node, cx.path.get(self.at..).unwrap_or(&[]));
-                match cx.then {
-                    None => cx.out.push(found),
-                    Some(then) => match found {
-                        Node::Null => {}
-                        Node::Array(a) => {
-                            a.for_each(&mut |el| cx.out.push(follow_node(el, then)));
+                let found = follow_node(node, plan.names.get(self.at..).unwrap_or(&[]));
+                match &s.then {
+                    None => s.out.push(found),
+                    Some(then) => {
+                        let then = then.names;
+                        match found {
+                            Node::Null => {}
+                            Node::Array(a) => {
+                                let out = &mut s.out;
+                                a.for_each(&mut |el| out.push(follow_node(el, then)));
+                            }
+                            other => s.out.push(follow_node(other, then)),
                         }
-                        other => cx.out.push(follow_node(other, then)),
-                    },
+                    }
                 }
             }
         }
@@ -360,80 +415,79 @@ impl<'w, 'a> Walk<'w, 'a> {
 
     /// A string of the data.
     #[inline(always)]
-    pub fn str(self, s: &'a str) {
-        let cx = self.cx;
-        if self.at >= cx.path.len() {
-            match cx.then {
-                None | Some([]) => cx.out.push_str(s),
-                Some(_) => {}
+    pub fn str<'a>(self, v: &'a str, s: &mut Sink<'_, 'a>) {
+        let plan = self.plan;
+        if self.at >= plan.names.len() {
+            if !plan.spread {
+                s.out.push_str(v)
+            } else if let Some(then) = &s.then {
+                // A string followed by names: nothing (unless there are none).
+                if then.names.is_empty() {
+                    s.out.push_str(v)
+                }
             }
         }
     }
 
     /// An object of the data viewed in place, reached (no name left to follow).
     #[inline]
-    pub fn object(self, o: &'a dyn SearchObject) {
-        self.node(Node::Object(Object::View(o)))
+    pub fn object<'a>(self, o: &'a dyn SearchObject, s: &mut Sink<'_, 'a>) {
+        self.node(Node::Object(Object::View(o)), s)
     }
 
     /// An array of the data, `items` viewed as `view` (out of line, once per array).
     #[inline(never)]
-    pub fn array<T: Searchable>(self, items: &'a [T], view: &'a dyn SearchArray) {
-        let cx = self.cx;
-        let (inner, then) = if cx.flat && self.at == 0 {
-            // An element of `items[]` that is an array: its elements, same path and `then`.
-            (cx.path, cx.then)
-        } else if self.at >= cx.path.len() {
-            match cx.then {
-                None => return cx.out.push(Node::Array(Array::View(view))),
+    pub fn array<'a, T: Searchable>(
+        self,
+        items: &'a [T],
+        view: &'a dyn SearchArray,
+        s: &mut Sink<'_, 'a>,
+    ) {
+        let plan = self.plan;
+        if plan.flat && self.at == 0 {
+            // An element of `items[]` that is an array: its elements (one level only).
+            let mut inner = plan.unflat();
+            walk_items(items, &mut inner, s);
+        } else if self.at >= plan.names.len() {
+            match s.then.take() {
+                None => s.out.push(Node::Array(Array::View(view))),
                 // `[].c.d` over the array reached.
-                Some(then) => (then, None),
+                Some(then) => {
+                    walk_items(items, then, s);
+                    s.then = Some(then);
+                }
             }
-        } else {
-            return;
-        };
-        if cx.level > 0 {
-            // Deeper than the compiled code nests: walk with a context of its own.
-            let mut deeper = Cx::new(inner, std::mem::take(&mut cx.out));
-            deeper.then = then;
-            walk_items(items, &mut deeper);
-            cx.out = deeper.out;
-            return;
         }
-        let saved = (cx.path, cx.then, cx.flat, cx.recording);
-        cx.then = then;
-        cx.path = inner;
-        cx.flat = false;
-        cx.recording = false;
-        cx.level = 1;
-        std::mem::swap(&mut cx.active, &mut cx.other);
-        walk_items(items, cx);
-        std::mem::swap(&mut cx.active, &mut cx.other);
-        cx.level = 0;
-        (cx.path, cx.then, cx.flat, cx.recording) = saved;
     }
 }
 
-/// `cx`'s walk on every element of `items`: the first element records a plan, the others
-/// follow it. The plan is kept for the next arrays of the same walk (all the inner arrays of
-/// `items[].a.b[].c.d`): keys make that safe even when their element types differ.
+/// The walk of `plan` on every element of `items`: the first elements record the plan while
+/// it is incomplete, the others follow it ([`Searchable::__walk_slice`]: derived types choose
+/// the member once for the whole array). A plan is kept across arrays (all the inner arrays of
+/// `items[].a.b[].c.d` share one): keys make that safe even when their element types differ.
 #[inline]
-fn walk_items<'a, T: Searchable>(items: &'a [T], cx: &mut Cx<'a>) {
-    let recording = cx.recording;
+pub(crate) fn walk_items<'a, T: Searchable>(items: &'a [T], plan: &mut Plan, s: &mut Sink<'_, 'a>) {
+    if !plan.spread {
+        // At most one result per element: one allocation, not one per doubling.
+        s.out.reserve(items.len());
+    }
     let mut rest = items;
-    if cx.active.len == 0 && !cx.path.is_empty() {
-        let Some((first, others)) = items.split_first() else {
+    let mut tries = 0;
+    while !plan.complete() && tries < RECORD_TRIES {
+        let Some((first, others)) = rest.split_first() else {
             return;
         };
-        cx.recording = true;
-        first.__walk(cx.walk());
+        plan.len = 0;
+        first.__record(plan, 0);
+        if plan.complete() {
+            // The first element walks with the others.
+            break;
+        }
+        first.__walk(Walk::start(plan), s);
         rest = others;
+        tries += 1;
     }
-    cx.recording = false;
-    for el in rest {
-        el.__walk(cx.walk());
-    }
-    cx.recording = recording;
+    T::__walk_slice(rest, Walk::start(plan), s);
 }
 
 /// An array in the searched data, read element by element.
@@ -465,12 +519,13 @@ pub trait SearchArray: Sync {
         self.for_each(&mut |n| f(follow_node(n, path)));
     }
 
-    /// [`Searchable::__walk`] on every element: a compiled projection over this array, in one
-    /// call. Arrays of a static element type walk it with static dispatch; not meant to be
-    /// called or implemented by hand.
+    /// [`Searchable::__walk`] on every element, with `plan`: a compiled projection over this
+    /// array, in one call. Arrays of a static element type walk it with static dispatch; not
+    /// meant to be called or implemented by hand.
     #[doc(hidden)]
-    fn __walk_items<'a>(&'a self, cx: &mut Cx<'a>) {
-        self.for_each(&mut |el| cx.walk().node(el));
+    fn __walk_items<'a>(&'a self, plan: &mut Plan, sink: &mut Sink<'_, 'a>) {
+        let walk = Walk::start(plan);
+        self.for_each(&mut |el| walk.node(el, sink));
     }
 }
 
@@ -538,8 +593,8 @@ impl Searchable for str {
         Node::str(self)
     }
     #[inline(always)]
-    fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
-        walk.str(self)
+    fn __walk<'a>(&'a self, walk: Walk<'_>, sink: &mut Sink<'_, 'a>) {
+        walk.str(self, sink)
     }
 }
 
@@ -551,8 +606,8 @@ macro_rules! string_leaf {
                 Node::str(self)
             }
             #[inline(always)]
-            fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
-                walk.str(self)
+            fn __walk<'a>(&'a self, walk: Walk<'_>, sink: &mut Sink<'_, 'a>) {
+                walk.str(self, sink)
             }
         }
     )*};
@@ -599,19 +654,20 @@ impl Searchable for Value {
         v.node()
     }
     #[inline]
-    fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
+    fn __walk<'a>(&'a self, walk: Walk<'_>, sink: &mut Sink<'_, 'a>) {
         match self {
-            Value::Array(a) => walk.array(a, a),
-            Value::Object(o) => match walk.path().first() {
-                Some(first) => {
-                    if let Some(v) = o.get(*first) {
-                        v.__walk(walk.member())
+            Value::Array(a) => walk.array(a, a, sink),
+            Value::Object(o) => match walk.name() {
+                Some(name) => {
+                    if let Some(v) = o.get(name) {
+                        v.__walk(walk.next(), sink)
                     }
                 }
-                None => walk.object(o),
+                None => walk.object(o, sink),
             },
-            Value::String(s) => walk.str(s),
-            other => walk.node(other.node()),
+            Value::String(s) => walk.str(s, sink),
+            Value::Null => {}
+            other => walk.node(other.node(), sink),
         }
     }
 }
@@ -660,9 +716,23 @@ impl<T: Searchable> Searchable for Option<T> {
         }
     }
     #[inline(always)]
-    fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
+    fn __walk<'a>(&'a self, walk: Walk<'_>, sink: &mut Sink<'_, 'a>) {
         if let Some(v) = self {
-            v.__walk(walk)
+            v.__walk(walk, sink)
+        }
+    }
+    #[inline]
+    fn __walk_in<'a, P, G>(items: &'a [P], get: G, walk: Walk<'_>, sink: &mut Sink<'_, 'a>)
+    where
+        Self: 'a,
+        G: Fn(&'a P) -> Option<&'a Self>,
+    {
+        T::__walk_in(items, |p| get(p).and_then(Option::as_ref), walk, sink)
+    }
+    #[inline]
+    fn __record(&self, plan: &mut Plan, at: usize) {
+        if let Some(v) = self {
+            v.__record(plan, at)
         }
     }
 }
@@ -680,8 +750,12 @@ macro_rules! forward_searchable {
                 (**self).follow(path)
             }
             #[inline(always)]
-            fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
-                (**self).__walk(walk)
+            fn __walk<'a>(&'a self, walk: Walk<'_>, sink: &mut Sink<'_, 'a>) {
+                (**self).__walk(walk, sink)
+            }
+            #[inline]
+            fn __record(&self, plan: &mut Plan, at: usize) {
+                (**self).__record(plan, at)
             }
         }
     )*};
@@ -710,8 +784,8 @@ impl<T: Searchable + Sync> SearchArray for [T] {
         }
     }
     #[inline]
-    fn __walk_items<'a>(&'a self, cx: &mut Cx<'a>) {
-        walk_items(self, cx)
+    fn __walk_items<'a>(&'a self, plan: &mut Plan, sink: &mut Sink<'_, 'a>) {
+        walk_items(self, plan, sink)
     }
 }
 
@@ -731,8 +805,8 @@ macro_rules! list {
                 self.as_slice().for_each_follow(path, f)
             }
             #[inline]
-            fn __walk_items<'a>(&'a self, cx: &mut Cx<'a>) {
-                self.as_slice().__walk_items(cx)
+            fn __walk_items<'a>(&'a self, plan: &mut Plan, sink: &mut Sink<'_, 'a>) {
+                walk_items(self.as_slice(), plan, sink)
             }
         }
         impl<T: Searchable + Sync> Searchable for $t {
@@ -740,8 +814,37 @@ macro_rules! list {
                 Node::Array(Array::View(self))
             }
             #[inline]
-            fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
-                walk.array(self.as_slice(), self)
+            fn __walk<'a>(&'a self, walk: Walk<'_>, sink: &mut Sink<'_, 'a>) {
+                walk.array(self.as_slice(), self, sink)
+            }
+            /// The arrays of one member of an array's elements (`items[].a.b[].c.d`): the
+            /// `[].c.d` plan is taken once for all of them.
+            #[inline]
+            fn __walk_in<'a, P, G>(
+                items: &'a [P],
+                get: G,
+                walk: Walk<'_>,
+                sink: &mut Sink<'_, 'a>,
+            ) where
+                Self: 'a,
+                G: Fn(&'a P) -> Option<&'a Self>,
+            {
+                if walk.spreads() {
+                    if let Some(then) = sink.then.take() {
+                        for p in items {
+                            if let Some(v) = get(p) {
+                                walk_items(v.as_slice(), then, sink);
+                            }
+                        }
+                        sink.then = Some(then);
+                        return;
+                    }
+                }
+                for p in items {
+                    if let Some(v) = get(p) {
+                        v.__walk(walk, sink);
+                    }
+                }
             }
         }
     )*};
@@ -759,8 +862,8 @@ impl<T: Searchable + Sync, const N: usize> SearchArray for [T; N] {
     fn for_each<'a>(&'a self, f: &mut dyn FnMut(Node<'a>)) {
         self.as_slice().for_each(f)
     }
-    fn __walk_items<'a>(&'a self, cx: &mut Cx<'a>) {
-        self.as_slice().__walk_items(cx)
+    fn __walk_items<'a>(&'a self, plan: &mut Plan, sink: &mut Sink<'_, 'a>) {
+        walk_items(self.as_slice(), plan, sink)
     }
 }
 
@@ -769,8 +872,8 @@ impl<T: Searchable + Sync, const N: usize> Searchable for [T; N] {
         Node::Array(Array::View(self))
     }
     #[inline]
-    fn __walk<'a>(&'a self, walk: Walk<'_, 'a>) {
-        walk.array(self.as_slice(), self)
+    fn __walk<'a>(&'a self, walk: Walk<'_>, sink: &mut Sink<'_, 'a>) {
+        walk.array(self.as_slice(), self, sink)
     }
 }
 
@@ -816,9 +919,11 @@ macro_rules! set {
                     f(v.node());
                 }
             }
-            fn __walk_items<'a>(&'a self, cx: &mut Cx<'a>) {
+            fn __walk_items<'a>(&'a self, plan: &mut Plan, sink: &mut Sink<'_, 'a>) {
+                // Elements are walked by name (a set is not a slice to plan over).
+                let walk = Walk::start(plan);
                 for v in self {
-                    v.__walk(cx.walk());
+                    v.__walk(walk, sink);
                 }
             }
         }

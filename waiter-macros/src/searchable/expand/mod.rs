@@ -120,7 +120,8 @@ fn expand_impls(input: &DeriveInput, shape: &Shape) -> TokenStream {
     let self_field = |m: &syn::Member| quote!(&self.#m);
     match shape {
         Shape::Object(fields) => {
-            let (obj, searchable, by_name) = object_impl(ident, fields, self_field);
+            let el_field = |m: &syn::Member| quote!(&__el.#m);
+            let (obj, searchable, by_name) = object_impl(ident, fields, self_field, el_field);
             quote! {
                 #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {
@@ -150,8 +151,12 @@ fn expand_impls(input: &DeriveInput, shape: &Shape) -> TokenStream {
                             #p::Searchable::follow(#place, path)
                         }
                         #[inline]
-                        fn __walk<'__a>(&'__a self, walk: #p::Walk<'_, '__a>) {
-                            #p::Searchable::__walk(#place, walk)
+                        fn __walk<'__a>(&'__a self, walk: #p::Walk<'_>, sink: &mut #p::Sink<'_, '__a>) {
+                            #p::Searchable::__walk(#place, walk, sink)
+                        }
+                        #[inline]
+                        fn __record(&self, plan: &mut #p::Plan, at: usize) {
+                            #p::Searchable::__record(#place, plan, at)
                         }
                     }
                 }
@@ -195,15 +200,18 @@ fn expand_impls(input: &DeriveInput, shape: &Shape) -> TokenStream {
                     .iter()
                     .all(|v| matches!(v.fields, VariantFields::Unit) && !v.untagged);
             let walk = if all_unit {
-                let names = variants.iter().map(|v| {
+                // A table indexed by the variant: no branch per element in a projection.
+                let indices = variants.iter().enumerate().map(|(i, v)| {
                     let id = &v.ident;
-                    let wire = &v.wire;
-                    quote!(Self::#id => #wire,)
+                    quote!(Self::#id => #i,)
                 });
+                let wires = variants.iter().map(|v| &v.wire);
+                let n = variants.len();
                 quote! {
                     #[inline]
-                    fn __walk<'__a>(&'__a self, walk: #p::Walk<'_, '__a>) {
-                        walk.str(match self { #(#names)* })
+                    fn __walk<'__a>(&'__a self, walk: #p::Walk<'_>, sink: &mut #p::Sink<'_, '__a>) {
+                        const __NAMES: [&str; #n] = [#(#wires),*];
+                        walk.str(__NAMES[match self { #(#indices)* }], sink)
                     }
                 }
             } else {

@@ -11,6 +11,7 @@ pub(super) fn object_impl(
     ident: &syn::Ident,
     fields: &[Field],
     access: impl Fn(&syn::Member) -> TokenStream,
+    elem_access: impl Fn(&syn::Member) -> TokenStream,
 ) -> (TokenStream, TokenStream, TokenStream) {
     let p = rt();
     let (flat, plain): (Vec<&Field>, Vec<&Field>) = fields.iter().partition(|f| f.flatten);
@@ -67,26 +68,62 @@ pub(super) fn object_impl(
         };
         quote!(#wire => #v,)
     });
+    // Locals of the generated code are hygienic: a user's `with = get` path is not one of them.
+    let [walk, sink, items, get, plan, at, name, index] = [
+        "walk", "sink", "items", "get", "plan", "at", "name", "index",
+    ]
+    .map(|n| proc_macro2::Ident::new(n, proc_macro2::Span::mixed_site()));
     // The walk of compiled projections: by the array's plan (member index) or by name.
+    let walk_one = |f: &Field, place: TokenStream| match &f.how {
+        How::Node => quote!(#p::Searchable::__walk(#place, #walk, #sink)),
+        _ => {
+            let v = value(f, place);
+            quote!(#walk.node(#v, #sink))
+        }
+    };
     let member_arms = plain.iter().enumerate().map(|(i, f)| {
-        let place = access(&f.member);
-        match &f.how {
-            How::Node => quote!(#i => #p::Searchable::__walk(#place, walk),),
-            _ => {
-                let v = value(f, place);
-                quote!(#i => walk.node(#v),)
-            }
+        let w = walk_one(f, access(&f.member));
+        quote!(#i => #w,)
+    });
+    // The same over the elements of a slice: the member is chosen once, then one loop, in
+    // which the member's type has chosen its own member (`__walk_in`). Standard leaves (strings,
+    // numbers) have no member to choose: a plain loop, and no generic instance per member.
+    let slice_arms = plain.iter().enumerate().map(|(i, f)| {
+        let place = elem_access(&f.member);
+        let ty = &f.ty;
+        if matches!(f.how, How::Node) && !maybe_unsized(ty) && !std_leaf(ty) {
+            quote!(#i => <#ty as #p::Searchable>::__walk_in(
+                #items,
+                |__el: &'__a Self| ::core::option::Option::Some(#place),
+                #walk,
+                #sink,
+            ),)
+        } else {
+            let w = walk_one(f, place);
+            quote!(#i => for __el in #items { #w },)
         }
     });
-    let name_arms = plain.iter().enumerate().map(|(i, f)| {
+    let in_arms = plain.iter().enumerate().map(|(i, f)| {
+        let w = walk_one(f, elem_access(&f.member));
+        quote!(#i => for __p in #items {
+            if let ::core::option::Option::Some(__el) = #get(__p) { #w }
+        },)
+    });
+    let name_arms = plain.iter().map(|f| {
+        let wire = &f.wire;
+        let w = walk_one(f, access(&f.member));
+        quote!(#wire => #w,)
+    });
+    let record_arms = plain.iter().enumerate().map(|(i, f)| {
         let wire = &f.wire;
         let place = access(&f.member);
         match &f.how {
-            How::Node => quote!(#wire => #p::Searchable::__walk(#place, walk.resolved(#i)),),
-            _ => {
-                let v = value(f, place);
-                quote!(#wire => walk.resolved(#i).node(#v),)
-            }
+            How::Node => quote!(#wire => {
+                #plan.push(Self::__searchable_key(), #i);
+                #p::Searchable::__record(#place, #plan, #at + 1)
+            }),
+            // A converted member is a leaf: its node is computed per element.
+            _ => quote!(#wire => #plan.push(Self::__searchable_key(), #i),),
         }
     });
     let searchable = quote! {
@@ -99,34 +136,105 @@ pub(super) fn object_impl(
             }
         }
         #[inline]
-        fn __walk<'__a>(&'__a self, walk: #p::Walk<'_, '__a>) {
-            // Its address identifies this type in array plans.
-            static __KEY: &str = ::core::concat!(
-                ::core::module_path!(), "::", ::core::stringify!(#ident)
-            );
-            // The plan's index: the path of every element after an array's first, kept small
-            // so that it inlines into the loop; by name out of line.
-            match walk.step(&__KEY) {
-                #p::Step::Member(index, walk) => match index {
-                    #(#member_arms)*
+        fn __walk<'__a>(&'__a self, #walk: #p::Walk<'_>, #sink: &mut #p::Sink<'_, '__a>) {
+            // The plan's index: kept small so that it inlines into the loop over an array;
+            // by name out of line.
+            match #walk.member(Self::__searchable_key()) {
+                ::core::option::Option::Some(#index) => {
+                    let #walk = #walk.next();
+                    match #index {
+                        #(#member_arms)*
+                        _ => {}
+                    }
+                }
+                ::core::option::Option::None => Self::__searchable_walk_by_name(self, #walk, #sink),
+            }
+        }
+        #[inline]
+        fn __walk_slice<'__a>(
+            #items: &'__a [Self],
+            #walk: #p::Walk<'_>,
+            #sink: &mut #p::Sink<'_, '__a>,
+        ) {
+            match #walk.member(Self::__searchable_key()) {
+                ::core::option::Option::Some(#index) => {
+                    let #walk = #walk.next();
+                    match #index {
+                        #(#slice_arms)*
+                        _ => {}
+                    }
+                }
+                ::core::option::Option::None => {
+                    for __el in #items {
+                        Self::__searchable_walk_by_name(__el, #walk, #sink)
+                    }
+                }
+            }
+        }
+        #[inline]
+        fn __walk_in<'__a, __P, __G>(
+            #items: &'__a [__P],
+            #get: __G,
+            #walk: #p::Walk<'_>,
+            #sink: &mut #p::Sink<'_, '__a>,
+        ) where
+            Self: '__a,
+            __G: Fn(&'__a __P) -> ::core::option::Option<&'__a Self>,
+        {
+            match #walk.member(Self::__searchable_key()) {
+                ::core::option::Option::Some(#index) => {
+                    let #walk = #walk.next();
+                    match #index {
+                        #(#in_arms)*
+                        _ => {}
+                    }
+                }
+                ::core::option::Option::None => {
+                    for __p in #items {
+                        if let ::core::option::Option::Some(__el) = #get(__p) {
+                            Self::__searchable_walk_by_name(__el, #walk, #sink)
+                        }
+                    }
+                }
+            }
+        }
+        #[inline]
+        fn __record(&self, #plan: &mut #p::Plan, #at: usize) {
+            if let ::core::option::Option::Some(#name) = #plan.name(#at) {
+                match #name {
+                    #(#record_arms)*
                     _ => {}
-                },
-                step => Self::__searchable_walk_by_name(self, step),
+                }
             }
         }
     };
     let by_name = quote! {
+        /// Identifies this type in array plans (the address of a static).
+        #[doc(hidden)]
+        #[inline(always)]
+        fn __searchable_key() -> &'static &'static str {
+            static __KEY: &str = ::core::concat!(
+                ::core::module_path!(), "::", ::core::stringify!(#ident)
+            );
+            &__KEY
+        }
         #[doc(hidden)]
         #[cold]
         #[inline(never)]
-        fn __searchable_walk_by_name<'__a>(&'__a self, step: #p::Step<'_, '__a>) {
-            match step {
-                #p::Step::Name(first, walk) => match first {
-                    #(#name_arms)*
-                    _ => walk.field(self, first),
-                },
-                #p::Step::Here(walk) => walk.object(self),
-                #p::Step::Member(..) => {}
+        fn __searchable_walk_by_name<'__a>(
+            &'__a self,
+            #walk: #p::Walk<'_>,
+            #sink: &mut #p::Sink<'_, '__a>,
+        ) {
+            match #walk.name() {
+                ::core::option::Option::Some(#name) => {
+                    let #walk = #walk.next();
+                    match #name {
+                        #(#name_arms)*
+                        _ => #walk.field(self, #name, #sink),
+                    }
+                }
+                ::core::option::Option::None => #walk.object(self, #sink),
             }
         }
     };
@@ -162,4 +270,71 @@ pub(super) fn object_impl(
         }
     };
     (obj, searchable, by_name)
+}
+
+/// Whether a field's type may be unsized (`str`, a slice, a trait object: the last field of an
+/// unsized struct), so that no method needing `Sized` is called on it.
+fn maybe_unsized(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Slice(_) | syn::Type::TraitObject(_) => true,
+        syn::Type::Path(p) => p.qself.is_none() && p.path.is_ident("str"),
+        syn::Type::Paren(p) => maybe_unsized(&p.elem),
+        syn::Type::Group(g) => maybe_unsized(&g.elem),
+        _ => false,
+    }
+}
+
+/// Whether a field's type is a standard leaf (a string, a number, `bool`), possibly in an
+/// `Option` or a pointer: its `__walk_in` would be the plain loop, so the loop is emitted
+/// instead of one more generic instance. Judged by the last path segment, as written: a wrong
+/// guess only costs speed (both walk the same way).
+fn std_leaf(ty: &syn::Type) -> bool {
+    const LEAVES: &[&str] = &[
+        "String",
+        "str",
+        "Cow",
+        "bool",
+        "char",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
+        "SystemTime",
+    ];
+    const WRAPPERS: &[&str] = &["Option", "Box", "Rc", "Arc"];
+    match ty {
+        syn::Type::Reference(r) => std_leaf(&r.elem),
+        syn::Type::Paren(p) => std_leaf(&p.elem),
+        syn::Type::Group(g) => std_leaf(&g.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return false;
+            };
+            let name = last.ident.to_string();
+            if LEAVES.contains(&name.as_str()) {
+                return true;
+            }
+            if WRAPPERS.contains(&name.as_str()) {
+                if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+                    if let [syn::GenericArgument::Type(inner)] =
+                        a.args.iter().collect::<Vec<_>>().as_slice()
+                    {
+                        return std_leaf(inner);
+                    }
+                }
+            }
+            false
+        }
+        _ => false,
+    }
 }
