@@ -58,15 +58,16 @@ where
             Error = tower::BoxError,
         >,
 {
+    tower_send(client, url).await.unwrap().status()
+}
+
+/// A `GET` of `url` through `client`, once it is ready: the response, or the layer's error.
+async fn tower_send<S>(client: &mut S, url: &str) -> Result<S::Response, tower::BoxError>
+where
+    S: Service<http::Request<Body>, Error = tower::BoxError>,
+{
     let request = http::Request::get(url).body(Body::default()).unwrap();
-    client
-        .ready()
-        .await
-        .unwrap()
-        .call(request)
-        .await
-        .unwrap()
-        .status()
+    client.ready().await?.call(request).await
 }
 
 fn throttles_then_ok() -> [Reply; 3] {
@@ -128,14 +129,7 @@ async fn connection_errors_are_transient_and_retried() {
     assert_eq!(attempts.load(std::sync::atomic::Ordering::Relaxed), 2);
 
     let mut client = tower_client(retrier);
-    let request = http::Request::get(&url).body(Body::default()).unwrap();
-    let error = client
-        .ready()
-        .await
-        .unwrap()
-        .call(request)
-        .await
-        .unwrap_err();
+    let error = tower_send(&mut client, &url).await.unwrap_err();
     assert!(error.to_string().contains("client error"), "{error}");
     assert_eq!(attempts.load(std::sync::atomic::Ordering::Relaxed), 4);
 }
@@ -642,14 +636,7 @@ async fn tower_retries_a_connection_closed_before_the_response() {
 
     // Every connection closed: three attempts, then hyper's error comes back.
     let (url, accepted) = closes_before_answering(u32::MAX).await;
-    let request = http::Request::get(&url).body(Body::default()).unwrap();
-    let error = client
-        .ready()
-        .await
-        .unwrap()
-        .call(request)
-        .await
-        .unwrap_err();
+    let error = tower_send(&mut client, &url).await.unwrap_err();
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&*error);
     let mut incomplete = false;
     while let Some(e) = cause {

@@ -286,7 +286,14 @@ fn storms() {
     println!();
 }
 
-fn overhead(c: &mut Criterion) {
+/// The runtime, an unlimited loopback service (kept alive by the caller), its `/ok` URL and the
+/// clients compared on a request that succeeds at once.
+fn immediate_success_setup() -> (
+    tokio::runtime::Runtime,
+    CapacityService,
+    String,
+    [Client; 4],
+) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -300,6 +307,11 @@ fn overhead(c: &mut Criterion) {
         Client::Standard,
         Client::Adaptive,
     ];
+    (rt, service, url, clients)
+}
+
+fn overhead(c: &mut Criterion) {
+    let (rt, _service, url, clients) = immediate_success_setup();
     // Twice, the second time in reverse order: on a shared machine the load changes during a
     // run, and the order of the rows should not decide the ratios.
     for (round, order) in [(1, clients), (2, reversed(clients))] {
@@ -325,19 +337,7 @@ fn overhead(c: &mut Criterion) {
 fn overhead_interleaved() {
     const ROUNDS: usize = 400;
     const BATCH: usize = 10;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let service = rt.block_on(CapacityService::unlimited()).unwrap();
-    let url = service.url("/ok");
-    let clients = [
-        Client::Plain,
-        Client::ReqwestRetry,
-        Client::Standard,
-        Client::Adaptive,
-    ];
+    let (rt, _service, url, clients) = immediate_success_setup();
     let https: Vec<_> = clients.iter().map(|c| c.build()).collect();
     let mut times = vec![Vec::with_capacity(ROUNDS); clients.len()];
     rt.block_on(async {
