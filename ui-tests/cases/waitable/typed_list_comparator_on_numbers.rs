@@ -1,40 +1,8 @@
 // `allStringEquals` on a list of numbers can never match.
-use std::collections::HashMap;
 
-use waiter_runtime::{ProvideErrorMetadata, Searchable, waitable};
+use waiter_runtime::waitable;
 
-#[derive(Debug, ProvideErrorMetadata)]
-pub enum Error {
-    NotFound,
-}
-
-#[derive(Debug, Searchable)]
-#[serde(rename_all = "PascalCase")]
-pub struct DescribeInstancesOutput {
-    pub reservations: Vec<Reservation>,
-}
-
-#[derive(Debug, Searchable)]
-#[serde(rename_all = "PascalCase")]
-pub struct Reservation {
-    pub instances: Vec<Instance>,
-}
-
-#[derive(Debug, Searchable)]
-#[serde(rename_all = "PascalCase")]
-pub struct Instance {
-    pub instance_id: String,
-    pub state: InstanceState,
-    pub cpu_count: i32,
-    pub ebs_optimized: bool,
-    pub labels: HashMap<String, String>,
-}
-
-#[derive(Debug, Searchable)]
-#[serde(rename_all = "PascalCase")]
-pub struct InstanceState {
-    pub name: String,
-}
+include!("shared/ec2.rs");
 
 pub struct Client;
 
