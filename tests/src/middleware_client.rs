@@ -122,20 +122,6 @@ impl MiddlewareResourceClient {
                 message: Some(e.to_string()),
             },
         })?;
-        let status = response.status();
-        let headers = response.headers().clone();
-        let bytes = response.bytes().await?;
-        if status.is_success() {
-            serde_json::from_slice(&bytes).map_err(|e| ResourceError::InvalidResponse {
-                status: status.as_u16(),
-                reason: e.to_string(),
-            })
-        } else {
-            Err(ResourceError::from_response(
-                status.as_u16(),
-                &headers,
-                &bytes,
-            ))
-        }
+        ResourceError::read_response(response).await
     }
 }

@@ -93,6 +93,27 @@ pub enum ResourceError {
 }
 
 impl ResourceError {
+    /// Reads an answer: its JSON body as `T` on success, else the error it describes.
+    pub(crate) async fn read_response<T: serde::de::DeserializeOwned>(
+        response: reqwest::Response,
+    ) -> Result<T, ResourceError> {
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.bytes().await?;
+        if status.is_success() {
+            serde_json::from_slice(&bytes).map_err(|e| ResourceError::InvalidResponse {
+                status: status.as_u16(),
+                reason: e.to_string(),
+            })
+        } else {
+            Err(ResourceError::from_response(
+                status.as_u16(),
+                &headers,
+                &bytes,
+            ))
+        }
+    }
+
     /// Builds the error from an error answer's status, headers and body.
     pub(crate) fn from_response(status: u16, headers: &HeaderMap, body: &[u8]) -> Self {
         let parsed: ErrorBody = serde_json::from_slice(body).unwrap_or(ErrorBody {

@@ -308,21 +308,7 @@ impl ResourceClient {
             req = req.header("content-type", "application/json").body(body);
         }
         let resp = req.send().await?;
-        let status = resp.status();
-        let headers = resp.headers().clone();
-        let bytes = resp.bytes().await?;
-        if status.is_success() {
-            serde_json::from_slice(&bytes).map_err(|e| ResourceError::InvalidResponse {
-                status: status.as_u16(),
-                reason: e.to_string(),
-            })
-        } else {
-            Err(ResourceError::from_response(
-                status.as_u16(),
-                &headers,
-                &bytes,
-            ))
-        }
+        ResourceError::read_response(resp).await
     }
 }
 
