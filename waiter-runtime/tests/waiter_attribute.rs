@@ -75,7 +75,7 @@ impl S3 {
             ]
         }
     )]
-    async fn head_bucket(&self, bucket: &str) -> Result<(), S3Error> {
+    pub async fn head_bucket(&self, bucket: &str) -> Result<(), S3Error> {
         self.next(bucket)
     }
 
@@ -95,7 +95,7 @@ impl S3 {
             "acceptors": [ { "state": "success", "matcher": { "success": true } } ]
         }
     })]
-    async fn head_bucket_json(&self, bucket: String) -> Result<(), S3Error> {
+    pub async fn head_bucket_json(&self, bucket: String) -> Result<(), S3Error> {
         self.next(&bucket)
     }
 }
@@ -328,13 +328,13 @@ impl Configured {
     /// compiles only if `wait_until_gone` and `GONE_WAITER` vanish with `gone`.
     #[waitable(Gone: { acceptors: [ { state: "success", matcher: { success: true } } ] })]
     #[cfg(any())]
-    async fn gone(&self) -> Result<(), Busy> {
+    pub(self) async fn gone(&self) -> Result<(), Busy> {
         Ok(())
     }
 
     #[waitable(Gone: { acceptors: [ { state: "success", matcher: { success: true } } ] })]
     #[cfg(not(any()))]
-    async fn present(&self) -> Result<(), Busy> {
+    pub(self) async fn present(&self) -> Result<(), Busy> {
         Ok(())
     }
 }

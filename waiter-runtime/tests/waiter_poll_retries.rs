@@ -127,7 +127,7 @@ impl Service {
             "minDelay": 15
         }
     })]
-    async fn describe_table(&self) -> Result<DescribeTableOutput, Error> {
+    pub async fn describe_table(&self) -> Result<DescribeTableOutput, Error> {
         match &self.retrier {
             Some(retrier) => retrier.run(|| self.send()).await,
             None => self.send().await,

@@ -13,13 +13,13 @@ pub struct Client;
 
 impl Client {
     #[waitable(BucketExists: { acceptors: [{ state: "success", matcher: { success: true } }] })]
-    async fn head_bucket(&self, bucket: &str) -> Result<(), NotFound> {
+    pub async fn head_bucket(&self, bucket: &str) -> Result<(), NotFound> {
         let _ = bucket;
         Ok(())
     }
 
     #[waitable(BUCKETEXISTS: { acceptors: [{ state: "success", matcher: { success: true } }] })]
-    async fn get_bucket(&self, bucket: &str) -> Result<(), NotFound> {
+    pub async fn get_bucket(&self, bucket: &str) -> Result<(), NotFound> {
         let _ = bucket;
         Ok(())
     }

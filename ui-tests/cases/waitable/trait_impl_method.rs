@@ -1,5 +1,5 @@
-// #[waitable] on a method of a trait impl: the waiter functions cannot be added to a trait
-// impl; the errors name only the items the attribute declares, at the waiter's name.
+// #[waitable] on a method of a trait impl: the waiter function cannot be added to a trait impl,
+// and is the only item a method without a visibility gets, so the mistake is one error.
 use waiter_runtime::waitable;
 
 #[derive(Debug)]

@@ -138,7 +138,8 @@ fn acceptor_description(acceptor: &Acceptor) -> TokenStream {
 }
 
 /// The `wait_until_*` function (with `body`), the metadata const, and the marker that makes two
-/// waiters of one impl block or module whose names differ only in case collide.
+/// waiters of one impl block or module whose names differ only in case collide (the last two
+/// not on a method without a visibility).
 fn items(item: &MaybeItemFn, op: &Operation, waiter: &WaiterDef, body: TokenStream) -> TokenStream {
     // Like the `fn` token (see `signature`), the visibility belongs to the macro's items.
     let vis = krate::respan(item.vis.to_token_stream(), Span::call_site());
@@ -153,10 +154,14 @@ fn items(item: &MaybeItemFn, op: &Operation, waiter: &WaiterDef, body: TokenStre
         .iter()
         .filter(|a| a.path().is_ident("cfg"))
         .collect();
+    // A method without a visibility may be a trait impl's, where every item the trait lacks is
+    // an error: it gets only its function, so that the mistake is one error (E0407). The const
+    // and the marker come with a visibility (`pub(self)` will do) or on a free function.
+    let declares_consts = op.receiver.is_none() || !matches!(item.vis, syn::Visibility::Inherited);
     // `BucketExists` and `BUCKETEXISTS` in two `#[waitable]`s of one scope: their consts
     // `BUCKET_EXISTS_WAITER` and `BUCKETEXISTS_WAITER` differ, so the first also declares the
     // case-folded name, hidden, and the second collides with it at its waiter name.
-    let unique = (folded != shouty).then(|| {
+    let unique = (declares_consts && folded != shouty).then(|| {
         let ident = Ident::new(&folded, waiter.name_span);
         quote_spanned! {waiter.name_span=>
             #(#cfgs)*
@@ -182,6 +187,13 @@ fn items(item: &MaybeItemFn, op: &Operation, waiter: &WaiterDef, body: TokenStre
         const_doc.replace("Self::", "")
     };
     let rt = krate::runtime();
+    let metadata_const = declares_consts.then(|| {
+        quote! {
+            #(#cfgs)*
+            #[doc = #const_doc]
+            #vis const #const_ident: #rt::waiter::WaiterMetadata = #meta;
+        }
+    });
     quote! {
         #(#cfgs)*
         #(#doc)*
@@ -195,9 +207,7 @@ fn items(item: &MaybeItemFn, op: &Operation, waiter: &WaiterDef, body: TokenStre
             #body
         }
 
-        #(#cfgs)*
-        #[doc = #const_doc]
-        #vis const #const_ident: #rt::waiter::WaiterMetadata = #meta;
+        #metadata_const
 
         #unique
     }
