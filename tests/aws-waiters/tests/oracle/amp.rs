@@ -113,14 +113,16 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "anomalyDetector.status.statusCode", "expected": "CREATING", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "anomalyDetector.status.statusCode", "expected": "UPDATING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until the anomaly detector reaches ACTIVE status"
         },
         "AnomalyDetectorDeleted": {
             "acceptors": [
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "retry", "matcher": {"output": {"path": "anomalyDetector.status.statusCode", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until the anomaly detector reaches DELETED status"
         }
     })]
     pub async fn describe_anomaly_detector(
@@ -134,14 +136,16 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "scraper.status.statusCode", "expected": "ACTIVE", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "scraper.status.statusCode", "expected": "CREATION_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until a scraper reaches ACTIVE status"
         },
         "ScraperDeleted": {
             "acceptors": [
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "failure", "matcher": {"output": {"path": "scraper.status.statusCode", "expected": "DELETION_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until a scraper reaches DELETED status"
         }
     })]
     pub async fn describe_scraper(
@@ -156,14 +160,16 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "workspace.status.statusCode", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "workspace.status.statusCode", "expected": "CREATING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until a workspace reaches ACTIVE status"
         },
         "WorkspaceDeleted": {
             "acceptors": [
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "retry", "matcher": {"output": {"path": "workspace.status.statusCode", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until a workspace reaches DELETED status"
         }
     })]
     pub async fn describe_workspace(

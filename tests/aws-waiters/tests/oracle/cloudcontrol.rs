@@ -30,7 +30,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ProgressEvent.OperationStatus", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ProgressEvent.OperationStatus", "expected": "CANCEL_COMPLETE", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until resource operation request is successful"
         }
     })]
     pub async fn get_resource_request_status(

@@ -56,7 +56,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"errorType": "ValidationError"}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until change set status is CREATE_COMPLETE."
         }
     })]
     pub async fn describe_change_set(
@@ -71,7 +72,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"errorType": "ValidationError"}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until the stack refactor status is CREATE_COMPLETE."
         },
         "StackRefactorExecuteComplete": {
             "acceptors": [
@@ -80,7 +82,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ExecutionStatus", "expected": "ROLLBACK_COMPLETE", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"errorType": "ValidationError"}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until the stack refactor status is EXECUTE_COMPLETE."
         }
     })]
     pub async fn describe_stack_refactor(
@@ -107,7 +110,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "ROLLBACK_COMPLETE", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"errorType": "ValidationError"}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until stack status is CREATE_COMPLETE."
         },
         "StackDeleteComplete": {
             "acceptors": [
@@ -121,7 +125,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_COMPLETE", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_COMPLETE", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until stack status is DELETE_COMPLETE."
         },
         "StackExists": {
             "acceptors": [
@@ -140,7 +145,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "IMPORT_ROLLBACK_COMPLETE", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"errorType": "ValidationError"}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until stack status is IMPORT_COMPLETE."
         },
         "StackRollbackComplete": {
             "acceptors": [
@@ -150,7 +156,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "DELETE_FAILED", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"errorType": "ValidationError"}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until stack status is UPDATE_ROLLBACK_COMPLETE."
         },
         "StackUpdateComplete": {
             "acceptors": [
@@ -160,7 +167,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_COMPLETE", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"errorType": "ValidationError"}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until stack status is UPDATE_COMPLETE."
         }
     })]
     pub async fn describe_stacks(
@@ -174,7 +182,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "ProgressStatus", "expected": "COMPLETE", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ProgressStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until type registration is COMPLETE."
         }
     })]
     pub async fn describe_type_registration(

@@ -176,7 +176,8 @@ impl Client {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "Distribution.Status", "expected": "Deployed", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until a distribution is deployed."
         }
     })]
     pub async fn get_distribution(
@@ -189,7 +190,8 @@ impl Client {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "Invalidation.Status", "expected": "Completed", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 20
+            "minDelay": 20,
+            "documentation": "Wait until an invalidation has completed."
         }
     })]
     pub async fn get_invalidation(
@@ -202,7 +204,8 @@ impl Client {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "Invalidation.Status", "expected": "Completed", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 20
+            "minDelay": 20,
+            "documentation": "Wait until an invalidation for distribution tenant has completed."
         }
     })]
     pub async fn get_invalidation_for_distribution_tenant(
@@ -215,7 +218,8 @@ impl Client {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "StreamingDistribution.Status", "expected": "Deployed", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until a streaming distribution is deployed."
         }
     })]
     pub async fn get_streaming_distribution(

@@ -42,7 +42,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "CodeReview.State", "expected": "Failed", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "CodeReview.State", "expected": "Pending", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a code review is complete."
         }
     })]
     pub async fn describe_code_review(
@@ -57,7 +58,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "RepositoryAssociation.State", "expected": "Failed", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "RepositoryAssociation.State", "expected": "Associating", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a repository association is complete."
         }
     })]
     pub async fn describe_repository_association(

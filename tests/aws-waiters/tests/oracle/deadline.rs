@@ -123,7 +123,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a Fleet is activated. Use this after invoking CreateFleet or UpdateFleet."
         }
     })]
     pub async fn get_fleet(&self) -> ::std::result::Result<shapes::GetFleetResponse, AwsError> {
@@ -139,7 +140,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "taskRunStatus", "expected": "NOT_COMPATIBLE", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "lifecycleStatus", "expected": "ARCHIVED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until a job reaches any terminal status. Waits up to 1 hour by default."
         },
         "JobCreateComplete": {
             "acceptors": [
@@ -150,7 +152,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "lifecycleStatus", "expected": "UPLOAD_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "lifecycleStatus", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 1
+            "minDelay": 1,
+            "documentation": "Wait until a job is created. Use this after invoking CreateJob."
         },
         "JobSucceeded": {
             "acceptors": [
@@ -161,7 +164,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "taskRunStatus", "expected": "NOT_COMPATIBLE", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "lifecycleStatus", "expected": "ARCHIVED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until a job has succeeded. Fails if the job reaches a non-successful terminal status. Waits up to 1 hour by default."
         }
     })]
     pub async fn get_job(&self) -> ::std::result::Result<shapes::GetJobResponse, AwsError> {
@@ -173,14 +177,16 @@ impl Client {
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "NOT_READY", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a LicenseEndpoint is Deleted. Use this after invoking DeleteLicenseEndpoint."
         },
         "LicenseEndpointValid": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "READY", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "NOT_READY", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a LicenseEndpoint is Ready. Use this after invoking CreateLicenseEndpoint."
         }
     })]
     pub async fn get_license_endpoint(
@@ -210,7 +216,8 @@ impl Client {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "STOPPED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a QueueFleetAssociation is stopped. Use this after setting the status to STOP_SCHEDULING_AND_COMPLETE_TASKS or STOP_SCHEDULING_AND_CANCEL_TASKS to wait for a QueueFleetAssociation to reach STOPPED"
         }
     })]
     pub async fn get_queue_fleet_association(
@@ -223,7 +230,8 @@ impl Client {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "STOPPED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a QueueLimitAssociation is stopped. Use this after setting the status to STOP_LIMIT_USAGE_AND_COMPLETE_TASKS or STOP_LIMIT_USAGE_AND_CANCEL_TASKS to wait for a QueueLimitAssociation to reach STOPPED"
         }
     })]
     pub async fn get_queue_limit_association(

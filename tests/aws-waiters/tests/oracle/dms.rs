@@ -113,7 +113,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Connections[].Status", "expected": "successful", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Connections[].Status", "expected": "failed", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until testing connection succeeds."
         }
     })]
     pub async fn describe_connections(
@@ -128,7 +129,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Endpoints[].Status", "expected": "active", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Endpoints[].Status", "expected": "creating", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until testing endpoint is deleted."
         }
     })]
     pub async fn describe_endpoints(
@@ -142,7 +144,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until DMS extension pack is associated."
         }
     })]
     pub async fn describe_extension_pack_associations(
@@ -156,7 +159,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until DMS metadata model is assessed."
         }
     })]
     pub async fn describe_metadata_model_assessments(
@@ -170,14 +174,16 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "CANCELED", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until DMS metadata model conversion is cancelled."
         },
         "MetadataModelConverted": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until DMS metadata model is converted."
         }
     })]
     pub async fn describe_metadata_model_conversions(
@@ -191,14 +197,16 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS metadata model is created."
         },
         "MetadataModelCreationCancelled": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "CANCELED", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until DMS metadata model creation is cancelled."
         }
     })]
     pub async fn describe_metadata_model_creations(
@@ -212,7 +220,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 20
+            "minDelay": 20,
+            "documentation": "Wait until DMS metadata model is exported as script."
         }
     })]
     pub async fn describe_metadata_model_exports_as_script(
@@ -226,7 +235,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 20
+            "minDelay": 20,
+            "documentation": "Wait until DMS metadata model is exported to target."
         }
     })]
     pub async fn describe_metadata_model_exports_to_target(
@@ -240,7 +250,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until DMS metadata model is imported."
         }
     })]
     pub async fn describe_metadata_model_imports(
@@ -257,14 +268,16 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "incompatible-network", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "inaccessible-encryption-credentials", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until DMS replication instance is available."
         },
         "ReplicationInstanceDeleted": {
             "acceptors": [
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "available", "comparator": "anyStringEquals"}}},
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundFault"}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS replication instance is deleted."
         }
     })]
     pub async fn describe_replication_instances(
@@ -282,7 +295,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "failed", "comparator": "anyStringEquals"}}},
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundFault"}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS replication task is deleted."
         },
         "ReplicationTaskReady": {
             "acceptors": [
@@ -296,7 +310,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "testing", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS replication task is ready."
         },
         "ReplicationTaskRunning": {
             "acceptors": [
@@ -310,7 +325,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "testing", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS replication task is running."
         },
         "ReplicationTaskStopped": {
             "acceptors": [
@@ -323,7 +339,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "testing", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS replication task is stopped."
         }
     })]
     pub async fn describe_replication_tasks(

@@ -44,7 +44,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "incompatible-network", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "restore-failed", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until ElastiCache cluster is available."
         },
         "CacheClusterDeleted": {
             "acceptors": [
@@ -57,7 +58,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "restore-failed", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "snapshotting", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until ElastiCache cluster is deleted."
         }
     })]
     pub async fn describe_cache_clusters(
@@ -71,7 +73,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "ReplicationGroups[].Status", "expected": "available", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationGroups[].Status", "expected": "deleted", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until ElastiCache replication group is available."
         },
         "ReplicationGroupDeleted": {
             "acceptors": [
@@ -79,7 +82,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationGroups[].Status", "expected": "available", "comparator": "anyStringEquals"}}},
                 {"state": "success", "matcher": {"errorType": "ReplicationGroupNotFoundFault"}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until ElastiCache replication group is deleted."
         }
     })]
     pub async fn describe_replication_groups(

@@ -39,7 +39,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "contactStatus", "expected": "FAILED_TO_SCHEDULE", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "contactStatus", "expected": "SCHEDULED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Waits until a contact has been scheduled"
         }
     })]
     pub async fn describe_contact(
@@ -53,7 +54,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "version.status", "expected": "FAILED_TO_UPDATE", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "version.status", "expected": "ACTIVE", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Waits until a contact has been updated"
         }
     })]
     pub async fn describe_contact_version(

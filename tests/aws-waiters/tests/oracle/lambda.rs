@@ -32,7 +32,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Configuration.State", "expected": "Failed", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "Configuration.State", "expected": "Pending", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 1
+            "minDelay": 1,
+            "documentation": "Waits for the function's State to be Active. This waiter uses GetFunction API. This should be used after new function creation."
         },
         "FunctionExists": {
             "acceptors": [
@@ -47,7 +48,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Configuration.LastUpdateStatus", "expected": "Failed", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "Configuration.LastUpdateStatus", "expected": "InProgress", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 1
+            "minDelay": 1,
+            "documentation": "Waits for the function's LastUpdateStatus to be Successful. This waiter uses GetFunction API. This should be used after function updates."
         }
     })]
     pub async fn get_function(
@@ -62,7 +64,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "State", "expected": "Failed", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "Pending", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Waits for the function's State to be Active. This waiter uses GetFunctionConfiguration API. This should be used after new function creation."
         },
         "FunctionUpdated": {
             "acceptors": [
@@ -70,7 +73,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "LastUpdateStatus", "expected": "Failed", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "LastUpdateStatus", "expected": "InProgress", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Waits for the function's LastUpdateStatus to be Successful. This waiter uses GetFunctionConfiguration API. This should be used after function updates."
         },
         "PublishedVersionActive": {
             "acceptors": [
@@ -78,7 +82,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "State", "expected": "Failed", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "Pending", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Waits for the published version's State to be Active. This waiter uses GetFunctionConfiguration API. This should be used after new version is published."
         }
     })]
     pub async fn get_function_configuration(

@@ -55,7 +55,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "botStatus", "expected": "Failed", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "botStatus", "expected": "Inactive", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a bot is available"
         }
     })]
     pub async fn describe_bot(
@@ -70,7 +71,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "botAliasStatus", "expected": "Failed", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "botAliasStatus", "expected": "Deleting", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a bot alias is available"
         }
     })]
     pub async fn describe_bot_alias(
@@ -86,7 +88,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Failed", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "NotBuilt", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a bot locale is built"
         },
         "BotLocaleCreated": {
             "acceptors": [
@@ -96,7 +99,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Deleting", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Failed", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait unit a bot locale is created"
         },
         "BotLocaleExpressTestingAvailable": {
             "acceptors": [
@@ -106,7 +110,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Failed", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "NotBuilt", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a bot locale build is ready for express testing"
         }
     })]
     pub async fn describe_bot_locale(
@@ -121,7 +126,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "botStatus", "expected": "Deleting", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "botStatus", "expected": "Failed", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a bot version is available"
         }
     })]
     pub async fn describe_bot_version(
@@ -136,7 +142,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "exportStatus", "expected": "Deleting", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "exportStatus", "expected": "Failed", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a bot has been exported"
         }
     })]
     pub async fn describe_export(
@@ -151,7 +158,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "importStatus", "expected": "Deleting", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "importStatus", "expected": "Failed", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a bot has been imported"
         }
     })]
     pub async fn describe_import(

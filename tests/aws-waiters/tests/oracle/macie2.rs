@@ -23,7 +23,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "SUCCESS", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until the sensitive data occurrences are ready."
         }
     })]
     pub async fn get_sensitive_data_occurrences(

@@ -210,7 +210,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "STANDBY", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a flow is active"
         },
         "FlowDeleted": {
             "acceptors": [
@@ -220,7 +221,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a flow is deleted"
         },
         "FlowStandby": {
             "acceptors": [
@@ -230,7 +232,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a flow is in standby mode"
         }
     })]
     pub async fn describe_flow(
@@ -249,7 +252,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "RouterInput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Input is ACTIVE"
         },
         "InputDeleted": {
             "acceptors": [
@@ -259,7 +263,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "RouterInput.State", "expected": "ERROR", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"errorType": "NotFoundException"}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Input is deleted"
         },
         "InputStandby": {
             "acceptors": [
@@ -269,7 +274,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "RouterInput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Input is STANDBY"
         }
     })]
     pub async fn get_router_input(
@@ -288,7 +294,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "RouterOutput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Output is ACTIVE"
         },
         "OutputDeleted": {
             "acceptors": [
@@ -298,7 +305,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "RouterOutput.State", "expected": "ERROR", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"errorType": "NotFoundException"}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Output is deleted"
         },
         "OutputRouted": {
             "acceptors": [
@@ -307,7 +315,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Output is ROUTED"
         },
         "OutputStandby": {
             "acceptors": [
@@ -317,7 +326,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "RouterOutput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Output is STANDBY"
         },
         "OutputUnrouted": {
             "acceptors": [
@@ -326,7 +336,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Output is UNROUTED"
         }
     })]
     pub async fn get_router_output(

@@ -81,7 +81,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status != 'CANCELLING' && status != 'CANCELLED'", "expected": "true", "comparator": "booleanEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until Export Task is Cancelled"
         },
         "ExportTaskSuccessful": {
             "acceptors": [
@@ -90,7 +91,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "SUCCEEDED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until Export Task is Successful"
         }
     })]
     pub async fn get_export_task(
@@ -105,21 +107,24 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "AVAILABLE", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until Graph is Available"
         },
         "GraphDeleted": {
             "acceptors": [
                 {"state": "failure", "matcher": {"output": {"path": "status != 'DELETING'", "expected": "true", "comparator": "booleanEquals"}}},
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until Graph is Deleted"
         },
         "GraphStopped": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "STOPPED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status != 'STOPPING'", "expected": "true", "comparator": "booleanEquals"}}}
             ],
-            "minDelay": 20
+            "minDelay": 20,
+            "documentation": "Wait until Graph is Stopped"
         }
     })]
     pub async fn get_graph(&self) -> ::std::result::Result<shapes::GetGraphOutput, AwsError> {
@@ -132,14 +137,16 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "AVAILABLE", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until GraphSnapshot is Available"
         },
         "GraphSnapshotDeleted": {
             "acceptors": [
                 {"state": "failure", "matcher": {"output": {"path": "status != 'DELETING'", "expected": "true", "comparator": "booleanEquals"}}},
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until GraphSnapshot is Deleted"
         }
     })]
     pub async fn get_graph_snapshot(
@@ -153,7 +160,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status != 'CANCELLING' && status != 'CANCELLED'", "expected": "true", "comparator": "booleanEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until Import Task is Cancelled"
         },
         "ImportTaskSuccessful": {
             "acceptors": [
@@ -163,7 +171,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "SUCCEEDED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until Import Task is Successful"
         }
     })]
     pub async fn get_import_task(
@@ -178,14 +187,16 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "AVAILABLE", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until PrivateGraphEndpoint is Available"
         },
         "PrivateGraphEndpointDeleted": {
             "acceptors": [
                 {"state": "failure", "matcher": {"output": {"path": "status != 'DELETING'", "expected": "true", "comparator": "booleanEquals"}}},
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until PrivateGraphEndpoint is Deleted"
         }
     })]
     pub async fn get_private_graph_endpoint(

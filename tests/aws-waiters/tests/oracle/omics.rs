@@ -292,7 +292,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until an annotation import is completed"
         }
     })]
     pub async fn get_annotation_import_job(
@@ -308,7 +309,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until an annotation store is created"
         },
         "AnnotationStoreDeleted": {
             "acceptors": [
@@ -316,7 +318,8 @@ impl Client {
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until an annotation store is deleted."
         }
     })]
     pub async fn get_annotation_store(
@@ -332,7 +335,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until an annotation store version is created"
         },
         "AnnotationStoreVersionDeleted": {
             "acceptors": [
@@ -340,7 +344,8 @@ impl Client {
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until an annotation store version is deleted."
         }
     })]
     pub async fn get_annotation_store_version(
@@ -359,7 +364,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a job is completed."
         }
     })]
     pub async fn get_read_set_activation_job(
@@ -378,7 +384,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a job is completed."
         }
     })]
     pub async fn get_read_set_export_job(
@@ -397,7 +404,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a job is completed."
         }
     })]
     pub async fn get_read_set_import_job(
@@ -416,7 +424,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a job is completed."
         }
     })]
     pub async fn get_reference_import_job(
@@ -434,7 +443,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "STOPPING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a run is completed."
         },
         "RunRunning": {
             "acceptors": [
@@ -444,7 +454,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a run is running."
         }
     })]
     pub async fn get_run(&self) -> ::std::result::Result<shapes::GetRunResponse, AwsError> {
@@ -460,7 +471,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "STOPPING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a task is completed."
         },
         "TaskRunning": {
             "acceptors": [
@@ -470,7 +482,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a task is running."
         }
     })]
     pub async fn get_run_task(
@@ -487,7 +500,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until variant import is completed"
         }
     })]
     pub async fn get_variant_import_job(
@@ -503,7 +517,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a variant store is created"
         },
         "VariantStoreDeleted": {
             "acceptors": [
@@ -511,7 +526,8 @@ impl Client {
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a variant store is deleted."
         }
     })]
     pub async fn get_variant_store(
@@ -527,7 +543,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a workflow is active."
         }
     })]
     pub async fn get_workflow(
@@ -543,7 +560,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a workflow version is active."
         }
     })]
     pub async fn get_workflow_version(

@@ -203,14 +203,16 @@ impl Client {
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "failure", "matcher": {"output": {"path": "component.deploymentStatus", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a Component is deleted. Use this after invoking DeleteComponent"
         },
         "ComponentDeployed": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "component.deploymentStatus", "expected": "SUCCEEDED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "component.deploymentStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a Component is deployed. Use this after invoking CreateComponent or UpdateComponent"
         }
     })]
     pub async fn get_component(
@@ -224,7 +226,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "environment.deploymentStatus", "expected": "SUCCEEDED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "environment.deploymentStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until an Environment is deployed. Use this after invoking CreateEnvironment or UpdateEnvironment"
         }
     })]
     pub async fn get_environment(
@@ -239,7 +242,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "environmentTemplateVersion.status", "expected": "PUBLISHED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "environmentTemplateVersion.status", "expected": "REGISTRATION_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until an EnvironmentTemplateVersion is registered. Use this after invoking CreateEnvironmentTemplateVersion"
         }
     })]
     pub async fn get_environment_template_version(
@@ -255,21 +259,24 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "CREATE_FAILED_CLEANUP_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until an Service has deployed its instances and possibly pipeline. Use this after invoking CreateService"
         },
         "ServiceDeleted": {
             "acceptors": [
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a Service, its instances, and possibly pipeline have been deleted after DeleteService is invoked"
         },
         "ServicePipelineDeployed": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "service.pipeline.deploymentStatus", "expected": "SUCCEEDED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "service.pipeline.deploymentStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until an ServicePipeline is deployed. Use this after invoking CreateService or UpdateServicePipeline"
         },
         "ServiceUpdated": {
             "acceptors": [
@@ -279,7 +286,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "UPDATE_COMPLETE_CLEANUP_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a Service, its instances, and possibly pipeline have been deployed after UpdateService is invoked"
         }
     })]
     pub async fn get_service(&self) -> ::std::result::Result<shapes::GetServiceOutput, AwsError> {
@@ -291,7 +299,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "serviceInstance.deploymentStatus", "expected": "SUCCEEDED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "serviceInstance.deploymentStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a ServiceInstance is deployed. Use this after invoking CreateService or UpdateServiceInstance"
         }
     })]
     pub async fn get_service_instance(
@@ -306,7 +315,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "serviceTemplateVersion.status", "expected": "PUBLISHED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "serviceTemplateVersion.status", "expected": "REGISTRATION_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until a ServiceTemplateVersion is registered. Use this after invoking CreateServiceTemplateVersion"
         }
     })]
     pub async fn get_service_template_version(

@@ -30,14 +30,16 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "ProjectVersionDescriptions[].Status", "expected": "RUNNING", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ProjectVersionDescriptions[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until the ProjectVersion is running."
         },
         "ProjectVersionTrainingCompleted": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "ProjectVersionDescriptions[].Status", "expected": "TRAINING_COMPLETED", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ProjectVersionDescriptions[].Status", "expected": "TRAINING_FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 120
+            "minDelay": 120,
+            "documentation": "Wait until the ProjectVersion training completes."
         }
     })]
     pub async fn describe_project_versions(

@@ -53,7 +53,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Cluster.Status", "expected": "DEPLOYED", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "Cluster.Status", "expected": "PENDING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a cluster is created"
         }
     })]
     pub async fn describe_cluster(
@@ -67,7 +68,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "ControlPanel.Status", "expected": "DEPLOYED", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "ControlPanel.Status", "expected": "PENDING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a control panel is created"
         }
     })]
     pub async fn describe_control_panel(
@@ -81,7 +83,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "RoutingControl.Status", "expected": "DEPLOYED", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "RoutingControl.Status", "expected": "PENDING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a routing control is created"
         }
     })]
     pub async fn describe_routing_control(

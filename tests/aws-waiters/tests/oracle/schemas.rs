@@ -25,7 +25,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"errorType": "NotFoundException"}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until code binding is generated"
         }
     })]
     pub async fn describe_code_binding(

@@ -44,7 +44,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "AuditReportStatus", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"errorType": "AccessDeniedException"}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a Audit Report is created"
         }
     })]
     pub async fn describe_certificate_authority_audit_report(
@@ -60,7 +61,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "RequestInProgressException"}},
                 {"state": "failure", "matcher": {"errorType": "AccessDeniedException"}}
             ],
-            "minDelay": 1
+            "minDelay": 1,
+            "documentation": "Wait until a certificate is issued"
         }
     })]
     pub async fn get_certificate(
@@ -75,7 +77,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "RequestInProgressException"}},
                 {"state": "failure", "matcher": {"errorType": "AccessDeniedException"}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a Certificate Authority CSR is created"
         }
     })]
     pub async fn get_certificate_authority_csr(

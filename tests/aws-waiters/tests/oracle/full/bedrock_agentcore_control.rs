@@ -486,7 +486,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a Policy is active"
         },
         "PolicyDeleted": {
             "acceptors": [
@@ -494,7 +495,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until a Policy is deleted"
         }
     })]
     pub async fn get_policy(&self) -> ::std::result::Result<shapes::GetPolicyResponse, AwsError> {
@@ -508,7 +510,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a PolicyEngine is active"
         },
         "PolicyEngineDeleted": {
             "acceptors": [
@@ -516,7 +519,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until a PolicyEngine is deleted"
         }
     })]
     pub async fn get_policy_engine(
@@ -532,7 +536,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "GENERATE_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until policy generation is completed"
         }
     })]
     pub async fn get_policy_generation(

@@ -544,7 +544,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a Fleet is activated. Use this after invoking CreateFleet or UpdateFleet."
         }
     })]
     pub async fn get_fleet(&self) -> ::std::result::Result<shapes::GetFleetResponse, AwsError> {
@@ -560,7 +561,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "taskRunStatus", "expected": "NOT_COMPATIBLE", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "lifecycleStatus", "expected": "ARCHIVED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until a job reaches any terminal status. Waits up to 1 hour by default."
         },
         "JobCreateComplete": {
             "acceptors": [
@@ -571,7 +573,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "lifecycleStatus", "expected": "UPLOAD_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "lifecycleStatus", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 1
+            "minDelay": 1,
+            "documentation": "Wait until a job is created. Use this after invoking CreateJob."
         },
         "JobSucceeded": {
             "acceptors": [
@@ -582,7 +585,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "taskRunStatus", "expected": "NOT_COMPATIBLE", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "lifecycleStatus", "expected": "ARCHIVED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until a job has succeeded. Fails if the job reaches a non-successful terminal status. Waits up to 1 hour by default."
         }
     })]
     pub async fn get_job(&self) -> ::std::result::Result<shapes::GetJobResponse, AwsError> {
@@ -594,14 +598,16 @@ impl Client {
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "NOT_READY", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a LicenseEndpoint is Deleted. Use this after invoking DeleteLicenseEndpoint."
         },
         "LicenseEndpointValid": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "READY", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "NOT_READY", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a LicenseEndpoint is Ready. Use this after invoking CreateLicenseEndpoint."
         }
     })]
     pub async fn get_license_endpoint(
@@ -631,7 +637,8 @@ impl Client {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "STOPPED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a QueueFleetAssociation is stopped. Use this after setting the status to STOP_SCHEDULING_AND_COMPLETE_TASKS or STOP_SCHEDULING_AND_CANCEL_TASKS to wait for a QueueFleetAssociation to reach STOPPED"
         }
     })]
     pub async fn get_queue_fleet_association(
@@ -644,7 +651,8 @@ impl Client {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "STOPPED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until a QueueLimitAssociation is stopped. Use this after setting the status to STOP_LIMIT_USAGE_AND_COMPLETE_TASKS or STOP_LIMIT_USAGE_AND_CANCEL_TASKS to wait for a QueueLimitAssociation to reach STOPPED"
         }
     })]
     pub async fn get_queue_limit_association(

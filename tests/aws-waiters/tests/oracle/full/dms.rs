@@ -1138,7 +1138,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Connections[].Status", "expected": "successful", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Connections[].Status", "expected": "failed", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until testing connection succeeds."
         }
     })]
     pub async fn describe_connections(
@@ -1153,7 +1154,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Endpoints[].Status", "expected": "active", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Endpoints[].Status", "expected": "creating", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until testing endpoint is deleted."
         }
     })]
     pub async fn describe_endpoints(
@@ -1167,7 +1169,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until DMS extension pack is associated."
         }
     })]
     pub async fn describe_extension_pack_associations(
@@ -1181,7 +1184,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until DMS metadata model is assessed."
         }
     })]
     pub async fn describe_metadata_model_assessments(
@@ -1195,14 +1199,16 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "CANCELED", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until DMS metadata model conversion is cancelled."
         },
         "MetadataModelConverted": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until DMS metadata model is converted."
         }
     })]
     pub async fn describe_metadata_model_conversions(
@@ -1216,14 +1222,16 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS metadata model is created."
         },
         "MetadataModelCreationCancelled": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "CANCELED", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 10
+            "minDelay": 10,
+            "documentation": "Wait until DMS metadata model creation is cancelled."
         }
     })]
     pub async fn describe_metadata_model_creations(
@@ -1237,7 +1245,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 20
+            "minDelay": 20,
+            "documentation": "Wait until DMS metadata model is exported as script."
         }
     })]
     pub async fn describe_metadata_model_exports_as_script(
@@ -1251,7 +1260,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 20
+            "minDelay": 20,
+            "documentation": "Wait until DMS metadata model is exported to target."
         }
     })]
     pub async fn describe_metadata_model_exports_to_target(
@@ -1265,7 +1275,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until DMS metadata model is imported."
         }
     })]
     pub async fn describe_metadata_model_imports(
@@ -1282,14 +1293,16 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "incompatible-network", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "inaccessible-encryption-credentials", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 60
+            "minDelay": 60,
+            "documentation": "Wait until DMS replication instance is available."
         },
         "ReplicationInstanceDeleted": {
             "acceptors": [
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "available", "comparator": "anyStringEquals"}}},
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundFault"}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS replication instance is deleted."
         }
     })]
     pub async fn describe_replication_instances(
@@ -1307,7 +1320,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "failed", "comparator": "anyStringEquals"}}},
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundFault"}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS replication task is deleted."
         },
         "ReplicationTaskReady": {
             "acceptors": [
@@ -1321,7 +1335,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "testing", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS replication task is ready."
         },
         "ReplicationTaskRunning": {
             "acceptors": [
@@ -1335,7 +1350,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "testing", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS replication task is running."
         },
         "ReplicationTaskStopped": {
             "acceptors": [
@@ -1348,7 +1364,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "testing", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until DMS replication task is stopped."
         }
     })]
     pub async fn describe_replication_tasks(

@@ -106,13 +106,15 @@ impl Client {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until a Cluster is ACTIVE"
         },
         "ClusterNotExists": {
             "acceptors": [
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until a Cluster is gone"
         }
     })]
     pub async fn get_cluster(&self) -> ::std::result::Result<shapes::GetClusterOutput, AwsError> {
@@ -123,13 +125,15 @@ impl Client {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until a Stream is ACTIVE"
         },
         "StreamNotExists": {
             "acceptors": [
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Wait until a Stream is gone"
         }
     })]
     pub async fn get_stream(&self) -> ::std::result::Result<shapes::GetStreamOutput, AwsError> {

@@ -327,7 +327,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "imageScanStatus.status", "expected": "COMPLETE", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "imageScanStatus.status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until an image scan is complete and findings can be accessed"
         }
     })]
     pub async fn describe_image_scan_findings(
@@ -341,7 +342,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETE", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a lifecycle policy preview request is complete and results can be accessed"
         }
     })]
     pub async fn get_lifecycle_policy_preview(

@@ -402,7 +402,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "incompatible-network", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "restore-failed", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until ElastiCache cluster is available."
         },
         "CacheClusterDeleted": {
             "acceptors": [
@@ -415,7 +416,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "restore-failed", "comparator": "anyStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "snapshotting", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until ElastiCache cluster is deleted."
         }
     })]
     pub async fn describe_cache_clusters(
@@ -429,7 +431,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "ReplicationGroups[].Status", "expected": "available", "comparator": "allStringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationGroups[].Status", "expected": "deleted", "comparator": "anyStringEquals"}}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until ElastiCache replication group is available."
         },
         "ReplicationGroupDeleted": {
             "acceptors": [
@@ -437,7 +440,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "ReplicationGroups[].Status", "expected": "available", "comparator": "anyStringEquals"}}},
                 {"state": "success", "matcher": {"errorType": "ReplicationGroupNotFoundFault"}}
             ],
-            "minDelay": 15
+            "minDelay": 15,
+            "documentation": "Wait until ElastiCache replication group is deleted."
         }
     })]
     pub async fn describe_replication_groups(

@@ -79,7 +79,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
                 {"state": "retry", "matcher": {"errorType": "TooManyRequestException"}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a Feed is deleted"
         }
     })]
     pub async fn get_feed(&self) -> ::std::result::Result<shapes::GetFeedResponse, AwsError> {

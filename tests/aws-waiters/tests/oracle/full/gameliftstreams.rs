@@ -202,14 +202,16 @@ impl Client {
             "acceptors": [
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Waits until an application is deleted"
         },
         "ApplicationReady": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "Status", "expected": "READY", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Waits until an application is ready"
         }
     })]
     pub async fn get_application(
@@ -225,13 +227,15 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "ACTIVE_WITH_ERRORS", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Waits until a stream group is active"
         },
         "StreamGroupDeleted": {
             "acceptors": [
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Waits until a stream group is deleted"
         }
     })]
     pub async fn get_stream_group(
@@ -245,7 +249,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "Status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 2
+            "minDelay": 2,
+            "documentation": "Waits until a stream session is active"
         }
     })]
     pub async fn get_stream_session(

@@ -1041,7 +1041,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "STANDBY", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a flow is active"
         },
         "FlowDeleted": {
             "acceptors": [
@@ -1051,7 +1052,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a flow is deleted"
         },
         "FlowStandby": {
             "acceptors": [
@@ -1061,7 +1063,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a flow is in standby mode"
         }
     })]
     pub async fn describe_flow(
@@ -1080,7 +1083,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "RouterInput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Input is ACTIVE"
         },
         "InputDeleted": {
             "acceptors": [
@@ -1090,7 +1094,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "RouterInput.State", "expected": "ERROR", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"errorType": "NotFoundException"}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Input is deleted"
         },
         "InputStandby": {
             "acceptors": [
@@ -1100,7 +1105,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "RouterInput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Input is STANDBY"
         }
     })]
     pub async fn get_router_input(
@@ -1119,7 +1125,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "RouterOutput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Output is ACTIVE"
         },
         "OutputDeleted": {
             "acceptors": [
@@ -1129,7 +1136,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "RouterOutput.State", "expected": "ERROR", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"errorType": "NotFoundException"}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Output is deleted"
         },
         "OutputRouted": {
             "acceptors": [
@@ -1138,7 +1146,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Output is ROUTED"
         },
         "OutputStandby": {
             "acceptors": [
@@ -1148,7 +1157,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
                 {"state": "failure", "matcher": {"output": {"path": "RouterOutput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Output is STANDBY"
         },
         "OutputUnrouted": {
             "acceptors": [
@@ -1157,7 +1167,8 @@ impl Client {
                 {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
                 {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the Output is UNROUTED"
         }
     })]
     pub async fn get_router_output(

@@ -3048,28 +3048,32 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "CREATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "State", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a channel has been created"
         },
         "ChannelDeleted": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "DELETED", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a channel has been deleted"
         },
         "ChannelRunning": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "RUNNING", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "STARTING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a channel is running"
         },
         "ChannelStopped": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "IDLE", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "STOPPING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a channel has is stopped"
         }
     })]
     pub async fn describe_channel(
@@ -3083,21 +3087,24 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "ASSIGNED", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "ASSIGNING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until the channel placement group has been assigned"
         },
         "ChannelPlacementGroupDeleted": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "DELETED", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until the channel placement group has been deleted"
         },
         "ChannelPlacementGroupUnassigned": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "UNASSIGNED", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "UNASSIGNING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until the channel placement group has been unassigned"
         }
     })]
     pub async fn describe_channel_placement_group(
@@ -3112,14 +3119,16 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "CREATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "State", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a cluster has been created"
         },
         "ClusterDeleted": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "DELETED", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a cluster has been deleted"
         }
     })]
     pub async fn describe_cluster(
@@ -3133,14 +3142,16 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "ATTACHED", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DETACHED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until an input has been attached"
         },
         "InputDeleted": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "DELETED", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until an input has been deleted"
         },
         "InputDetached": {
             "acceptors": [
@@ -3148,7 +3159,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "CREATING", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "ATTACHED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until an input has been detached"
         }
     })]
     pub async fn describe_input(
@@ -3163,28 +3175,32 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "CREATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "State", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a multiplex has been created"
         },
         "MultiplexDeleted": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "DELETED", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a multiplex has been deleted"
         },
         "MultiplexRunning": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "RUNNING", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "STARTING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a multiplex is running"
         },
         "MultiplexStopped": {
             "acceptors": [
                 {"state": "success", "matcher": {"output": {"path": "State", "expected": "IDLE", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "STOPPING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a multiplex has is stopped"
         }
     })]
     pub async fn describe_multiplex(
@@ -3199,7 +3215,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DEREGISTERING", "comparator": "stringEquals"}}},
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DRAINING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a node has been deregistered"
         },
         "NodeRegistered": {
             "acceptors": [
@@ -3207,7 +3224,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "State", "expected": "REGISTERING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "State", "expected": "REGISTRATION_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a node has been registered"
         }
     })]
     pub async fn describe_node(
@@ -3222,7 +3240,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "Status", "expected": "CREATE_IN_PROGRESS", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a signal map has been created"
         },
         "SignalMapMonitorDeleted": {
             "acceptors": [
@@ -3230,7 +3249,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DELETE_IN_PROGRESS", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a signal map's monitor has been deleted"
         },
         "SignalMapMonitorDeployed": {
             "acceptors": [
@@ -3241,7 +3261,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DRY_RUN_DEPLOYMENT_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DEPLOYMENT_FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a signal map's monitor has been deployed"
         },
         "SignalMapUpdated": {
             "acceptors": [
@@ -3250,7 +3271,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "UPDATE_REVERTED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 5
+            "minDelay": 5,
+            "documentation": "Wait until a signal map has been updated"
         }
     })]
     pub async fn get_signal_map(

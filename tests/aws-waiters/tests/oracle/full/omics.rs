@@ -782,7 +782,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until an annotation import is completed"
         }
     })]
     pub async fn get_annotation_import_job(
@@ -798,7 +799,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until an annotation store is created"
         },
         "AnnotationStoreDeleted": {
             "acceptors": [
@@ -806,7 +808,8 @@ impl Client {
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until an annotation store is deleted."
         }
     })]
     pub async fn get_annotation_store(
@@ -822,7 +825,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until an annotation store version is created"
         },
         "AnnotationStoreVersionDeleted": {
             "acceptors": [
@@ -830,7 +834,8 @@ impl Client {
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until an annotation store version is deleted."
         }
     })]
     pub async fn get_annotation_store_version(
@@ -849,7 +854,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a job is completed."
         }
     })]
     pub async fn get_read_set_activation_job(
@@ -868,7 +874,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a job is completed."
         }
     })]
     pub async fn get_read_set_export_job(
@@ -887,7 +894,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a job is completed."
         }
     })]
     pub async fn get_read_set_import_job(
@@ -906,7 +914,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a job is completed."
         }
     })]
     pub async fn get_reference_import_job(
@@ -924,7 +933,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "STOPPING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a run is completed."
         },
         "RunRunning": {
             "acceptors": [
@@ -934,7 +944,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a run is running."
         }
     })]
     pub async fn get_run(&self) -> ::std::result::Result<shapes::GetRunResponse, AwsError> {
@@ -950,7 +961,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "STOPPING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a task is completed."
         },
         "TaskRunning": {
             "acceptors": [
@@ -960,7 +972,8 @@ impl Client {
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a task is running."
         }
     })]
     pub async fn get_run_task(
@@ -977,7 +990,8 @@ impl Client {
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
                 {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until variant import is completed"
         }
     })]
     pub async fn get_variant_import_job(
@@ -993,7 +1007,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a variant store is created"
         },
         "VariantStoreDeleted": {
             "acceptors": [
@@ -1001,7 +1016,8 @@ impl Client {
                 {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait until a variant store is deleted."
         }
     })]
     pub async fn get_variant_store(
@@ -1017,7 +1033,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a workflow is active."
         }
     })]
     pub async fn get_workflow(
@@ -1033,7 +1050,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 3
+            "minDelay": 3,
+            "documentation": "Wait until a workflow version is active."
         }
     })]
     pub async fn get_workflow_version(

@@ -57,7 +57,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "replicationSet.status", "expected": "UPDATING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "replicationSet.status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait for a replication set to become ACTIVE"
         },
         "WaitForReplicationSetDeleted": {
             "acceptors": [
@@ -65,7 +66,8 @@ impl Client {
                 {"state": "retry", "matcher": {"output": {"path": "replicationSet.status", "expected": "DELETING", "comparator": "stringEquals"}}},
                 {"state": "failure", "matcher": {"output": {"path": "replicationSet.status", "expected": "FAILED", "comparator": "stringEquals"}}}
             ],
-            "minDelay": 30
+            "minDelay": 30,
+            "documentation": "Wait for a replication set to be deleted"
         }
     })]
     pub async fn get_replication_set(
