@@ -13,15 +13,15 @@
 //!
 //! | Smithy case | Smithy event | us (ui case) |
 //! |---|---|---|
-//! | `emits-danger-and-warning-typechecks` `` `10`.foo `` | DANGER field of a number | error: `jmespath_field_of_literal` |
+//! | `emits-danger-and-warning-typechecks` `` `10`.foo `` | DANGER field of a number | error: `jmespath_field_of_literal`; on a typed member (`foo.bar`, `foo: String`): `smithy_member_of_non_structure` |
 //! | `emits-danger-and-warning-typechecks` `` `true` < `false` `` | WARNING `<` on booleans + DANGER returns null | one error (the path is always null): `jmespath_boolean_equals_on_null` |
 //! | `invalid-boolean-expected-value` | ERROR expected not "true"/"false" | error: `boolean_equals_expected_not_boolean` |
 //! | `invalid-errorType` | WARNING errorType not among the operation's errors | accepted (below, `invalid_error_type`): an error type's codes are not known to the attribute, a hand-written `ProvideErrorMetadata` may return any code, and Smithy itself allows framework-level errors here |
-//! | `invalid-jmespath-syntax` `\|\|` | ERROR syntax | error: `jmespath_invalid`, `smithy_invalid_jmespath_syntax` |
+//! | `invalid-jmespath-syntax` `\|\|` | ERROR syntax | error: `jmespath_invalid` |
 //! | `invalid-jmespath-syntax` `` length(`10`) `` | ERROR argument + DANGER returns number | one error (the argument): `jmespath_literal_argument_wrong_type` |
-//! | `invalid-return-types` (4 acceptors on `length(@)`) | DANGER per comparator | error per acceptor: `jmespath_boolean_equals_on_length`, `jmespath_list_comparator_on_non_array`, `smithy_invalid_return_types` |
+//! | `invalid-return-types` (4 acceptors on `length(@)`) | DANGER per comparator | error per acceptor: `jmespath_boolean_equals_on_length`, `jmespath_list_comparator_on_non_array` (one rule: the path's static type cannot satisfy the comparator) |
 //! | `invalid-message-on-non-failure` | ERROR | error: `message_on_non_failure_acceptor` |
-//! | `invalid-message-return-type` (`baz: Boolean`) | ERROR | error: `message_not_a_string` (static type), `smithy_invalid_message_return_type` (typed member) |
+//! | `invalid-message-return-type` (`baz: Boolean`) | ERROR | error: `message_not_a_string` (static type); a typed member: the next row's rule |
 //! | `invalid-message-array-of-non-strings` (`flags: BooleanList`) | ERROR | error: `smithy_invalid_message_array_of_non_strings` |
 //! | `invalid-message-jmespath` (`foo.@@invalid`) | ERROR syntax | error: `smithy_invalid_message_jmespath` |
 //! | `invalid-output-structure-member-access`, `invalid-structure-member-access` | DANGER unknown member | error: `typed_typo` |
@@ -35,7 +35,17 @@
 //! | `waiter-missing-success-state` | ERROR | error: `no_success_acceptor` |
 //! | `waiter-name-conflicts` (same names on two operations of one service) | ERROR | error: `name_duplicate_across_functions`, `name_duplicate_ignoring_case` (one service is one client: the operations are methods of one impl block) |
 //! | `cannot-wait-on-streaming-operations` | ERROR (trait target) | not applicable: a Rust signature does not say that a member streams; a stream type that is not `Searchable` is already an error when a path reads it, and a `success`/`errorType` waiter on a call that opens a stream is harmless (each poll is a new call) |
-//! | `valid-composite`, `valid-inputpath` (Smithy 1.0 drafts: `and`/`or`/`not` and `input` matchers, `arrayEmpty`) | none then; removed from Smithy | errors saying what to write: `smithy_composite_matchers`, `smithy_input_matcher`; their conditions written as today's spec allows are below |
+//! | `valid-composite`, `valid-inputpath` (Smithy 1.0 drafts: `and`/`or`/`not` and `input` matchers, `arrayEmpty`) | none then; removed from Smithy | errors saying what to write: `smithy_composite_matchers`, `smithy_input_matcher`, `smithy_array_empty_comparator`; their conditions written as today's spec allows are below |
+//!
+//! Where we differ from Smithy's validators, on purpose:
+//! - Two names equal ignoring case on one operation (`AB` and `Ab`): Smithy's
+//!   `UniqueWaiterNamesValidator` only compares the waiters of different operations, so it
+//!   accepts them; the spec says each waiter in the closure of a service MUST have a
+//!   case-insensitively unique name, and both would be `wait_until_ab`: an error
+//!   (`name_duplicate_ignoring_case`).
+//! - A map member read by key (`labels.env`): Smithy's linter samples a map as an object with
+//!   made-up keys and flags the read (DANGER); a map has any key, so we accept it
+//!   (`waitable_typed.rs`).
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
