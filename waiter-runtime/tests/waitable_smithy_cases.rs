@@ -19,6 +19,7 @@
 //! | `invalid-errorType` | WARNING errorType not among the operation's errors | accepted (below, `invalid_error_type`): an error type's codes are not known to the attribute, a hand-written `ProvideErrorMetadata` may return any code, and Smithy itself allows framework-level errors here |
 //! | `invalid-jmespath-syntax` `\|\|` | ERROR syntax | error: `jmespath_invalid` |
 //! | `invalid-jmespath-syntax` `` length(`10`) `` | ERROR argument + DANGER returns number | one error (the argument): `jmespath_literal_argument_wrong_type` |
+//! | the same rule on a typed member (`abs(foo)`, `foo: String`; `join(', ', items)`...) | ERROR function argument | error per argument, by the JMESPath signatures: `smithy_function_argument_types` (only `length` was checked before) |
 //! | `invalid-return-types` (4 acceptors on `length(@)`) | DANGER per comparator | error per acceptor: `jmespath_boolean_equals_on_length`, `jmespath_list_comparator_on_non_array` (one rule: the path's static type cannot satisfy the comparator) |
 //! | `invalid-message-on-non-failure` | ERROR | error: `message_on_non_failure_acceptor` |
 //! | `invalid-message-return-type` (`baz: Boolean`) | ERROR | error: `message_not_a_string` (static type); a typed member: the next row's rule |
@@ -46,6 +47,9 @@
 //! - A map member read by key (`labels.env`): Smithy's linter samples a map as an object with
 //!   made-up keys and flags the read (DANGER); a map has any key, so we accept it
 //!   (`waitable_typed.rs`).
+
+// Smithy's test models name their members `foo` and `baz`; the helpers keep the names.
+#![allow(clippy::disallowed_names)]
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -299,7 +303,7 @@ async fn valid_waiters_e_multi_select_lists() {
 #[allow(deprecated)] // `F` is `deprecated: true`
 async fn valid_waiters_f_deprecated_with_tags() {
     use valid_waiters::*;
-    assert!(Client::F_WAITER.deprecated);
+    const { assert!(Client::F_WAITER.deprecated) };
     assert_eq!(Client::F_WAITER.tags, ["A", "B"]);
     let client = Client(Replies::new([foo(None)]));
     assert_eq!(
@@ -946,4 +950,86 @@ async fn historical_matchers_rewritten() {
         .await
         .unwrap();
     assert!(matches!(done.result, Err(AError::OhNo)));
+}
+
+/// Function arguments on typed members: what the JMESPath signatures accept compiles (the
+/// wrong types are `smithy_function_argument_types`), and evaluates.
+mod function_arguments {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    #[derive(Debug, Clone, Searchable)]
+    pub struct Item {
+        pub name: Option<String>,
+        pub n: Option<i64>,
+    }
+
+    #[derive(Debug, Clone, Searchable)]
+    pub struct Output {
+        pub foo: Option<String>,
+        pub tags: Vec<String>,
+        pub nums: Vec<f64>,
+        pub items: Vec<Item>,
+        pub labels: HashMap<String, String>,
+        pub groups: HashMap<String, Vec<String>>,
+    }
+
+    #[derive(Debug, Clone, ProvideErrorMetadata)]
+    pub enum Error {}
+
+    pub struct Client(pub Replies<Output, Error>);
+
+    impl Client {
+        #[waitable(Ready: { acceptors: [
+            { state: "failure", matcher: { output: { path: "contains(tags, 'broken') || contains(foo, 'broken')", expected: "true", comparator: "booleanEquals" } } }
+            { state: "retry", matcher: { output: { path: "sum(nums) < `10` || avg(items[].n) < `2`", expected: "true", comparator: "booleanEquals" } } }
+            { state: "retry", matcher: { output: { path: "!starts_with(foo, 'ok') || !ends_with(join('-', sort(tags)), 'z')", expected: "true", comparator: "booleanEquals" } } }
+            { state: "retry", matcher: { output: { path: "length(keys(labels)) != length(values(merge(labels, groups)))", expected: "true", comparator: "booleanEquals" } } }
+            { state: "success", matcher: { output: { path: "map(&name, sort_by(items, &n))", expected: "b", comparator: "anyStringEquals" } } }
+        ] })]
+        pub async fn get(&self) -> Result<Output, Error> {
+            self.0.next()
+        }
+    }
+
+    pub fn output(tags: &[&str], nums: &[f64]) -> Result<Output, Error> {
+        Ok(Output {
+            foo: Some("ok".into()),
+            tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+            nums: nums.to_vec(),
+            items: vec![
+                Item {
+                    name: Some("b".into()),
+                    n: Some(3),
+                },
+                Item {
+                    name: Some("a".into()),
+                    n: Some(2),
+                },
+            ],
+            labels: HashMap::from([("k".to_owned(), "v".to_owned())]),
+            groups: HashMap::new(),
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn function_arguments_evaluate() {
+    use function_arguments::*;
+    // Poll 1: the sum is too small; poll 2: the sorted tags do not end with "z"; poll 3: the
+    // names sorted by `n` include "b".
+    let client = Client(Replies::new([
+        output(&["z"], &[1.0]),
+        output(&["a"], &[20.0]),
+        output(&["z", "y"], &[20.0]),
+    ]));
+    let done = client.wait_until_ready().wait(MAX_WAIT).await.unwrap();
+    assert_eq!(done.polls, 3);
+    let client = Client(Replies::new([
+        output(&["z"], &[1.0]),
+        output(&["broken"], &[]),
+    ]));
+    let err = client.wait_until_ready().wait(MAX_WAIT).await.unwrap_err();
+    assert_eq!(failure_acceptor(&err), Some((0, None)), "{err:?}");
 }
