@@ -17,7 +17,7 @@ pub mod shapes {
         #[serde(rename = "DomainValidationOptions")]
         pub domain_validation_options: ::std::option::Option<::std::vec::Vec<DomainValidation>>,
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<CertificateStatus>,
     }
     /// `DomainValidation`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -25,7 +25,41 @@ pub mod shapes {
         #[serde(rename = "DomainName")]
         pub domain_name: ::std::string::String,
         #[serde(rename = "ValidationStatus")]
-        pub validation_status: ::std::option::Option<::std::string::String>,
+        pub validation_status: ::std::option::Option<DomainStatus>,
+    }
+    /// `CertificateStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum CertificateStatus {
+        #[serde(rename = "PENDING_VALIDATION")]
+        PENDINGVALIDATION,
+        #[serde(rename = "ISSUED")]
+        ISSUED,
+        #[serde(rename = "INACTIVE")]
+        INACTIVE,
+        #[serde(rename = "EXPIRED")]
+        EXPIRED,
+        #[serde(rename = "VALIDATION_TIMED_OUT")]
+        VALIDATIONTIMEDOUT,
+        #[serde(rename = "REVOKED")]
+        REVOKED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `DomainStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum DomainStatus {
+        #[serde(rename = "PENDING_VALIDATION")]
+        PENDINGVALIDATION,
+        #[serde(rename = "SUCCESS")]
+        SUCCESS,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -9,7 +9,7 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeCertificateAuthorityAuditReportResponse {
         #[serde(rename = "AuditReportStatus")]
-        pub audit_report_status: ::std::option::Option<::std::string::String>,
+        pub audit_report_status: ::std::option::Option<AuditReportStatus>,
     }
     /// `GetCertificateResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -17,6 +17,19 @@ pub mod shapes {
     /// `GetCertificateAuthorityCsrResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetCertificateAuthorityCsrResponse {}
+    /// `AuditReportStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum AuditReportStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "SUCCESS")]
+        SUCCESS,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
 }
 
 /// A client of canned answers.

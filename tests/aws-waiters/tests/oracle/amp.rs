@@ -77,13 +77,13 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct AnomalyDetectorStatus {
         #[serde(rename = "statusCode")]
-        pub status_code: ::std::string::String,
+        pub status_code: AnomalyDetectorStatusCode,
     }
     /// `ScraperStatus`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ScraperStatus {
         #[serde(rename = "statusCode")]
-        pub status_code: ::std::string::String,
+        pub status_code: ScraperStatusCode,
     }
     /// `ScrapeConfiguration` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -98,7 +98,66 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct WorkspaceStatus {
         #[serde(rename = "statusCode")]
-        pub status_code: ::std::string::String,
+        pub status_code: WorkspaceStatusCode,
+    }
+    /// `AnomalyDetectorStatusCode` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum AnomalyDetectorStatusCode {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "CREATION_FAILED")]
+        CREATIONFAILED,
+        #[serde(rename = "UPDATE_FAILED")]
+        UPDATEFAILED,
+        #[serde(rename = "DELETION_FAILED")]
+        DELETIONFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ScraperStatusCode` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ScraperStatusCode {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "CREATION_FAILED")]
+        CREATIONFAILED,
+        #[serde(rename = "UPDATE_FAILED")]
+        UPDATEFAILED,
+        #[serde(rename = "DELETION_FAILED")]
+        DELETIONFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `WorkspaceStatusCode` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum WorkspaceStatusCode {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "CREATION_FAILED")]
+        CREATIONFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

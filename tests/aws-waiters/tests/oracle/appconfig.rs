@@ -9,13 +9,51 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Deployment {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<DeploymentState>,
     }
     /// `Environment`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Environment {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<EnvironmentState>,
+    }
+    /// `DeploymentState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum DeploymentState {
+        #[serde(rename = "BAKING")]
+        BAKING,
+        #[serde(rename = "VALIDATING")]
+        VALIDATING,
+        #[serde(rename = "DEPLOYING")]
+        DEPLOYING,
+        #[serde(rename = "COMPLETE")]
+        COMPLETE,
+        #[serde(rename = "ROLLING_BACK")]
+        ROLLINGBACK,
+        #[serde(rename = "ROLLED_BACK")]
+        ROLLEDBACK,
+        #[serde(rename = "REVERTED")]
+        REVERTED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `EnvironmentState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum EnvironmentState {
+        #[serde(rename = "READY_FOR_DEPLOYMENT")]
+        READYFORDEPLOYMENT,
+        #[serde(rename = "DEPLOYING")]
+        DEPLOYING,
+        #[serde(rename = "ROLLING_BACK")]
+        ROLLINGBACK,
+        #[serde(rename = "ROLLED_BACK")]
+        ROLLEDBACK,
+        #[serde(rename = "REVERTED")]
+        REVERTED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -23,13 +23,28 @@ pub mod shapes {
         #[serde(rename = "ComputeCapacityStatus")]
         pub compute_capacity_status: ComputeCapacityStatus,
         #[serde(rename = "State")]
-        pub state: ::std::string::String,
+        pub state: FleetState,
     }
     /// `ComputeCapacityStatus`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ComputeCapacityStatus {
         #[serde(rename = "Desired")]
         pub desired: i64,
+    }
+    /// `FleetState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum FleetState {
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "RUNNING")]
+        RUNNING,
+        #[serde(rename = "STOPPING")]
+        STOPPING,
+        #[serde(rename = "STOPPED")]
+        STOPPED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -11,7 +11,7 @@ pub mod shapes {
         #[serde(rename = "planArn")]
         pub plan_arn: ::std::string::String,
         #[serde(rename = "evaluationState")]
-        pub evaluation_state: ::std::option::Option<::std::string::String>,
+        pub evaluation_state: ::std::option::Option<EvaluationStatus>,
     }
     /// `GetPlanExecutionResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -23,13 +23,81 @@ pub mod shapes {
         #[serde(rename = "startTime")]
         pub start_time: ::std::string::String,
         #[serde(rename = "mode")]
-        pub mode: ::std::string::String,
+        pub mode: ExecutionMode,
         #[serde(rename = "executionState")]
-        pub execution_state: ::std::string::String,
+        pub execution_state: ExecutionState,
         #[serde(rename = "executionAction")]
-        pub execution_action: ::std::string::String,
+        pub execution_action: ExecutionAction,
         #[serde(rename = "executionRegion")]
         pub execution_region: ::std::string::String,
+    }
+    /// `EvaluationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum EvaluationStatus {
+        #[serde(rename = "passed")]
+        Passed,
+        #[serde(rename = "actionRequired")]
+        ActionRequired,
+        #[serde(rename = "pendingEvaluation")]
+        PendingEvaluation,
+        #[serde(rename = "unknown")]
+        Unknown2,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ExecutionMode` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ExecutionMode {
+        #[serde(rename = "graceful")]
+        Graceful,
+        #[serde(rename = "ungraceful")]
+        Ungraceful,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ExecutionState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ExecutionState {
+        #[serde(rename = "inProgress")]
+        InProgress,
+        #[serde(rename = "pausedByFailedStep")]
+        PausedByFailedStep,
+        #[serde(rename = "pausedByOperator")]
+        PausedByOperator,
+        #[serde(rename = "completed")]
+        Completed,
+        #[serde(rename = "completedWithExceptions")]
+        CompletedWithExceptions,
+        #[serde(rename = "canceled")]
+        Canceled,
+        #[serde(rename = "planExecutionTimedOut")]
+        PlanExecutionTimedOut,
+        #[serde(rename = "pendingManualApproval")]
+        PendingManualApproval,
+        #[serde(rename = "failed")]
+        Failed,
+        #[serde(rename = "pending")]
+        Pending,
+        #[serde(rename = "completedMonitoringApplicationHealth")]
+        CompletedMonitoringApplicationHealth,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ExecutionAction` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ExecutionAction {
+        #[serde(rename = "activate")]
+        Activate,
+        #[serde(rename = "deactivate")]
+        Deactivate,
+        #[serde(rename = "postRecovery")]
+        PostRecovery,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

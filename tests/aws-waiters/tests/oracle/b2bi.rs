@@ -9,7 +9,20 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetTransformerJobResponse {
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: TransformerJobStatus,
+    }
+    /// `TransformerJobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum TransformerJobStatus {
+        #[serde(rename = "running")]
+        Running,
+        #[serde(rename = "succeeded")]
+        Succeeded,
+        #[serde(rename = "failed")]
+        Failed,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -27,7 +27,7 @@ pub mod shapes {
         #[serde(rename = "policyArn")]
         pub policy_arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: PolicyStatus,
         #[serde(rename = "definition")]
         pub definition: PolicyDefinition,
         #[serde(rename = "statusReasons")]
@@ -47,7 +47,7 @@ pub mod shapes {
         #[serde(rename = "policyEngineArn")]
         pub policy_engine_arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: PolicyEngineStatus,
         #[serde(rename = "statusReasons")]
         pub status_reasons: ::std::vec::Vec<::std::string::String>,
     }
@@ -69,7 +69,7 @@ pub mod shapes {
         #[serde(rename = "updatedAt")]
         pub updated_at: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: PolicyGenerationStatus,
         #[serde(rename = "statusReasons")]
         pub status_reasons: ::std::vec::Vec<::std::string::String>,
     }
@@ -85,18 +85,90 @@ pub mod shapes {
         #[serde(rename = "eventExpiryDuration")]
         pub event_expiry_duration: i64,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: MemoryStatus,
         #[serde(rename = "createdAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "updatedAt")]
         pub updated_at: ::std::string::String,
     }
+    /// `PolicyStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum PolicyStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "UPDATE_FAILED")]
+        UPDATEFAILED,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `PolicyDefinition` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct PolicyDefinition {}
+    /// `PolicyEngineStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum PolicyEngineStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "UPDATE_FAILED")]
+        UPDATEFAILED,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `Resource` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Resource {}
+    /// `PolicyGenerationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum PolicyGenerationStatus {
+        #[serde(rename = "GENERATING")]
+        GENERATING,
+        #[serde(rename = "GENERATED")]
+        GENERATED,
+        #[serde(rename = "GENERATE_FAILED")]
+        GENERATEFAILED,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `MemoryStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum MemoryStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
 }
 
 /// A client of canned answers.

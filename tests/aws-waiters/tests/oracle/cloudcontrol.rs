@@ -15,7 +15,26 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ProgressEvent {
         #[serde(rename = "OperationStatus")]
-        pub operation_status: ::std::option::Option<::std::string::String>,
+        pub operation_status: ::std::option::Option<OperationStatus>,
+    }
+    /// `OperationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum OperationStatus {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "SUCCESS")]
+        SUCCESS,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "CANCEL_IN_PROGRESS")]
+        CANCELINPROGRESS,
+        #[serde(rename = "CANCEL_COMPLETE")]
+        CANCELCOMPLETE,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

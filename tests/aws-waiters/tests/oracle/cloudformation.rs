@@ -9,17 +9,17 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeChangeSetOutput {
         #[serde(rename = "ExecutionStatus")]
-        pub execution_status: ::std::option::Option<::std::string::String>,
+        pub execution_status: ::std::option::Option<ExecutionStatus>,
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<ChangeSetStatus>,
     }
     /// `DescribeStackRefactorOutput`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeStackRefactorOutput {
         #[serde(rename = "ExecutionStatus")]
-        pub execution_status: ::std::option::Option<::std::string::String>,
+        pub execution_status: ::std::option::Option<StackRefactorExecutionStatus>,
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<StackRefactorStatus>,
     }
     /// `DescribeStacksOutput`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -31,7 +31,93 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeTypeRegistrationOutput {
         #[serde(rename = "ProgressStatus")]
-        pub progress_status: ::std::option::Option<::std::string::String>,
+        pub progress_status: ::std::option::Option<RegistrationStatus>,
+    }
+    /// `ExecutionStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ExecutionStatus {
+        #[serde(rename = "UNAVAILABLE")]
+        UNAVAILABLE,
+        #[serde(rename = "AVAILABLE")]
+        AVAILABLE,
+        #[serde(rename = "EXECUTE_IN_PROGRESS")]
+        EXECUTEINPROGRESS,
+        #[serde(rename = "EXECUTE_COMPLETE")]
+        EXECUTECOMPLETE,
+        #[serde(rename = "EXECUTE_FAILED")]
+        EXECUTEFAILED,
+        #[serde(rename = "OBSOLETE")]
+        OBSOLETE,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ChangeSetStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ChangeSetStatus {
+        #[serde(rename = "CREATE_PENDING")]
+        CREATEPENDING,
+        #[serde(rename = "CREATE_IN_PROGRESS")]
+        CREATEINPROGRESS,
+        #[serde(rename = "CREATE_COMPLETE")]
+        CREATECOMPLETE,
+        #[serde(rename = "DELETE_PENDING")]
+        DELETEPENDING,
+        #[serde(rename = "DELETE_IN_PROGRESS")]
+        DELETEINPROGRESS,
+        #[serde(rename = "DELETE_COMPLETE")]
+        DELETECOMPLETE,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `StackRefactorExecutionStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum StackRefactorExecutionStatus {
+        #[serde(rename = "UNAVAILABLE")]
+        UNAVAILABLE,
+        #[serde(rename = "AVAILABLE")]
+        AVAILABLE,
+        #[serde(rename = "OBSOLETE")]
+        OBSOLETE,
+        #[serde(rename = "EXECUTE_IN_PROGRESS")]
+        EXECUTEINPROGRESS,
+        #[serde(rename = "EXECUTE_COMPLETE")]
+        EXECUTECOMPLETE,
+        #[serde(rename = "EXECUTE_FAILED")]
+        EXECUTEFAILED,
+        #[serde(rename = "ROLLBACK_IN_PROGRESS")]
+        ROLLBACKINPROGRESS,
+        #[serde(rename = "ROLLBACK_COMPLETE")]
+        ROLLBACKCOMPLETE,
+        #[serde(rename = "ROLLBACK_FAILED")]
+        ROLLBACKFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `StackRefactorStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum StackRefactorStatus {
+        #[serde(rename = "CREATE_IN_PROGRESS")]
+        CREATEINPROGRESS,
+        #[serde(rename = "CREATE_COMPLETE")]
+        CREATECOMPLETE,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "DELETE_IN_PROGRESS")]
+        DELETEINPROGRESS,
+        #[serde(rename = "DELETE_COMPLETE")]
+        DELETECOMPLETE,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `Stack`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -41,7 +127,73 @@ pub mod shapes {
         #[serde(rename = "CreationTime")]
         pub creation_time: ::std::string::String,
         #[serde(rename = "StackStatus")]
-        pub stack_status: ::std::string::String,
+        pub stack_status: StackStatus,
+    }
+    /// `RegistrationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RegistrationStatus {
+        #[serde(rename = "COMPLETE")]
+        COMPLETE,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `StackStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum StackStatus {
+        #[serde(rename = "CREATE_IN_PROGRESS")]
+        CREATEINPROGRESS,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "CREATE_COMPLETE")]
+        CREATECOMPLETE,
+        #[serde(rename = "ROLLBACK_IN_PROGRESS")]
+        ROLLBACKINPROGRESS,
+        #[serde(rename = "ROLLBACK_FAILED")]
+        ROLLBACKFAILED,
+        #[serde(rename = "ROLLBACK_COMPLETE")]
+        ROLLBACKCOMPLETE,
+        #[serde(rename = "DELETE_IN_PROGRESS")]
+        DELETEINPROGRESS,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        #[serde(rename = "DELETE_COMPLETE")]
+        DELETECOMPLETE,
+        #[serde(rename = "UPDATE_IN_PROGRESS")]
+        UPDATEINPROGRESS,
+        #[serde(rename = "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS")]
+        UPDATECOMPLETECLEANUPINPROGRESS,
+        #[serde(rename = "UPDATE_COMPLETE")]
+        UPDATECOMPLETE,
+        #[serde(rename = "UPDATE_FAILED")]
+        UPDATEFAILED,
+        #[serde(rename = "UPDATE_ROLLBACK_IN_PROGRESS")]
+        UPDATEROLLBACKINPROGRESS,
+        #[serde(rename = "UPDATE_ROLLBACK_FAILED")]
+        UPDATEROLLBACKFAILED,
+        #[serde(rename = "UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS")]
+        UPDATEROLLBACKCOMPLETECLEANUPINPROGRESS,
+        #[serde(rename = "UPDATE_ROLLBACK_COMPLETE")]
+        UPDATEROLLBACKCOMPLETE,
+        #[serde(rename = "REVIEW_IN_PROGRESS")]
+        REVIEWINPROGRESS,
+        #[serde(rename = "IMPORT_IN_PROGRESS")]
+        IMPORTINPROGRESS,
+        #[serde(rename = "IMPORT_COMPLETE")]
+        IMPORTCOMPLETE,
+        #[serde(rename = "IMPORT_ROLLBACK_IN_PROGRESS")]
+        IMPORTROLLBACKINPROGRESS,
+        #[serde(rename = "IMPORT_ROLLBACK_FAILED")]
+        IMPORTROLLBACKFAILED,
+        #[serde(rename = "IMPORT_ROLLBACK_COMPLETE")]
+        IMPORTROLLBACKCOMPLETE,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

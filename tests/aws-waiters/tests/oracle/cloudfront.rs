@@ -133,7 +133,7 @@ pub mod shapes {
         #[serde(rename = "TargetOriginId")]
         pub target_origin_id: ::std::string::String,
         #[serde(rename = "ViewerProtocolPolicy")]
-        pub viewer_protocol_policy: ::std::string::String,
+        pub viewer_protocol_policy: ViewerProtocolPolicy,
     }
     /// `Paths`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -164,6 +164,19 @@ pub mod shapes {
         pub id: ::std::string::String,
         #[serde(rename = "DomainName")]
         pub domain_name: ::std::string::String,
+    }
+    /// `ViewerProtocolPolicy` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ViewerProtocolPolicy {
+        #[serde(rename = "allow-all")]
+        AllowAll,
+        #[serde(rename = "https-only")]
+        HttpsOnly,
+        #[serde(rename = "redirect-to-https")]
+        RedirectToHttps,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -15,7 +15,30 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DeploymentInfo {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<DeploymentStatus>,
+    }
+    /// `DeploymentStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum DeploymentStatus {
+        #[serde(rename = "Created")]
+        Created,
+        #[serde(rename = "Queued")]
+        Queued,
+        #[serde(rename = "InProgress")]
+        InProgress,
+        #[serde(rename = "Baking")]
+        Baking,
+        #[serde(rename = "Succeeded")]
+        Succeeded,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "Stopped")]
+        Stopped,
+        #[serde(rename = "Ready")]
+        Ready,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -21,13 +21,45 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct CodeReview {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<JobState>,
     }
     /// `RepositoryAssociation`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct RepositoryAssociation {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<RepositoryAssociationState>,
+    }
+    /// `JobState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum JobState {
+        #[serde(rename = "Completed")]
+        Completed,
+        #[serde(rename = "Pending")]
+        Pending,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "Deleting")]
+        Deleting,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `RepositoryAssociationState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RepositoryAssociationState {
+        #[serde(rename = "Associated")]
+        Associated,
+        #[serde(rename = "Associating")]
+        Associating,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "Disassociating")]
+        Disassociating,
+        #[serde(rename = "Disassociated")]
+        Disassociated,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

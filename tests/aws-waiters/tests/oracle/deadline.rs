@@ -15,7 +15,7 @@ pub mod shapes {
         #[serde(rename = "displayName")]
         pub display_name: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: FleetStatus,
         #[serde(rename = "workerCount")]
         pub worker_count: i64,
         #[serde(rename = "minWorkerCount")]
@@ -39,7 +39,7 @@ pub mod shapes {
         #[serde(rename = "name")]
         pub name: ::std::string::String,
         #[serde(rename = "lifecycleStatus")]
-        pub lifecycle_status: ::std::string::String,
+        pub lifecycle_status: JobLifecycleStatus,
         #[serde(rename = "lifecycleStatusMessage")]
         pub lifecycle_status_message: ::std::string::String,
         #[serde(rename = "priority")]
@@ -49,7 +49,7 @@ pub mod shapes {
         #[serde(rename = "createdBy")]
         pub created_by: ::std::string::String,
         #[serde(rename = "taskRunStatus")]
-        pub task_run_status: ::std::option::Option<::std::string::String>,
+        pub task_run_status: ::std::option::Option<TaskRunStatus>,
     }
     /// `GetLicenseEndpointResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -57,7 +57,7 @@ pub mod shapes {
         #[serde(rename = "licenseEndpointId")]
         pub license_endpoint_id: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: LicenseEndpointStatus,
         #[serde(rename = "statusMessage")]
         pub status_message: ::std::string::String,
     }
@@ -71,9 +71,9 @@ pub mod shapes {
         #[serde(rename = "displayName")]
         pub display_name: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: QueueStatus,
         #[serde(rename = "defaultBudgetAction")]
-        pub default_budget_action: ::std::string::String,
+        pub default_budget_action: DefaultQueueBudgetAction,
         #[serde(rename = "createdAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "createdBy")]
@@ -87,7 +87,7 @@ pub mod shapes {
         #[serde(rename = "fleetId")]
         pub fleet_id: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: QueueFleetAssociationStatus,
         #[serde(rename = "createdAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "createdBy")]
@@ -101,15 +101,161 @@ pub mod shapes {
         #[serde(rename = "limitId")]
         pub limit_id: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: QueueLimitAssociationStatus,
         #[serde(rename = "createdAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "createdBy")]
         pub created_by: ::std::string::String,
     }
+    /// `FleetStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum FleetStatus {
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "CREATE_IN_PROGRESS")]
+        CREATEINPROGRESS,
+        #[serde(rename = "UPDATE_IN_PROGRESS")]
+        UPDATEINPROGRESS,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "UPDATE_FAILED")]
+        UPDATEFAILED,
+        #[serde(rename = "SUSPENDED")]
+        SUSPENDED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `FleetConfiguration` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct FleetConfiguration {}
+    /// `JobLifecycleStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum JobLifecycleStatus {
+        #[serde(rename = "CREATE_IN_PROGRESS")]
+        CREATEINPROGRESS,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "CREATE_COMPLETE")]
+        CREATECOMPLETE,
+        #[serde(rename = "UPLOAD_IN_PROGRESS")]
+        UPLOADINPROGRESS,
+        #[serde(rename = "UPLOAD_FAILED")]
+        UPLOADFAILED,
+        #[serde(rename = "UPDATE_IN_PROGRESS")]
+        UPDATEINPROGRESS,
+        #[serde(rename = "UPDATE_FAILED")]
+        UPDATEFAILED,
+        #[serde(rename = "UPDATE_SUCCEEDED")]
+        UPDATESUCCEEDED,
+        #[serde(rename = "ARCHIVED")]
+        ARCHIVED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `TaskRunStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum TaskRunStatus {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "READY")]
+        READY,
+        #[serde(rename = "ASSIGNED")]
+        ASSIGNED,
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "SCHEDULED")]
+        SCHEDULED,
+        #[serde(rename = "INTERRUPTING")]
+        INTERRUPTING,
+        #[serde(rename = "RUNNING")]
+        RUNNING,
+        #[serde(rename = "SUSPENDED")]
+        SUSPENDED,
+        #[serde(rename = "CANCELED")]
+        CANCELED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "SUCCEEDED")]
+        SUCCEEDED,
+        #[serde(rename = "NOT_COMPATIBLE")]
+        NOTCOMPATIBLE,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `LicenseEndpointStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum LicenseEndpointStatus {
+        #[serde(rename = "CREATE_IN_PROGRESS")]
+        CREATEINPROGRESS,
+        #[serde(rename = "DELETE_IN_PROGRESS")]
+        DELETEINPROGRESS,
+        #[serde(rename = "READY")]
+        READY,
+        #[serde(rename = "NOT_READY")]
+        NOTREADY,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `QueueStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum QueueStatus {
+        #[serde(rename = "IDLE")]
+        IDLE,
+        #[serde(rename = "SCHEDULING")]
+        SCHEDULING,
+        #[serde(rename = "SCHEDULING_BLOCKED")]
+        SCHEDULINGBLOCKED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `DefaultQueueBudgetAction` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum DefaultQueueBudgetAction {
+        #[serde(rename = "NONE")]
+        NONE,
+        #[serde(rename = "STOP_SCHEDULING_AND_COMPLETE_TASKS")]
+        STOPSCHEDULINGANDCOMPLETETASKS,
+        #[serde(rename = "STOP_SCHEDULING_AND_CANCEL_TASKS")]
+        STOPSCHEDULINGANDCANCELTASKS,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `QueueFleetAssociationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum QueueFleetAssociationStatus {
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "STOP_SCHEDULING_AND_COMPLETE_TASKS")]
+        STOPSCHEDULINGANDCOMPLETETASKS,
+        #[serde(rename = "STOP_SCHEDULING_AND_CANCEL_TASKS")]
+        STOPSCHEDULINGANDCANCELTASKS,
+        #[serde(rename = "STOPPED")]
+        STOPPED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `QueueLimitAssociationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum QueueLimitAssociationStatus {
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "STOP_LIMIT_USAGE_AND_COMPLETE_TASKS")]
+        STOPLIMITUSAGEANDCOMPLETETASKS,
+        #[serde(rename = "STOP_LIMIT_USAGE_AND_CANCEL_TASKS")]
+        STOPLIMITUSAGEANDCANCELTASKS,
+        #[serde(rename = "STOPPED")]
+        STOPPED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
 }
 
 /// A client of canned answers.

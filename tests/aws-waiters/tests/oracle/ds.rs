@@ -21,7 +21,20 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct HybridUpdateInfoEntry {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<UpdateStatus>,
+    }
+    /// `UpdateStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum UpdateStatus {
+        #[serde(rename = "Updated")]
+        Updated,
+        #[serde(rename = "Updating")]
+        Updating,
+        #[serde(rename = "UpdateFailed")]
+        UpdateFailed,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

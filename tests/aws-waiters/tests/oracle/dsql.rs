@@ -13,7 +13,7 @@ pub mod shapes {
         #[serde(rename = "arn")]
         pub arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ClusterStatus,
         #[serde(rename = "creationTime")]
         pub creation_time: ::std::string::String,
         #[serde(rename = "deletionProtectionEnabled")]
@@ -29,13 +29,77 @@ pub mod shapes {
         #[serde(rename = "arn")]
         pub arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: StreamStatus,
         #[serde(rename = "creationTime")]
         pub creation_time: ::std::string::String,
         #[serde(rename = "ordering")]
-        pub ordering: ::std::string::String,
+        pub ordering: StreamOrdering,
         #[serde(rename = "format")]
-        pub format: ::std::string::String,
+        pub format: StreamFormat,
+    }
+    /// `ClusterStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ClusterStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "IDLE")]
+        IDLE,
+        #[serde(rename = "INACTIVE")]
+        INACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "PENDING_SETUP")]
+        PENDINGSETUP,
+        #[serde(rename = "PENDING_DELETE")]
+        PENDINGDELETE,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `StreamStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum StreamStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "IMPAIRED")]
+        IMPAIRED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `StreamOrdering` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum StreamOrdering {
+        #[serde(rename = "UNORDERED")]
+        UNORDERED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `StreamFormat` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum StreamFormat {
+        #[serde(rename = "JSON")]
+        JSON,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

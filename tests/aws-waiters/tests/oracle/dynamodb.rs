@@ -9,7 +9,7 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeContributorInsightsOutput {
         #[serde(rename = "ContributorInsightsStatus")]
-        pub contributor_insights_status: ::std::option::Option<::std::string::String>,
+        pub contributor_insights_status: ::std::option::Option<ContributorInsightsStatus>,
     }
     /// `DescribeExportOutput`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -36,29 +36,118 @@ pub mod shapes {
         #[serde(rename = "Table")]
         pub table: ::std::option::Option<TableDescription>,
     }
+    /// `ContributorInsightsStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ContributorInsightsStatus {
+        #[serde(rename = "ENABLING")]
+        ENABLING,
+        #[serde(rename = "ENABLED")]
+        ENABLED,
+        #[serde(rename = "DISABLING")]
+        DISABLING,
+        #[serde(rename = "DISABLED")]
+        DISABLED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `ExportDescription`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ExportDescription {
         #[serde(rename = "ExportStatus")]
-        pub export_status: ::std::option::Option<::std::string::String>,
+        pub export_status: ::std::option::Option<ExportStatus>,
     }
     /// `ImportTableDescription`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ImportTableDescription {
         #[serde(rename = "ImportStatus")]
-        pub import_status: ::std::option::Option<::std::string::String>,
+        pub import_status: ::std::option::Option<ImportStatus>,
     }
     /// `KinesisDataStreamDestination`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct KinesisDataStreamDestination {
         #[serde(rename = "DestinationStatus")]
-        pub destination_status: ::std::option::Option<::std::string::String>,
+        pub destination_status: ::std::option::Option<DestinationStatus>,
     }
     /// `TableDescription`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct TableDescription {
         #[serde(rename = "TableStatus")]
-        pub table_status: ::std::option::Option<::std::string::String>,
+        pub table_status: ::std::option::Option<TableStatus>,
+    }
+    /// `ExportStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ExportStatus {
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ImportStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ImportStatus {
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "CANCELLING")]
+        CANCELLING,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `DestinationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum DestinationStatus {
+        #[serde(rename = "ENABLING")]
+        ENABLING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "DISABLING")]
+        DISABLING,
+        #[serde(rename = "DISABLED")]
+        DISABLED,
+        #[serde(rename = "ENABLE_FAILED")]
+        ENABLEFAILED,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `TableStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum TableStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "INACCESSIBLE_ENCRYPTION_CREDENTIALS")]
+        INACCESSIBLEENCRYPTIONCREDENTIALS,
+        #[serde(rename = "ARCHIVING")]
+        ARCHIVING,
+        #[serde(rename = "ARCHIVED")]
+        ARCHIVED,
+        #[serde(rename = "REPLICATION_NOT_AUTHORIZED")]
+        REPLICATIONNOTAUTHORIZED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -166,13 +166,13 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct BundleTask {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<BundleTaskState>,
     }
     /// `ConversionTask`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ConversionTask {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<ConversionTaskState>,
     }
     /// `CustomerGateway`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -184,7 +184,7 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ExportTask {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<ExportTaskState>,
     }
     /// `ImageUsageReport`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -198,7 +198,7 @@ pub mod shapes {
         #[serde(rename = "Name")]
         pub name: ::std::option::Option<::std::string::String>,
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<ImageState>,
     }
     /// `ImportSnapshotTask`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -236,25 +236,25 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct NatGateway {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<NatGatewayState>,
     }
     /// `NetworkInterface`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct NetworkInterface {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<NetworkInterfaceStatus>,
     }
     /// `SecondaryNetwork`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct SecondaryNetwork {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<SecondaryNetworkState>,
     }
     /// `SecondarySubnet`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct SecondarySubnet {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<SecondarySubnetState>,
     }
     /// `SecurityGroupVpcAssociation`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -262,7 +262,7 @@ pub mod shapes {
         #[serde(rename = "GroupId")]
         pub group_id: ::std::option::Option<::std::string::String>,
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<SecurityGroupVpcAssociationState>,
     }
     /// `SecurityGroup`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -274,13 +274,13 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Snapshot {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<SnapshotState>,
     }
     /// `SpotInstanceRequest`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct SpotInstanceRequest {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<SpotInstanceState>,
         #[serde(rename = "Status")]
         pub status: ::std::option::Option<SpotInstanceStatus>,
     }
@@ -294,13 +294,13 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Subnet {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<SubnetState>,
     }
     /// `Volume`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Volume {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<VolumeState>,
     }
     /// `VpcPeeringConnection`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -312,13 +312,87 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Vpc {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<VpcState>,
     }
     /// `VpnConnection`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct VpnConnection {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<VpnState>,
+    }
+    /// `BundleTaskState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum BundleTaskState {
+        #[serde(rename = "pending")]
+        Pending,
+        #[serde(rename = "waiting-for-shutdown")]
+        WaitingForShutdown,
+        #[serde(rename = "bundling")]
+        Bundling,
+        #[serde(rename = "storing")]
+        Storing,
+        #[serde(rename = "cancelling")]
+        Cancelling,
+        #[serde(rename = "complete")]
+        Complete,
+        #[serde(rename = "failed")]
+        Failed,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ConversionTaskState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ConversionTaskState {
+        #[serde(rename = "active")]
+        Active,
+        #[serde(rename = "cancelling")]
+        Cancelling,
+        #[serde(rename = "cancelled")]
+        Cancelled,
+        #[serde(rename = "completed")]
+        Completed,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ExportTaskState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ExportTaskState {
+        #[serde(rename = "active")]
+        Active,
+        #[serde(rename = "cancelling")]
+        Cancelling,
+        #[serde(rename = "cancelled")]
+        Cancelled,
+        #[serde(rename = "completed")]
+        Completed,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ImageState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ImageState {
+        #[serde(rename = "pending")]
+        Pending,
+        #[serde(rename = "available")]
+        Available,
+        #[serde(rename = "invalid")]
+        Invalid,
+        #[serde(rename = "deregistered")]
+        Deregistered,
+        #[serde(rename = "transient")]
+        Transient,
+        #[serde(rename = "failed")]
+        Failed,
+        #[serde(rename = "error")]
+        Error,
+        #[serde(rename = "disabled")]
+        Disabled,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `SnapshotTaskDetail`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -330,7 +404,7 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct InstanceStatusSummary {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<SummaryStatus>,
     }
     /// `Instance`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -344,23 +418,229 @@ pub mod shapes {
         #[serde(rename = "KeyName")]
         pub key_name: ::std::option::Option<::std::string::String>,
     }
+    /// `NatGatewayState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum NatGatewayState {
+        #[serde(rename = "pending")]
+        Pending,
+        #[serde(rename = "failed")]
+        Failed,
+        #[serde(rename = "available")]
+        Available,
+        #[serde(rename = "deleting")]
+        Deleting,
+        #[serde(rename = "deleted")]
+        Deleted,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `NetworkInterfaceStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum NetworkInterfaceStatus {
+        #[serde(rename = "available")]
+        Available,
+        #[serde(rename = "associated")]
+        Associated,
+        #[serde(rename = "attaching")]
+        Attaching,
+        #[serde(rename = "in-use")]
+        InUse,
+        #[serde(rename = "detaching")]
+        Detaching,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `SecondaryNetworkState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum SecondaryNetworkState {
+        #[serde(rename = "create-in-progress")]
+        CreateInProgress,
+        #[serde(rename = "create-complete")]
+        CreateComplete,
+        #[serde(rename = "create-failed")]
+        CreateFailed,
+        #[serde(rename = "delete-in-progress")]
+        DeleteInProgress,
+        #[serde(rename = "delete-complete")]
+        DeleteComplete,
+        #[serde(rename = "delete-failed")]
+        DeleteFailed,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `SecondarySubnetState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum SecondarySubnetState {
+        #[serde(rename = "create-in-progress")]
+        CreateInProgress,
+        #[serde(rename = "create-complete")]
+        CreateComplete,
+        #[serde(rename = "create-failed")]
+        CreateFailed,
+        #[serde(rename = "delete-in-progress")]
+        DeleteInProgress,
+        #[serde(rename = "delete-complete")]
+        DeleteComplete,
+        #[serde(rename = "delete-failed")]
+        DeleteFailed,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `SecurityGroupVpcAssociationState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum SecurityGroupVpcAssociationState {
+        #[serde(rename = "associating")]
+        Associating,
+        #[serde(rename = "associated")]
+        Associated,
+        #[serde(rename = "association-failed")]
+        AssociationFailed,
+        #[serde(rename = "disassociating")]
+        Disassociating,
+        #[serde(rename = "disassociated")]
+        Disassociated,
+        #[serde(rename = "disassociation-failed")]
+        DisassociationFailed,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `SnapshotState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum SnapshotState {
+        #[serde(rename = "pending")]
+        Pending,
+        #[serde(rename = "completed")]
+        Completed,
+        #[serde(rename = "error")]
+        Error,
+        #[serde(rename = "recoverable")]
+        Recoverable,
+        #[serde(rename = "recovering")]
+        Recovering,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `SpotInstanceState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum SpotInstanceState {
+        #[serde(rename = "open")]
+        Open,
+        #[serde(rename = "active")]
+        Active,
+        #[serde(rename = "closed")]
+        Closed,
+        #[serde(rename = "cancelled")]
+        Cancelled,
+        #[serde(rename = "failed")]
+        Failed,
+        #[serde(rename = "disabled")]
+        Disabled,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `SpotInstanceStatus`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct SpotInstanceStatus {
         #[serde(rename = "Code")]
         pub code: ::std::option::Option<::std::string::String>,
     }
+    /// `SubnetState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum SubnetState {
+        #[serde(rename = "pending")]
+        Pending,
+        #[serde(rename = "available")]
+        Available,
+        #[serde(rename = "unavailable")]
+        Unavailable,
+        #[serde(rename = "failed")]
+        Failed,
+        #[serde(rename = "failed-insufficient-capacity")]
+        FailedInsufficientCapacity,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `VolumeState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum VolumeState {
+        #[serde(rename = "creating")]
+        Creating,
+        #[serde(rename = "available")]
+        Available,
+        #[serde(rename = "in-use")]
+        InUse,
+        #[serde(rename = "deleting")]
+        Deleting,
+        #[serde(rename = "deleted")]
+        Deleted,
+        #[serde(rename = "error")]
+        Error,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `VpcPeeringConnectionStateReason`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct VpcPeeringConnectionStateReason {
         #[serde(rename = "Code")]
-        pub code: ::std::option::Option<::std::string::String>,
+        pub code: ::std::option::Option<VpcPeeringConnectionStateReasonCode>,
+    }
+    /// `VpcState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum VpcState {
+        #[serde(rename = "pending")]
+        Pending,
+        #[serde(rename = "available")]
+        Available,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `VpnState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum VpnState {
+        #[serde(rename = "pending")]
+        Pending,
+        #[serde(rename = "available")]
+        Available,
+        #[serde(rename = "deleting")]
+        Deleting,
+        #[serde(rename = "deleted")]
+        Deleted,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `SummaryStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum SummaryStatus {
+        #[serde(rename = "ok")]
+        Ok,
+        #[serde(rename = "impaired")]
+        Impaired,
+        #[serde(rename = "insufficient-data")]
+        InsufficientData,
+        #[serde(rename = "not-applicable")]
+        NotApplicable,
+        #[serde(rename = "initializing")]
+        Initializing,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `InstanceNetworkInterface`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct InstanceNetworkInterface {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<NetworkInterfaceStatus>,
     }
     /// `GroupIdentifier`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -374,7 +654,51 @@ pub mod shapes {
         #[serde(rename = "Code")]
         pub code: ::std::option::Option<i64>,
         #[serde(rename = "Name")]
-        pub name: ::std::option::Option<::std::string::String>,
+        pub name: ::std::option::Option<InstanceStateName>,
+    }
+    /// `VpcPeeringConnectionStateReasonCode` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum VpcPeeringConnectionStateReasonCode {
+        #[serde(rename = "initiating-request")]
+        InitiatingRequest,
+        #[serde(rename = "pending-acceptance")]
+        PendingAcceptance,
+        #[serde(rename = "active")]
+        Active,
+        #[serde(rename = "deleted")]
+        Deleted,
+        #[serde(rename = "rejected")]
+        Rejected,
+        #[serde(rename = "failed")]
+        Failed,
+        #[serde(rename = "expired")]
+        Expired,
+        #[serde(rename = "provisioning")]
+        Provisioning,
+        #[serde(rename = "deleting")]
+        Deleting,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `InstanceStateName` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum InstanceStateName {
+        #[serde(rename = "pending")]
+        Pending,
+        #[serde(rename = "running")]
+        Running,
+        #[serde(rename = "shutting-down")]
+        ShuttingDown,
+        #[serde(rename = "terminated")]
+        Terminated,
+        #[serde(rename = "stopping")]
+        Stopping,
+        #[serde(rename = "stopped")]
+        Stopped,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -15,13 +15,55 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetLifecyclePolicyPreviewResponse {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<LifecyclePolicyPreviewStatus>,
     }
     /// `ImageScanStatus`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ImageScanStatus {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<ScanStatus>,
+    }
+    /// `LifecyclePolicyPreviewStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum LifecyclePolicyPreviewStatus {
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "COMPLETE")]
+        COMPLETE,
+        #[serde(rename = "EXPIRED")]
+        EXPIRED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ScanStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ScanStatus {
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "COMPLETE")]
+        COMPLETE,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "UNSUPPORTED_IMAGE")]
+        UNSUPPORTEDIMAGE,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "SCAN_ELIGIBILITY_EXPIRED")]
+        SCANELIGIBILITYEXPIRED,
+        #[serde(rename = "FINDINGS_UNAVAILABLE")]
+        FINDINGSUNAVAILABLE,
+        #[serde(rename = "LIMIT_EXCEEDED")]
+        LIMITEXCEEDED,
+        #[serde(rename = "IMAGE_ARCHIVED")]
+        IMAGEARCHIVED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -45,7 +45,7 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DaemonDetail {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<DaemonStatus>,
     }
     /// `Failure`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -57,13 +57,13 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DaemonDeployment {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<DaemonDeploymentStatus>,
     }
     /// `DaemonTaskDefinition`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DaemonTaskDefinition {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<DaemonTaskDefinitionStatus>,
     }
     /// `Service`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -82,6 +82,53 @@ pub mod shapes {
     pub struct Task {
         #[serde(rename = "lastStatus")]
         pub last_status: ::std::option::Option<::std::string::String>,
+    }
+    /// `DaemonStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum DaemonStatus {
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "DELETE_IN_PROGRESS")]
+        DELETEINPROGRESS,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `DaemonDeploymentStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum DaemonDeploymentStatus {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "SUCCESSFUL")]
+        SUCCESSFUL,
+        #[serde(rename = "STOPPED")]
+        STOPPED,
+        #[serde(rename = "STOP_REQUESTED")]
+        STOPREQUESTED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "ROLLBACK_IN_PROGRESS")]
+        ROLLBACKINPROGRESS,
+        #[serde(rename = "ROLLBACK_SUCCESSFUL")]
+        ROLLBACKSUCCESSFUL,
+        #[serde(rename = "ROLLBACK_FAILED")]
+        ROLLBACKFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `DaemonTaskDefinitionStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum DaemonTaskDefinitionStatus {
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "DELETE_IN_PROGRESS")]
+        DELETEINPROGRESS,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `Deployment`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

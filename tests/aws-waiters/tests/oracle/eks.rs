@@ -33,25 +33,105 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Addon {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<AddonStatus>,
     }
     /// `Cluster`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Cluster {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<ClusterStatus>,
     }
     /// `FargateProfile`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct FargateProfile {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<FargateProfileStatus>,
     }
     /// `Nodegroup`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Nodegroup {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<NodegroupStatus>,
+    }
+    /// `AddonStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum AddonStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        #[serde(rename = "DEGRADED")]
+        DEGRADED,
+        #[serde(rename = "UPDATE_FAILED")]
+        UPDATEFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ClusterStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ClusterStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "PENDING")]
+        PENDING,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `FargateProfileStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum FargateProfileStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `NodegroupStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum NodegroupStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        #[serde(rename = "DEGRADED")]
+        DEGRADED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

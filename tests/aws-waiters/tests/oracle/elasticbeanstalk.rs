@@ -15,7 +15,30 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct EnvironmentDescription {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<EnvironmentStatus>,
+    }
+    /// `EnvironmentStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum EnvironmentStatus {
+        #[serde(rename = "Aborting")]
+        Aborting,
+        #[serde(rename = "Launching")]
+        Launching,
+        #[serde(rename = "Updating")]
+        Updating,
+        #[serde(rename = "LinkingFrom")]
+        LinkingFrom,
+        #[serde(rename = "LinkingTo")]
+        LinkingTo,
+        #[serde(rename = "Ready")]
+        Ready,
+        #[serde(rename = "Terminating")]
+        Terminating,
+        #[serde(rename = "Terminated")]
+        Terminated,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -34,13 +34,49 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct LoadBalancerState {
         #[serde(rename = "Code")]
-        pub code: ::std::option::Option<::std::string::String>,
+        pub code: ::std::option::Option<LoadBalancerStateEnum>,
     }
     /// `TargetHealth`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct TargetHealth {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<TargetHealthStateEnum>,
+    }
+    /// `LoadBalancerStateEnum` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum LoadBalancerStateEnum {
+        #[serde(rename = "active")]
+        Active,
+        #[serde(rename = "provisioning")]
+        Provisioning,
+        #[serde(rename = "active_impaired")]
+        ActiveImpaired,
+        #[serde(rename = "failed")]
+        Failed,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `TargetHealthStateEnum` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum TargetHealthStateEnum {
+        #[serde(rename = "initial")]
+        Initial,
+        #[serde(rename = "healthy")]
+        Healthy,
+        #[serde(rename = "unhealthy")]
+        Unhealthy,
+        #[serde(rename = "unhealthy.draining")]
+        UnhealthyDraining,
+        #[serde(rename = "unused")]
+        Unused,
+        #[serde(rename = "draining")]
+        Draining,
+        #[serde(rename = "unavailable")]
+        Unavailable,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

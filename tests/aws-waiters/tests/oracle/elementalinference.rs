@@ -19,7 +19,7 @@ pub mod shapes {
         #[serde(rename = "outputs")]
         pub outputs: ::std::vec::Vec<GetOutput>,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: FeedStatus,
     }
     /// `GetOutput`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -29,11 +29,43 @@ pub mod shapes {
         #[serde(rename = "outputConfig")]
         pub output_config: OutputConfig,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: OutputStatus,
+    }
+    /// `FeedStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum FeedStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "AVAILABLE")]
+        AVAILABLE,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "ARCHIVED")]
+        ARCHIVED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `OutputConfig` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct OutputConfig {}
+    /// `OutputStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum OutputStatus {
+        #[serde(rename = "ENABLED")]
+        ENABLED,
+        #[serde(rename = "DISABLED")]
+        DISABLED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
 }
 
 /// A client of canned answers.

@@ -33,13 +33,55 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ClusterStatus {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<ClusterState>,
     }
     /// `StepStatus`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct StepStatus {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<StepState>,
+    }
+    /// `ClusterState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ClusterState {
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "BOOTSTRAPPING")]
+        BOOTSTRAPPING,
+        #[serde(rename = "RUNNING")]
+        RUNNING,
+        #[serde(rename = "WAITING")]
+        WAITING,
+        #[serde(rename = "TERMINATING")]
+        TERMINATING,
+        #[serde(rename = "TERMINATED")]
+        TERMINATED,
+        #[serde(rename = "TERMINATED_WITH_ERRORS")]
+        TERMINATEDWITHERRORS,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `StepState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum StepState {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "CANCEL_PENDING")]
+        CANCELPENDING,
+        #[serde(rename = "RUNNING")]
+        RUNNING,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "INTERRUPTED")]
+        INTERRUPTED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

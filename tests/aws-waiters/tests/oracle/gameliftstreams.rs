@@ -11,7 +11,7 @@ pub mod shapes {
         #[serde(rename = "Arn")]
         pub arn: ::std::string::String,
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<ApplicationStatus>,
     }
     /// `GetStreamGroupOutput`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -19,13 +19,74 @@ pub mod shapes {
         #[serde(rename = "Arn")]
         pub arn: ::std::string::String,
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<StreamGroupStatus>,
     }
     /// `GetStreamSessionOutput`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetStreamSessionOutput {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<StreamSessionStatus>,
+    }
+    /// `ApplicationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ApplicationStatus {
+        #[serde(rename = "INITIALIZED")]
+        INITIALIZED,
+        #[serde(rename = "PROCESSING")]
+        PROCESSING,
+        #[serde(rename = "READY")]
+        READY,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "ERROR")]
+        ERROR,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `StreamGroupStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum StreamGroupStatus {
+        #[serde(rename = "ACTIVATING")]
+        ACTIVATING,
+        #[serde(rename = "UPDATING_LOCATIONS")]
+        UPDATINGLOCATIONS,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "ACTIVE_WITH_ERRORS")]
+        ACTIVEWITHERRORS,
+        #[serde(rename = "ERROR")]
+        ERROR,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "EXPIRED")]
+        EXPIRED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `StreamSessionStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum StreamSessionStatus {
+        #[serde(rename = "ACTIVATING")]
+        ACTIVATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "CONNECTED")]
+        CONNECTED,
+        #[serde(rename = "PENDING_CLIENT_RECONNECTION")]
+        PENDINGCLIENTRECONNECTION,
+        #[serde(rename = "RECONNECTING")]
+        RECONNECTING,
+        #[serde(rename = "TERMINATING")]
+        TERMINATING,
+        #[serde(rename = "TERMINATED")]
+        TERMINATED,
+        #[serde(rename = "ERROR")]
+        ERROR,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

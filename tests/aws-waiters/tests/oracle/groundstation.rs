@@ -9,7 +9,7 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeContactResponse {
         #[serde(rename = "contactStatus")]
-        pub contact_status: ::std::option::Option<::std::string::String>,
+        pub contact_status: ::std::option::Option<ContactStatus>,
         #[serde(rename = "version")]
         pub version: ::std::option::Option<ContactVersion>,
     }
@@ -17,15 +17,63 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeContactVersionResponse {
         #[serde(rename = "contactStatus")]
-        pub contact_status: ::std::option::Option<::std::string::String>,
+        pub contact_status: ::std::option::Option<ContactStatus>,
         #[serde(rename = "version")]
         pub version: ::std::option::Option<ContactVersion>,
+    }
+    /// `ContactStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ContactStatus {
+        #[serde(rename = "SCHEDULING")]
+        SCHEDULING,
+        #[serde(rename = "FAILED_TO_SCHEDULE")]
+        FAILEDTOSCHEDULE,
+        #[serde(rename = "SCHEDULED")]
+        SCHEDULED,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "AWS_CANCELLED")]
+        AWSCANCELLED,
+        #[serde(rename = "PREPASS")]
+        PREPASS,
+        #[serde(rename = "PASS")]
+        PASS,
+        #[serde(rename = "POSTPASS")]
+        POSTPASS,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "AVAILABLE")]
+        AVAILABLE,
+        #[serde(rename = "CANCELLING")]
+        CANCELLING,
+        #[serde(rename = "AWS_FAILED")]
+        AWSFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `ContactVersion`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ContactVersion {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<VersionStatus>,
+    }
+    /// `VersionStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum VersionStatus {
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "SUPERSEDED")]
+        SUPERSEDED,
+        #[serde(rename = "FAILED_TO_UPDATE")]
+        FAILEDTOUPDATE,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

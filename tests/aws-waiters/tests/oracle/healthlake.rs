@@ -31,9 +31,9 @@ pub mod shapes {
         #[serde(rename = "DatastoreArn")]
         pub datastore_arn: ::std::string::String,
         #[serde(rename = "DatastoreStatus")]
-        pub datastore_status: ::std::string::String,
+        pub datastore_status: DatastoreStatus,
         #[serde(rename = "DatastoreTypeVersion")]
-        pub datastore_type_version: ::std::string::String,
+        pub datastore_type_version: FHIRVersion,
         #[serde(rename = "DatastoreEndpoint")]
         pub datastore_endpoint: ::std::string::String,
     }
@@ -43,7 +43,7 @@ pub mod shapes {
         #[serde(rename = "JobId")]
         pub job_id: ::std::string::String,
         #[serde(rename = "JobStatus")]
-        pub job_status: ::std::string::String,
+        pub job_status: JobStatus,
         #[serde(rename = "SubmitTime")]
         pub submit_time: ::std::string::String,
         #[serde(rename = "DatastoreId")]
@@ -57,13 +57,66 @@ pub mod shapes {
         #[serde(rename = "JobId")]
         pub job_id: ::std::string::String,
         #[serde(rename = "JobStatus")]
-        pub job_status: ::std::string::String,
+        pub job_status: JobStatus,
         #[serde(rename = "SubmitTime")]
         pub submit_time: ::std::string::String,
         #[serde(rename = "DatastoreId")]
         pub datastore_id: ::std::string::String,
         #[serde(rename = "InputDataConfig")]
         pub input_data_config: InputDataConfig,
+    }
+    /// `DatastoreStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum DatastoreStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `FHIRVersion` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum FHIRVersion {
+        #[serde(rename = "R4")]
+        R4,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `JobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum JobStatus {
+        #[serde(rename = "SUBMITTED")]
+        SUBMITTED,
+        #[serde(rename = "QUEUED")]
+        QUEUED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "COMPLETED_WITH_ERRORS")]
+        COMPLETEDWITHERRORS,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "CANCEL_SUBMITTED")]
+        CANCELSUBMITTED,
+        #[serde(rename = "CANCEL_IN_PROGRESS")]
+        CANCELINPROGRESS,
+        #[serde(rename = "CANCEL_COMPLETED")]
+        CANCELCOMPLETED,
+        #[serde(rename = "CANCEL_FAILED")]
+        CANCELFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `OutputDataConfig` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -33,7 +33,7 @@ pub mod shapes {
         #[serde(rename = "type")]
         pub r#type: ::std::string::String,
         #[serde(rename = "state")]
-        pub state: ::std::string::String,
+        pub state: ConnectionState,
         #[serde(rename = "sharedId")]
         pub shared_id: ::std::string::String,
         #[serde(rename = "ownerAccount")]
@@ -47,6 +47,29 @@ pub mod shapes {
     /// `Provider` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Provider {}
+    /// `ConnectionState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ConnectionState {
+        #[serde(rename = "available")]
+        Available,
+        #[serde(rename = "requested")]
+        Requested,
+        #[serde(rename = "pending")]
+        Pending,
+        #[serde(rename = "down")]
+        Down,
+        #[serde(rename = "deleting")]
+        Deleting,
+        #[serde(rename = "deleted")]
+        Deleted,
+        #[serde(rename = "failed")]
+        Failed,
+        #[serde(rename = "updating")]
+        Updating,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
 }
 
 /// A client of canned answers.

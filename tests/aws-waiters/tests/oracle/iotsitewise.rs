@@ -79,7 +79,7 @@ pub mod shapes {
         #[serde(rename = "name")]
         pub name: ::std::string::String,
         #[serde(rename = "dataType")]
-        pub data_type: ::std::string::String,
+        pub data_type: PropertyDataType,
     }
     /// `AssetHierarchy`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -91,7 +91,7 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct AssetStatus {
         #[serde(rename = "state")]
-        pub state: ::std::string::String,
+        pub state: AssetState,
     }
     /// `AssetModelProperty`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -99,7 +99,7 @@ pub mod shapes {
         #[serde(rename = "name")]
         pub name: ::std::string::String,
         #[serde(rename = "dataType")]
-        pub data_type: ::std::string::String,
+        pub data_type: PropertyDataType,
         #[serde(rename = "type")]
         pub r#type: PropertyType,
     }
@@ -115,17 +115,89 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct AssetModelStatus {
         #[serde(rename = "state")]
-        pub state: ::std::string::String,
+        pub state: AssetModelState,
     }
     /// `PortalStatus`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct PortalStatus {
         #[serde(rename = "state")]
-        pub state: ::std::string::String,
+        pub state: PortalState,
+    }
+    /// `PropertyDataType` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum PropertyDataType {
+        #[serde(rename = "STRING")]
+        STRING,
+        #[serde(rename = "INTEGER")]
+        INTEGER,
+        #[serde(rename = "DOUBLE")]
+        DOUBLE,
+        #[serde(rename = "BOOLEAN")]
+        BOOLEAN,
+        #[serde(rename = "STRUCT")]
+        STRUCT,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `AssetState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum AssetState {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `PropertyType`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct PropertyType {}
+    /// `AssetModelState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum AssetModelState {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "PROPAGATING")]
+        PROPAGATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `PortalState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum PortalState {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
 }
 
 /// A client of canned answers.

@@ -19,7 +19,7 @@ pub mod shapes {
         #[serde(rename = "StreamARN")]
         pub stream_arn: ::std::string::String,
         #[serde(rename = "StreamStatus")]
-        pub stream_status: ::std::string::String,
+        pub stream_status: StreamStatus,
         #[serde(rename = "Shards")]
         pub shards: ::std::vec::Vec<Shard>,
         #[serde(rename = "HasMoreShards")]
@@ -30,6 +30,21 @@ pub mod shapes {
         pub stream_creation_timestamp: ::std::string::String,
         #[serde(rename = "EnhancedMonitoring")]
         pub enhanced_monitoring: ::std::vec::Vec<EnhancedMetrics>,
+    }
+    /// `StreamStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum StreamStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `Shard`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

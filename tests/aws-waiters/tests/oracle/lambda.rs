@@ -15,9 +15,45 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct FunctionConfiguration {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<State>,
         #[serde(rename = "LastUpdateStatus")]
-        pub last_update_status: ::std::option::Option<::std::string::String>,
+        pub last_update_status: ::std::option::Option<LastUpdateStatus>,
+    }
+    /// `State` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum State {
+        #[serde(rename = "Pending")]
+        Pending,
+        #[serde(rename = "Active")]
+        Active,
+        #[serde(rename = "Inactive")]
+        Inactive,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "Deactivating")]
+        Deactivating,
+        #[serde(rename = "Deactivated")]
+        Deactivated,
+        #[serde(rename = "ActiveNonInvocable")]
+        ActiveNonInvocable,
+        #[serde(rename = "Deleting")]
+        Deleting,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `LastUpdateStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum LastUpdateStatus {
+        #[serde(rename = "Successful")]
+        Successful,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "InProgress")]
+        InProgress,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -9,37 +9,130 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeBotResponse {
         #[serde(rename = "botStatus")]
-        pub bot_status: ::std::option::Option<::std::string::String>,
+        pub bot_status: ::std::option::Option<BotStatus>,
     }
     /// `DescribeBotAliasResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeBotAliasResponse {
         #[serde(rename = "botAliasStatus")]
-        pub bot_alias_status: ::std::option::Option<::std::string::String>,
+        pub bot_alias_status: ::std::option::Option<BotAliasStatus>,
     }
     /// `DescribeBotLocaleResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeBotLocaleResponse {
         #[serde(rename = "botLocaleStatus")]
-        pub bot_locale_status: ::std::option::Option<::std::string::String>,
+        pub bot_locale_status: ::std::option::Option<BotLocaleStatus>,
     }
     /// `DescribeBotVersionResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeBotVersionResponse {
         #[serde(rename = "botStatus")]
-        pub bot_status: ::std::option::Option<::std::string::String>,
+        pub bot_status: ::std::option::Option<BotStatus>,
     }
     /// `DescribeExportResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeExportResponse {
         #[serde(rename = "exportStatus")]
-        pub export_status: ::std::option::Option<::std::string::String>,
+        pub export_status: ::std::option::Option<ExportStatus>,
     }
     /// `DescribeImportResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeImportResponse {
         #[serde(rename = "importStatus")]
-        pub import_status: ::std::option::Option<::std::string::String>,
+        pub import_status: ::std::option::Option<ImportStatus>,
+    }
+    /// `BotStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum BotStatus {
+        #[serde(rename = "Creating")]
+        Creating,
+        #[serde(rename = "Available")]
+        Available,
+        #[serde(rename = "Inactive")]
+        Inactive,
+        #[serde(rename = "Deleting")]
+        Deleting,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "Versioning")]
+        Versioning,
+        #[serde(rename = "Importing")]
+        Importing,
+        #[serde(rename = "Updating")]
+        Updating,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `BotAliasStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum BotAliasStatus {
+        #[serde(rename = "Creating")]
+        Creating,
+        #[serde(rename = "Available")]
+        Available,
+        #[serde(rename = "Deleting")]
+        Deleting,
+        #[serde(rename = "Failed")]
+        Failed,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `BotLocaleStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum BotLocaleStatus {
+        #[serde(rename = "Creating")]
+        Creating,
+        #[serde(rename = "Building")]
+        Building,
+        #[serde(rename = "Built")]
+        Built,
+        #[serde(rename = "ReadyExpressTesting")]
+        ReadyExpressTesting,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "Deleting")]
+        Deleting,
+        #[serde(rename = "NotBuilt")]
+        NotBuilt,
+        #[serde(rename = "Importing")]
+        Importing,
+        #[serde(rename = "Processing")]
+        Processing,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ExportStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ExportStatus {
+        #[serde(rename = "InProgress")]
+        InProgress,
+        #[serde(rename = "Completed")]
+        Completed,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "Deleting")]
+        Deleting,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ImportStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ImportStatus {
+        #[serde(rename = "InProgress")]
+        InProgress,
+        #[serde(rename = "Completed")]
+        Completed,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "Deleting")]
+        Deleting,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

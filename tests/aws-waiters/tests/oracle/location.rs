@@ -9,7 +9,7 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetJobResponse {
         #[serde(rename = "Action")]
-        pub action: ::std::string::String,
+        pub action: JobAction,
         #[serde(rename = "CreatedAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "ExecutionRoleArn")]
@@ -23,9 +23,18 @@ pub mod shapes {
         #[serde(rename = "OutputOptions")]
         pub output_options: JobOutputOptions,
         #[serde(rename = "Status")]
-        pub status: ::std::string::String,
+        pub status: JobStatus,
         #[serde(rename = "UpdatedAt")]
         pub updated_at: ::std::string::String,
+    }
+    /// `JobAction` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum JobAction {
+        #[serde(rename = "ValidateAddress")]
+        ValidateAddress,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `JobInputOptions`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -33,15 +42,52 @@ pub mod shapes {
         #[serde(rename = "Location")]
         pub location: ::std::string::String,
         #[serde(rename = "Format")]
-        pub format: ::std::string::String,
+        pub format: JobInputFormat,
     }
     /// `JobOutputOptions`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct JobOutputOptions {
         #[serde(rename = "Format")]
-        pub format: ::std::string::String,
+        pub format: JobOutputFormat,
         #[serde(rename = "Location")]
         pub location: ::std::string::String,
+    }
+    /// `JobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum JobStatus {
+        #[serde(rename = "Pending")]
+        Pending,
+        #[serde(rename = "Running")]
+        Running,
+        #[serde(rename = "Completed")]
+        Completed,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "Cancelling")]
+        Cancelling,
+        #[serde(rename = "Cancelled")]
+        Cancelled,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `JobInputFormat` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum JobInputFormat {
+        #[serde(rename = "Parquet")]
+        Parquet,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `JobOutputFormat` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum JobOutputFormat {
+        #[serde(rename = "Parquet")]
+        Parquet,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -33,25 +33,42 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct BatchPrediction {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<EntityStatus>,
     }
     /// `DataSource`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DataSource {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<EntityStatus>,
     }
     /// `Evaluation`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Evaluation {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<EntityStatus>,
     }
     /// `MLModel`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct MLModel {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<EntityStatus>,
+    }
+    /// `EntityStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum EntityStatus {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "INPROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

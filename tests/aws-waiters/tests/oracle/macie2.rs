@@ -9,7 +9,20 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetSensitiveDataOccurrencesResponse {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<RevealRequestStatus>,
+    }
+    /// `RevealRequestStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RevealRequestStatus {
+        #[serde(rename = "SUCCESS")]
+        SUCCESS,
+        #[serde(rename = "PROCESSING")]
+        PROCESSING,
+        #[serde(rename = "ERROR")]
+        ERROR,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -39,7 +39,7 @@ pub mod shapes {
         #[serde(rename = "Source")]
         pub source: Source,
         #[serde(rename = "Status")]
-        pub status: ::std::string::String,
+        pub status: Status,
     }
     /// `RouterInput`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -51,9 +51,9 @@ pub mod shapes {
         #[serde(rename = "Id")]
         pub id: ::std::string::String,
         #[serde(rename = "State")]
-        pub state: ::std::string::String,
+        pub state: RouterInputState,
         #[serde(rename = "InputType")]
-        pub input_type: ::std::string::String,
+        pub input_type: RouterInputType,
         #[serde(rename = "Configuration")]
         pub configuration: RouterInputConfiguration,
         #[serde(rename = "RoutedOutputs")]
@@ -65,9 +65,9 @@ pub mod shapes {
         #[serde(rename = "MaximumBitrate")]
         pub maximum_bitrate: i64,
         #[serde(rename = "Tier")]
-        pub tier: ::std::string::String,
+        pub tier: RouterInputTier,
         #[serde(rename = "RoutingScope")]
-        pub routing_scope: ::std::string::String,
+        pub routing_scope: RoutingScope,
         #[serde(rename = "CreatedAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "UpdatedAt")]
@@ -81,7 +81,7 @@ pub mod shapes {
         #[serde(rename = "StreamDetails")]
         pub stream_details: RouterInputStreamDetails,
         #[serde(rename = "MaintenanceType")]
-        pub maintenance_type: ::std::string::String,
+        pub maintenance_type: MaintenanceType,
         #[serde(rename = "MaintenanceConfiguration")]
         pub maintenance_configuration: MaintenanceConfiguration,
     }
@@ -95,13 +95,13 @@ pub mod shapes {
         #[serde(rename = "Id")]
         pub id: ::std::string::String,
         #[serde(rename = "State")]
-        pub state: ::std::string::String,
+        pub state: RouterOutputState,
         #[serde(rename = "OutputType")]
-        pub output_type: ::std::string::String,
+        pub output_type: RouterOutputType,
         #[serde(rename = "Configuration")]
         pub configuration: RouterOutputConfiguration,
         #[serde(rename = "RoutedState")]
-        pub routed_state: ::std::string::String,
+        pub routed_state: RouterOutputRoutedState,
         #[serde(rename = "RegionName")]
         pub region_name: ::std::string::String,
         #[serde(rename = "AvailabilityZone")]
@@ -109,9 +109,9 @@ pub mod shapes {
         #[serde(rename = "MaximumBitrate")]
         pub maximum_bitrate: i64,
         #[serde(rename = "RoutingScope")]
-        pub routing_scope: ::std::string::String,
+        pub routing_scope: RoutingScope,
         #[serde(rename = "Tier")]
-        pub tier: ::std::string::String,
+        pub tier: RouterOutputTier,
         #[serde(rename = "CreatedAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "UpdatedAt")]
@@ -123,7 +123,7 @@ pub mod shapes {
         #[serde(rename = "StreamDetails")]
         pub stream_details: RouterOutputStreamDetails,
         #[serde(rename = "MaintenanceType")]
-        pub maintenance_type: ::std::string::String,
+        pub maintenance_type: MaintenanceType,
         #[serde(rename = "MaintenanceConfiguration")]
         pub maintenance_configuration: MaintenanceConfiguration,
     }
@@ -153,9 +153,98 @@ pub mod shapes {
         #[serde(rename = "SourceArn")]
         pub source_arn: ::std::string::String,
     }
+    /// `Status` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum Status {
+        #[serde(rename = "STANDBY")]
+        STANDBY,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "STOPPING")]
+        STOPPING,
+        #[serde(rename = "ERROR")]
+        ERROR,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `RouterInputState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RouterInputState {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "STANDBY")]
+        STANDBY,
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "STOPPING")]
+        STOPPING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "ERROR")]
+        ERROR,
+        #[serde(rename = "RECOVERING")]
+        RECOVERING,
+        #[serde(rename = "MIGRATING")]
+        MIGRATING,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `RouterInputType` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RouterInputType {
+        #[serde(rename = "STANDARD")]
+        STANDARD,
+        #[serde(rename = "FAILOVER")]
+        FAILOVER,
+        #[serde(rename = "MERGE")]
+        MERGE,
+        #[serde(rename = "MEDIACONNECT_FLOW")]
+        MEDIACONNECTFLOW,
+        #[serde(rename = "MEDIALIVE_CHANNEL")]
+        MEDIALIVECHANNEL,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `RouterInputConfiguration` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct RouterInputConfiguration {}
+    /// `RouterInputTier` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RouterInputTier {
+        #[serde(rename = "INPUT_100")]
+        INPUT100,
+        #[serde(rename = "INPUT_50")]
+        INPUT50,
+        #[serde(rename = "INPUT_20")]
+        INPUT20,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `RoutingScope` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RoutingScope {
+        #[serde(rename = "REGIONAL")]
+        REGIONAL,
+        #[serde(rename = "GLOBAL")]
+        GLOBAL,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `RouterInputMessage`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct RouterInputMessage {
@@ -173,12 +262,89 @@ pub mod shapes {
     /// `RouterInputStreamDetails` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct RouterInputStreamDetails {}
+    /// `MaintenanceType` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum MaintenanceType {
+        #[serde(rename = "PREFERRED_DAY_TIME")]
+        PREFERREDDAYTIME,
+        #[serde(rename = "DEFAULT")]
+        DEFAULT,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `MaintenanceConfiguration` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct MaintenanceConfiguration {}
+    /// `RouterOutputState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RouterOutputState {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "STANDBY")]
+        STANDBY,
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "STOPPING")]
+        STOPPING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "ERROR")]
+        ERROR,
+        #[serde(rename = "RECOVERING")]
+        RECOVERING,
+        #[serde(rename = "MIGRATING")]
+        MIGRATING,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `RouterOutputType` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RouterOutputType {
+        #[serde(rename = "STANDARD")]
+        STANDARD,
+        #[serde(rename = "MEDIACONNECT_FLOW")]
+        MEDIACONNECTFLOW,
+        #[serde(rename = "MEDIALIVE_INPUT")]
+        MEDIALIVEINPUT,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `RouterOutputConfiguration` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct RouterOutputConfiguration {}
+    /// `RouterOutputRoutedState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RouterOutputRoutedState {
+        #[serde(rename = "ROUTED")]
+        ROUTED,
+        #[serde(rename = "ROUTING")]
+        ROUTING,
+        #[serde(rename = "UNROUTED")]
+        UNROUTED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `RouterOutputTier` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RouterOutputTier {
+        #[serde(rename = "OUTPUT_100")]
+        OUTPUT100,
+        #[serde(rename = "OUTPUT_50")]
+        OUTPUT50,
+        #[serde(rename = "OUTPUT_20")]
+        OUTPUT20,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `RouterOutputMessage`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct RouterOutputMessage {

@@ -9,37 +9,37 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeChannelResponse {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<ChannelState>,
     }
     /// `DescribeChannelPlacementGroupResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeChannelPlacementGroupResponse {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<ChannelPlacementGroupState>,
     }
     /// `DescribeClusterResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeClusterResponse {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<ClusterState>,
     }
     /// `DescribeInputResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeInputResponse {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<InputState>,
     }
     /// `DescribeMultiplexResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeMultiplexResponse {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<MultiplexState>,
     }
     /// `DescribeNodeResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeNodeResponse {
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<NodeState>,
     }
     /// `GetSignalMapResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -47,13 +47,207 @@ pub mod shapes {
         #[serde(rename = "MonitorDeployment")]
         pub monitor_deployment: ::std::option::Option<MonitorDeployment>,
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<SignalMapStatus>,
+    }
+    /// `ChannelState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ChannelState {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "IDLE")]
+        IDLE,
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "RUNNING")]
+        RUNNING,
+        #[serde(rename = "RECOVERING")]
+        RECOVERING,
+        #[serde(rename = "STOPPING")]
+        STOPPING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "UPDATE_FAILED")]
+        UPDATEFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ChannelPlacementGroupState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ChannelPlacementGroupState {
+        #[serde(rename = "UNASSIGNED")]
+        UNASSIGNED,
+        #[serde(rename = "ASSIGNING")]
+        ASSIGNING,
+        #[serde(rename = "ASSIGNED")]
+        ASSIGNED,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "UNASSIGNING")]
+        UNASSIGNING,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ClusterState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ClusterState {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `InputState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum InputState {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "DETACHED")]
+        DETACHED,
+        #[serde(rename = "ATTACHED")]
+        ATTACHED,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `MultiplexState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum MultiplexState {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "IDLE")]
+        IDLE,
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "RUNNING")]
+        RUNNING,
+        #[serde(rename = "RECOVERING")]
+        RECOVERING,
+        #[serde(rename = "STOPPING")]
+        STOPPING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `NodeState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum NodeState {
+        #[serde(rename = "CREATED")]
+        CREATED,
+        #[serde(rename = "REGISTERING")]
+        REGISTERING,
+        #[serde(rename = "READY_TO_ACTIVATE")]
+        READYTOACTIVATE,
+        #[serde(rename = "REGISTRATION_FAILED")]
+        REGISTRATIONFAILED,
+        #[serde(rename = "ACTIVATION_FAILED")]
+        ACTIVATIONFAILED,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "READY")]
+        READY,
+        #[serde(rename = "IN_USE")]
+        INUSE,
+        #[serde(rename = "DEREGISTERING")]
+        DEREGISTERING,
+        #[serde(rename = "DRAINING")]
+        DRAINING,
+        #[serde(rename = "DEREGISTRATION_FAILED")]
+        DEREGISTRATIONFAILED,
+        #[serde(rename = "DEREGISTERED")]
+        DEREGISTERED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `MonitorDeployment`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct MonitorDeployment {
         #[serde(rename = "Status")]
-        pub status: ::std::string::String,
+        pub status: SignalMapMonitorDeploymentStatus,
+    }
+    /// `SignalMapStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum SignalMapStatus {
+        #[serde(rename = "CREATE_IN_PROGRESS")]
+        CREATEINPROGRESS,
+        #[serde(rename = "CREATE_COMPLETE")]
+        CREATECOMPLETE,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "UPDATE_IN_PROGRESS")]
+        UPDATEINPROGRESS,
+        #[serde(rename = "UPDATE_COMPLETE")]
+        UPDATECOMPLETE,
+        #[serde(rename = "UPDATE_REVERTED")]
+        UPDATEREVERTED,
+        #[serde(rename = "UPDATE_FAILED")]
+        UPDATEFAILED,
+        #[serde(rename = "READY")]
+        READY,
+        #[serde(rename = "NOT_READY")]
+        NOTREADY,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `SignalMapMonitorDeploymentStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum SignalMapMonitorDeploymentStatus {
+        #[serde(rename = "NOT_DEPLOYED")]
+        NOTDEPLOYED,
+        #[serde(rename = "DRY_RUN_DEPLOYMENT_COMPLETE")]
+        DRYRUNDEPLOYMENTCOMPLETE,
+        #[serde(rename = "DRY_RUN_DEPLOYMENT_FAILED")]
+        DRYRUNDEPLOYMENTFAILED,
+        #[serde(rename = "DRY_RUN_DEPLOYMENT_IN_PROGRESS")]
+        DRYRUNDEPLOYMENTINPROGRESS,
+        #[serde(rename = "DEPLOYMENT_COMPLETE")]
+        DEPLOYMENTCOMPLETE,
+        #[serde(rename = "DEPLOYMENT_FAILED")]
+        DEPLOYMENTFAILED,
+        #[serde(rename = "DEPLOYMENT_IN_PROGRESS")]
+        DEPLOYMENTINPROGRESS,
+        #[serde(rename = "DELETE_COMPLETE")]
+        DELETECOMPLETE,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        #[serde(rename = "DELETE_IN_PROGRESS")]
+        DELETEINPROGRESS,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -29,7 +29,7 @@ pub mod shapes {
         #[serde(rename = "ModifiedAt")]
         pub modified_at: ::std::string::String,
         #[serde(rename = "Status")]
-        pub status: ::std::string::String,
+        pub status: HarvestJobStatus,
     }
     /// `Destination`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -47,6 +47,23 @@ pub mod shapes {
         pub start_time: ::std::string::String,
         #[serde(rename = "EndTime")]
         pub end_time: ::std::string::String,
+    }
+    /// `HarvestJobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum HarvestJobStatus {
+        #[serde(rename = "QUEUED")]
+        QUEUED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `S3DestinationConfig`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

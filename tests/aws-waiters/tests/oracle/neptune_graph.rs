@@ -15,9 +15,9 @@ pub mod shapes {
         #[serde(rename = "taskId")]
         pub task_id: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ExportTaskStatus,
         #[serde(rename = "format")]
-        pub format: ::std::string::String,
+        pub format: ExportFormat,
         #[serde(rename = "destination")]
         pub destination: ::std::string::String,
         #[serde(rename = "kmsKeyIdentifier")]
@@ -33,7 +33,7 @@ pub mod shapes {
         #[serde(rename = "arn")]
         pub arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<GraphStatus>,
     }
     /// `GetGraphSnapshotOutput`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -45,7 +45,7 @@ pub mod shapes {
         #[serde(rename = "arn")]
         pub arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<SnapshotStatus>,
     }
     /// `GetImportTaskOutput`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -57,7 +57,7 @@ pub mod shapes {
         #[serde(rename = "roleArn")]
         pub role_arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ImportTaskStatus,
     }
     /// `GetPrivateGraphEndpointOutput`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -67,7 +67,127 @@ pub mod shapes {
         #[serde(rename = "subnetIds")]
         pub subnet_ids: ::std::vec::Vec<::std::string::String>,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: PrivateGraphEndpointStatus,
+    }
+    /// `ExportTaskStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ExportTaskStatus {
+        #[serde(rename = "INITIALIZING")]
+        INITIALIZING,
+        #[serde(rename = "EXPORTING")]
+        EXPORTING,
+        #[serde(rename = "SUCCEEDED")]
+        SUCCEEDED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "CANCELLING")]
+        CANCELLING,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ExportFormat` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ExportFormat {
+        #[serde(rename = "PARQUET")]
+        PARQUET,
+        #[serde(rename = "CSV")]
+        CSV,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `GraphStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum GraphStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "AVAILABLE")]
+        AVAILABLE,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "RESETTING")]
+        RESETTING,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "SNAPSHOTTING")]
+        SNAPSHOTTING,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "IMPORTING")]
+        IMPORTING,
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "STOPPING")]
+        STOPPING,
+        #[serde(rename = "STOPPED")]
+        STOPPED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `SnapshotStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum SnapshotStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "AVAILABLE")]
+        AVAILABLE,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ImportTaskStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ImportTaskStatus {
+        #[serde(rename = "INITIALIZING")]
+        INITIALIZING,
+        #[serde(rename = "EXPORTING")]
+        EXPORTING,
+        #[serde(rename = "ANALYZING_DATA")]
+        ANALYZINGDATA,
+        #[serde(rename = "IMPORTING")]
+        IMPORTING,
+        #[serde(rename = "REPROVISIONING")]
+        REPROVISIONING,
+        #[serde(rename = "ROLLING_BACK")]
+        ROLLINGBACK,
+        #[serde(rename = "SUCCEEDED")]
+        SUCCEEDED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "CANCELLING")]
+        CANCELLING,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `PrivateGraphEndpointStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum PrivateGraphEndpointStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "AVAILABLE")]
+        AVAILABLE,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -17,7 +17,7 @@ pub mod shapes {
         #[serde(rename = "roleArn")]
         pub role_arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: JobStatus,
         #[serde(rename = "statusMessage")]
         pub status_message: ::std::string::String,
         #[serde(rename = "creationTime")]
@@ -41,7 +41,7 @@ pub mod shapes {
         #[serde(rename = "reference")]
         pub reference: ReferenceItem,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: StoreStatus,
         #[serde(rename = "storeArn")]
         pub store_arn: ::std::string::String,
         #[serde(rename = "name")]
@@ -71,7 +71,7 @@ pub mod shapes {
         #[serde(rename = "id")]
         pub id: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: VersionStatus,
         #[serde(rename = "versionArn")]
         pub version_arn: ::std::string::String,
         #[serde(rename = "name")]
@@ -99,7 +99,7 @@ pub mod shapes {
         #[serde(rename = "sequenceStoreId")]
         pub sequence_store_id: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ReadSetActivationJobStatus,
         #[serde(rename = "creationTime")]
         pub creation_time: ::std::string::String,
     }
@@ -113,7 +113,7 @@ pub mod shapes {
         #[serde(rename = "destination")]
         pub destination: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ReadSetExportJobStatus,
         #[serde(rename = "creationTime")]
         pub creation_time: ::std::string::String,
     }
@@ -127,7 +127,7 @@ pub mod shapes {
         #[serde(rename = "roleArn")]
         pub role_arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ReadSetImportJobStatus,
         #[serde(rename = "creationTime")]
         pub creation_time: ::std::string::String,
         #[serde(rename = "sources")]
@@ -143,7 +143,7 @@ pub mod shapes {
         #[serde(rename = "roleArn")]
         pub role_arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ReferenceImportJobStatus,
         #[serde(rename = "creationTime")]
         pub creation_time: ::std::string::String,
         #[serde(rename = "sources")]
@@ -153,13 +153,13 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetRunResponse {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<RunStatus>,
     }
     /// `GetRunTaskResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetRunTaskResponse {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<TaskStatus>,
     }
     /// `GetVariantImportResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -171,7 +171,7 @@ pub mod shapes {
         #[serde(rename = "roleArn")]
         pub role_arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: JobStatus,
         #[serde(rename = "statusMessage")]
         pub status_message: ::std::string::String,
         #[serde(rename = "creationTime")]
@@ -191,7 +191,7 @@ pub mod shapes {
         #[serde(rename = "reference")]
         pub reference: ReferenceItem,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: StoreStatus,
         #[serde(rename = "storeArn")]
         pub store_arn: ::std::string::String,
         #[serde(rename = "name")]
@@ -215,13 +215,32 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetWorkflowResponse {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<WorkflowStatus>,
     }
     /// `GetWorkflowVersionResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetWorkflowVersionResponse {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<WorkflowStatus>,
+    }
+    /// `JobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum JobStatus {
+        #[serde(rename = "SUBMITTED")]
+        SUBMITTED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "COMPLETED_WITH_FAILURES")]
+        COMPLETEDWITHFAILURES,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `AnnotationImportItemDetail`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -229,7 +248,7 @@ pub mod shapes {
         #[serde(rename = "source")]
         pub source: ::std::string::String,
         #[serde(rename = "jobStatus")]
-        pub job_status: ::std::string::String,
+        pub job_status: JobStatus,
     }
     /// `FormatOptions` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -237,11 +256,108 @@ pub mod shapes {
     /// `ReferenceItem` (a union).
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ReferenceItem {}
+    /// `StoreStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum StoreStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `SseConfig`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct SseConfig {
         #[serde(rename = "type")]
-        pub r#type: ::std::string::String,
+        pub r#type: EncryptionType,
+    }
+    /// `VersionStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum VersionStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ReadSetActivationJobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ReadSetActivationJobStatus {
+        #[serde(rename = "SUBMITTED")]
+        SUBMITTED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "CANCELLING")]
+        CANCELLING,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "COMPLETED_WITH_FAILURES")]
+        COMPLETEDWITHFAILURES,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ReadSetExportJobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ReadSetExportJobStatus {
+        #[serde(rename = "SUBMITTED")]
+        SUBMITTED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "CANCELLING")]
+        CANCELLING,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "COMPLETED_WITH_FAILURES")]
+        COMPLETEDWITHFAILURES,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ReadSetImportJobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ReadSetImportJobStatus {
+        #[serde(rename = "SUBMITTED")]
+        SUBMITTED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "CANCELLING")]
+        CANCELLING,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "COMPLETED_WITH_FAILURES")]
+        COMPLETEDWITHFAILURES,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `ImportReadSetSourceItem`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -249,19 +365,84 @@ pub mod shapes {
         #[serde(rename = "sourceFiles")]
         pub source_files: SourceFiles,
         #[serde(rename = "sourceFileType")]
-        pub source_file_type: ::std::string::String,
+        pub source_file_type: FileType,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ReadSetImportJobItemStatus,
         #[serde(rename = "subjectId")]
         pub subject_id: ::std::string::String,
         #[serde(rename = "sampleId")]
         pub sample_id: ::std::string::String,
     }
+    /// `ReferenceImportJobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ReferenceImportJobStatus {
+        #[serde(rename = "SUBMITTED")]
+        SUBMITTED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "CANCELLING")]
+        CANCELLING,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "COMPLETED_WITH_FAILURES")]
+        COMPLETEDWITHFAILURES,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
     /// `ImportReferenceSourceItem`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ImportReferenceSourceItem {
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ReferenceImportJobItemStatus,
+    }
+    /// `RunStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RunStatus {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "RUNNING")]
+        RUNNING,
+        #[serde(rename = "STOPPING")]
+        STOPPING,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `TaskStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum TaskStatus {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "RUNNING")]
+        RUNNING,
+        #[serde(rename = "STOPPING")]
+        STOPPING,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `VariantImportItemDetail`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -269,13 +450,86 @@ pub mod shapes {
         #[serde(rename = "source")]
         pub source: ::std::string::String,
         #[serde(rename = "jobStatus")]
-        pub job_status: ::std::string::String,
+        pub job_status: JobStatus,
+    }
+    /// `WorkflowStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum WorkflowStatus {
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "INACTIVE")]
+        INACTIVE,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `EncryptionType` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum EncryptionType {
+        #[serde(rename = "KMS")]
+        KMS,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `SourceFiles`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct SourceFiles {
         #[serde(rename = "source1")]
         pub source1: ::std::string::String,
+    }
+    /// `FileType` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum FileType {
+        #[serde(rename = "FASTQ")]
+        FASTQ,
+        #[serde(rename = "BAM")]
+        BAM,
+        #[serde(rename = "CRAM")]
+        CRAM,
+        #[serde(rename = "UBAM")]
+        UBAM,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ReadSetImportJobItemStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ReadSetImportJobItemStatus {
+        #[serde(rename = "NOT_STARTED")]
+        NOTSTARTED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "FINISHED")]
+        FINISHED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ReferenceImportJobItemStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ReferenceImportJobItemStatus {
+        #[serde(rename = "NOT_STARTED")]
+        NOTSTARTED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "FINISHED")]
+        FINISHED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -49,7 +49,7 @@ pub mod shapes {
         #[serde(rename = "createdAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "deploymentStatus")]
-        pub deployment_status: ::std::string::String,
+        pub deployment_status: DeploymentStatus,
         #[serde(rename = "environmentName")]
         pub environment_name: ::std::string::String,
         #[serde(rename = "lastModifiedAt")]
@@ -65,7 +65,7 @@ pub mod shapes {
         #[serde(rename = "createdAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "deploymentStatus")]
-        pub deployment_status: ::std::string::String,
+        pub deployment_status: DeploymentStatus,
         #[serde(rename = "lastDeploymentAttemptedAt")]
         pub last_deployment_attempted_at: ::std::string::String,
         #[serde(rename = "lastDeploymentSucceededAt")]
@@ -93,7 +93,7 @@ pub mod shapes {
         #[serde(rename = "minorVersion")]
         pub minor_version: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: TemplateVersionStatus,
         #[serde(rename = "templateName")]
         pub template_name: ::std::string::String,
     }
@@ -113,7 +113,7 @@ pub mod shapes {
         #[serde(rename = "spec")]
         pub spec: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ServiceStatus,
         #[serde(rename = "templateName")]
         pub template_name: ::std::string::String,
     }
@@ -125,7 +125,7 @@ pub mod shapes {
         #[serde(rename = "createdAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "deploymentStatus")]
-        pub deployment_status: ::std::string::String,
+        pub deployment_status: DeploymentStatus,
         #[serde(rename = "environmentName")]
         pub environment_name: ::std::string::String,
         #[serde(rename = "lastDeploymentAttemptedAt")]
@@ -159,9 +159,47 @@ pub mod shapes {
         #[serde(rename = "minorVersion")]
         pub minor_version: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: TemplateVersionStatus,
         #[serde(rename = "templateName")]
         pub template_name: ::std::string::String,
+    }
+    /// `DeploymentStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum DeploymentStatus {
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "SUCCEEDED")]
+        SUCCEEDED,
+        #[serde(rename = "DELETE_IN_PROGRESS")]
+        DELETEINPROGRESS,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        #[serde(rename = "DELETE_COMPLETE")]
+        DELETECOMPLETE,
+        #[serde(rename = "CANCELLING")]
+        CANCELLING,
+        #[serde(rename = "CANCELLED")]
+        CANCELLED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `TemplateVersionStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum TemplateVersionStatus {
+        #[serde(rename = "REGISTRATION_IN_PROGRESS")]
+        REGISTRATIONINPROGRESS,
+        #[serde(rename = "REGISTRATION_FAILED")]
+        REGISTRATIONFAILED,
+        #[serde(rename = "DRAFT")]
+        DRAFT,
+        #[serde(rename = "PUBLISHED")]
+        PUBLISHED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `ServicePipeline`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -171,7 +209,7 @@ pub mod shapes {
         #[serde(rename = "createdAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "deploymentStatus")]
-        pub deployment_status: ::std::string::String,
+        pub deployment_status: DeploymentStatus,
         #[serde(rename = "lastDeploymentAttemptedAt")]
         pub last_deployment_attempted_at: ::std::string::String,
         #[serde(rename = "lastDeploymentSucceededAt")]
@@ -182,6 +220,41 @@ pub mod shapes {
         pub template_minor_version: ::std::string::String,
         #[serde(rename = "templateName")]
         pub template_name: ::std::string::String,
+    }
+    /// `ServiceStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ServiceStatus {
+        #[serde(rename = "CREATE_IN_PROGRESS")]
+        CREATEINPROGRESS,
+        #[serde(rename = "CREATE_FAILED_CLEANUP_IN_PROGRESS")]
+        CREATEFAILEDCLEANUPINPROGRESS,
+        #[serde(rename = "CREATE_FAILED_CLEANUP_COMPLETE")]
+        CREATEFAILEDCLEANUPCOMPLETE,
+        #[serde(rename = "CREATE_FAILED_CLEANUP_FAILED")]
+        CREATEFAILEDCLEANUPFAILED,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "DELETE_IN_PROGRESS")]
+        DELETEINPROGRESS,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        #[serde(rename = "UPDATE_IN_PROGRESS")]
+        UPDATEINPROGRESS,
+        #[serde(rename = "UPDATE_FAILED_CLEANUP_IN_PROGRESS")]
+        UPDATEFAILEDCLEANUPINPROGRESS,
+        #[serde(rename = "UPDATE_FAILED_CLEANUP_COMPLETE")]
+        UPDATEFAILEDCLEANUPCOMPLETE,
+        #[serde(rename = "UPDATE_FAILED_CLEANUP_FAILED")]
+        UPDATEFAILEDCLEANUPFAILED,
+        #[serde(rename = "UPDATE_FAILED")]
+        UPDATEFAILED,
+        #[serde(rename = "UPDATE_COMPLETE_CLEANUP_FAILED")]
+        UPDATECOMPLETECLEANUPFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `CompatibleEnvironmentTemplate`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -16,7 +16,42 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ProjectVersionDescription {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<ProjectVersionStatus>,
+    }
+    /// `ProjectVersionStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ProjectVersionStatus {
+        #[serde(rename = "TRAINING_IN_PROGRESS")]
+        TRAININGINPROGRESS,
+        #[serde(rename = "TRAINING_COMPLETED")]
+        TRAININGCOMPLETED,
+        #[serde(rename = "TRAINING_FAILED")]
+        TRAININGFAILED,
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "RUNNING")]
+        RUNNING,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "STOPPING")]
+        STOPPING,
+        #[serde(rename = "STOPPED")]
+        STOPPED,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "COPYING_IN_PROGRESS")]
+        COPYINGINPROGRESS,
+        #[serde(rename = "COPYING_COMPLETED")]
+        COPYINGCOMPLETED,
+        #[serde(rename = "COPYING_FAILED")]
+        COPYINGFAILED,
+        #[serde(rename = "DEPRECATED")]
+        DEPRECATED,
+        #[serde(rename = "EXPIRED")]
+        EXPIRED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

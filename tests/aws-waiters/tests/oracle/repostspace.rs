@@ -17,7 +17,7 @@ pub mod shapes {
         #[serde(rename = "createDateTime")]
         pub create_date_time: ::std::string::String,
         #[serde(rename = "channelStatus")]
-        pub channel_status: ::std::string::String,
+        pub channel_status: ChannelStatus,
     }
     /// `GetSpaceOutput`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -31,11 +31,11 @@ pub mod shapes {
         #[serde(rename = "status")]
         pub status: ::std::string::String,
         #[serde(rename = "configurationStatus")]
-        pub configuration_status: ::std::string::String,
+        pub configuration_status: ConfigurationStatus,
         #[serde(rename = "clientId")]
         pub client_id: ::std::string::String,
         #[serde(rename = "vanityDomainStatus")]
-        pub vanity_domain_status: ::std::string::String,
+        pub vanity_domain_status: VanityDomainStatus,
         #[serde(rename = "vanityDomain")]
         pub vanity_domain: ::std::string::String,
         #[serde(rename = "randomDomain")]
@@ -43,9 +43,63 @@ pub mod shapes {
         #[serde(rename = "createDateTime")]
         pub create_date_time: ::std::string::String,
         #[serde(rename = "tier")]
-        pub tier: ::std::string::String,
+        pub tier: TierLevel,
         #[serde(rename = "storageLimit")]
         pub storage_limit: i64,
+    }
+    /// `ChannelStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ChannelStatus {
+        #[serde(rename = "CREATED")]
+        CREATED,
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "DELETE_FAILED")]
+        DELETEFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ConfigurationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ConfigurationStatus {
+        #[serde(rename = "CONFIGURED")]
+        CONFIGURED,
+        #[serde(rename = "UNCONFIGURED")]
+        UNCONFIGURED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `VanityDomainStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum VanityDomainStatus {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "APPROVED")]
+        APPROVED,
+        #[serde(rename = "UNAPPROVED")]
+        UNAPPROVED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `TierLevel` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum TierLevel {
+        #[serde(rename = "BASIC")]
+        BASIC,
+        #[serde(rename = "STANDARD")]
+        STANDARD,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -17,9 +17,20 @@ pub mod shapes {
         #[serde(rename = "Id")]
         pub id: ::std::string::String,
         #[serde(rename = "Status")]
-        pub status: ::std::string::String,
+        pub status: ChangeStatus,
         #[serde(rename = "SubmittedAt")]
         pub submitted_at: ::std::string::String,
+    }
+    /// `ChangeStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ChangeStatus {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "INSYNC")]
+        INSYNC,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

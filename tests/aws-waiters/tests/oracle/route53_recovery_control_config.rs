@@ -27,19 +27,32 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct Cluster {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<Status>,
     }
     /// `ControlPanel`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct ControlPanel {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<Status>,
     }
     /// `RoutingControl`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct RoutingControl {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<Status>,
+    }
+    /// `Status` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum Status {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "DEPLOYED")]
+        DEPLOYED,
+        #[serde(rename = "PENDING_DELETION")]
+        PENDINGDELETION,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

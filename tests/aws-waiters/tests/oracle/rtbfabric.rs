@@ -13,7 +13,7 @@ pub mod shapes {
         #[serde(rename = "acmCertificateArn")]
         pub acm_certificate_arn: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: CertificateAssociationStatus,
     }
     /// `GetInboundExternalLinkResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -23,7 +23,7 @@ pub mod shapes {
         #[serde(rename = "linkId")]
         pub link_id: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: LinkStatus,
         #[serde(rename = "domainName")]
         pub domain_name: ::std::string::String,
     }
@@ -35,7 +35,7 @@ pub mod shapes {
         #[serde(rename = "peerGatewayId")]
         pub peer_gateway_id: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: LinkStatus,
         #[serde(rename = "createdAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "updatedAt")]
@@ -57,7 +57,7 @@ pub mod shapes {
         #[serde(rename = "conditions")]
         pub conditions: RuleCondition,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: RuleStatus,
         #[serde(rename = "createdAt")]
         pub created_at: ::std::string::String,
         #[serde(rename = "updatedAt")]
@@ -71,7 +71,7 @@ pub mod shapes {
         #[serde(rename = "linkId")]
         pub link_id: ::std::string::String,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: LinkStatus,
         #[serde(rename = "publicEndpoint")]
         pub public_endpoint: ::std::string::String,
     }
@@ -79,7 +79,7 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetRequesterGatewayResponse {
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: RequesterGatewayStatus,
         #[serde(rename = "domainName")]
         pub domain_name: ::std::string::String,
         #[serde(rename = "vpcId")]
@@ -101,17 +101,147 @@ pub mod shapes {
         #[serde(rename = "securityGroupIds")]
         pub security_group_ids: ::std::vec::Vec<::std::string::String>,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ResponderGatewayStatus,
         #[serde(rename = "port")]
         pub port: i64,
         #[serde(rename = "protocol")]
-        pub protocol: ::std::string::String,
+        pub protocol: Protocol,
         #[serde(rename = "gatewayId")]
         pub gateway_id: ::std::string::String,
+    }
+    /// `CertificateAssociationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum CertificateAssociationStatus {
+        #[serde(rename = "PENDING_ASSOCIATION")]
+        PENDINGASSOCIATION,
+        #[serde(rename = "ASSOCIATED")]
+        ASSOCIATED,
+        #[serde(rename = "PENDING_DISASSOCIATION")]
+        PENDINGDISASSOCIATION,
+        #[serde(rename = "DISASSOCIATED")]
+        DISASSOCIATED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `LinkStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum LinkStatus {
+        #[serde(rename = "PENDING_CREATION")]
+        PENDINGCREATION,
+        #[serde(rename = "PENDING_REQUEST")]
+        PENDINGREQUEST,
+        #[serde(rename = "REQUESTED")]
+        REQUESTED,
+        #[serde(rename = "ACCEPTED")]
+        ACCEPTED,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "REJECTED")]
+        REJECTED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "PENDING_DELETION")]
+        PENDINGDELETION,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "PENDING_UPDATE")]
+        PENDINGUPDATE,
+        #[serde(rename = "PENDING_ISOLATION")]
+        PENDINGISOLATION,
+        #[serde(rename = "ISOLATED")]
+        ISOLATED,
+        #[serde(rename = "PENDING_RESTORATION")]
+        PENDINGRESTORATION,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `RuleCondition`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct RuleCondition {}
+    /// `RuleStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RuleStatus {
+        #[serde(rename = "CREATION_IN_PROGRESS")]
+        CREATIONINPROGRESS,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "UPDATE_IN_PROGRESS")]
+        UPDATEINPROGRESS,
+        #[serde(rename = "DELETION_IN_PROGRESS")]
+        DELETIONINPROGRESS,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `RequesterGatewayStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RequesterGatewayStatus {
+        #[serde(rename = "PENDING_CREATION")]
+        PENDINGCREATION,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "PENDING_DELETION")]
+        PENDINGDELETION,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "ERROR")]
+        ERROR,
+        #[serde(rename = "PENDING_UPDATE")]
+        PENDINGUPDATE,
+        #[serde(rename = "ISOLATED")]
+        ISOLATED,
+        #[serde(rename = "PENDING_ISOLATION")]
+        PENDINGISOLATION,
+        #[serde(rename = "PENDING_RESTORATION")]
+        PENDINGRESTORATION,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `ResponderGatewayStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ResponderGatewayStatus {
+        #[serde(rename = "PENDING_CREATION")]
+        PENDINGCREATION,
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "PENDING_DELETION")]
+        PENDINGDELETION,
+        #[serde(rename = "DELETED")]
+        DELETED,
+        #[serde(rename = "ERROR")]
+        ERROR,
+        #[serde(rename = "PENDING_UPDATE")]
+        PENDINGUPDATE,
+        #[serde(rename = "ISOLATED")]
+        ISOLATED,
+        #[serde(rename = "PENDING_ISOLATION")]
+        PENDINGISOLATION,
+        #[serde(rename = "PENDING_RESTORATION")]
+        PENDINGRESTORATION,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `Protocol` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum Protocol {
+        #[serde(rename = "HTTP")]
+        HTTP,
+        #[serde(rename = "HTTPS")]
+        HTTPS,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
 }
 
 /// A client of canned answers.

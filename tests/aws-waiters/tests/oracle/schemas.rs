@@ -9,7 +9,20 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeCodeBindingResponse {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<CodeGenerationStatus>,
+    }
+    /// `CodeGenerationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum CodeGenerationStatus {
+        #[serde(rename = "CREATE_IN_PROGRESS")]
+        CREATEINPROGRESS,
+        #[serde(rename = "CREATE_COMPLETE")]
+        CREATECOMPLETE,
+        #[serde(rename = "CREATE_FAILED")]
+        CREATEFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -16,7 +16,24 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct IdentityVerificationAttributes {
         #[serde(rename = "VerificationStatus")]
-        pub verification_status: ::std::string::String,
+        pub verification_status: VerificationStatus,
+    }
+    /// `VerificationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum VerificationStatus {
+        #[serde(rename = "Pending")]
+        Pending,
+        #[serde(rename = "Success")]
+        Success,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "TemporaryFailure")]
+        TemporaryFailure,
+        #[serde(rename = "NotStarted")]
+        NotStarted,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -9,7 +9,20 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct DescribeSigningJobResponse {
         #[serde(rename = "status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<SigningStatus>,
+    }
+    /// `SigningStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum SigningStatus {
+        #[serde(rename = "InProgress")]
+        InProgress,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "Succeeded")]
+        Succeeded,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -13,13 +13,28 @@ pub mod shapes {
         #[serde(rename = "clientToken")]
         pub client_token: ::std::string::String,
         #[serde(rename = "exportStatus")]
-        pub export_status: ::std::string::String,
+        pub export_status: ExportStatus,
         #[serde(rename = "domainName")]
         pub domain_name: ::std::string::String,
         #[serde(rename = "requestedAt")]
         pub requested_at: ::std::string::String,
         #[serde(rename = "s3Bucket")]
         pub s3_bucket: ::std::string::String,
+    }
+    /// `ExportStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ExportStatus {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "SUCCEEDED")]
+        SUCCEEDED,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -9,7 +9,30 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetCommandInvocationResult {
         #[serde(rename = "Status")]
-        pub status: ::std::option::Option<::std::string::String>,
+        pub status: ::std::option::Option<CommandInvocationStatus>,
+    }
+    /// `CommandInvocationStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum CommandInvocationStatus {
+        #[serde(rename = "Pending")]
+        Pending,
+        #[serde(rename = "InProgress")]
+        InProgress,
+        #[serde(rename = "Delayed")]
+        Delayed,
+        #[serde(rename = "Success")]
+        Success,
+        #[serde(rename = "Cancelled")]
+        Cancelled,
+        #[serde(rename = "TimedOut")]
+        TimedOut,
+        #[serde(rename = "Failed")]
+        Failed,
+        #[serde(rename = "Cancelling")]
+        Cancelling,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

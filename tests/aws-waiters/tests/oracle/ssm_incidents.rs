@@ -27,15 +27,47 @@ pub mod shapes {
         #[serde(rename = "regionMap")]
         pub region_map: ::std::collections::BTreeMap<::std::string::String, RegionInfo>,
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: ReplicationSetStatus,
     }
     /// `RegionInfo`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct RegionInfo {
         #[serde(rename = "status")]
-        pub status: ::std::string::String,
+        pub status: RegionStatus,
         #[serde(rename = "statusUpdateDateTime")]
         pub status_update_date_time: ::std::string::String,
+    }
+    /// `ReplicationSetStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ReplicationSetStatus {
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "UPDATING")]
+        UPDATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `RegionStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum RegionStatus {
+        #[serde(rename = "ACTIVE")]
+        ACTIVE,
+        #[serde(rename = "CREATING")]
+        CREATING,
+        #[serde(rename = "DELETING")]
+        DELETING,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -33,7 +33,7 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetMedicalVocabularyResponse {
         #[serde(rename = "VocabularyState")]
-        pub vocabulary_state: ::std::option::Option<::std::string::String>,
+        pub vocabulary_state: ::std::option::Option<VocabularyState>,
     }
     /// `GetTranscriptionJobResponse`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -45,37 +45,108 @@ pub mod shapes {
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct GetVocabularyResponse {
         #[serde(rename = "VocabularyState")]
-        pub vocabulary_state: ::std::option::Option<::std::string::String>,
+        pub vocabulary_state: ::std::option::Option<VocabularyState>,
     }
     /// `LanguageModel`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct LanguageModel {
         #[serde(rename = "ModelStatus")]
-        pub model_status: ::std::option::Option<::std::string::String>,
+        pub model_status: ::std::option::Option<ModelStatus>,
     }
     /// `CallAnalyticsJob`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct CallAnalyticsJob {
         #[serde(rename = "CallAnalyticsJobStatus")]
-        pub call_analytics_job_status: ::std::option::Option<::std::string::String>,
+        pub call_analytics_job_status: ::std::option::Option<CallAnalyticsJobStatus>,
     }
     /// `MedicalScribeJob`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct MedicalScribeJob {
         #[serde(rename = "MedicalScribeJobStatus")]
-        pub medical_scribe_job_status: ::std::option::Option<::std::string::String>,
+        pub medical_scribe_job_status: ::std::option::Option<MedicalScribeJobStatus>,
     }
     /// `MedicalTranscriptionJob`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct MedicalTranscriptionJob {
         #[serde(rename = "TranscriptionJobStatus")]
-        pub transcription_job_status: ::std::option::Option<::std::string::String>,
+        pub transcription_job_status: ::std::option::Option<TranscriptionJobStatus>,
+    }
+    /// `VocabularyState` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum VocabularyState {
+        #[serde(rename = "PENDING")]
+        PENDING,
+        #[serde(rename = "READY")]
+        READY,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     /// `TranscriptionJob`.
     #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
     pub struct TranscriptionJob {
         #[serde(rename = "TranscriptionJobStatus")]
-        pub transcription_job_status: ::std::option::Option<::std::string::String>,
+        pub transcription_job_status: ::std::option::Option<TranscriptionJobStatus>,
+    }
+    /// `ModelStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum ModelStatus {
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `CallAnalyticsJobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum CallAnalyticsJobStatus {
+        #[serde(rename = "QUEUED")]
+        QUEUED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `MedicalScribeJobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum MedicalScribeJobStatus {
+        #[serde(rename = "QUEUED")]
+        QUEUED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
+    }
+    /// `TranscriptionJobStatus` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum TranscriptionJobStatus {
+        #[serde(rename = "QUEUED")]
+        QUEUED,
+        #[serde(rename = "IN_PROGRESS")]
+        INPROGRESS,
+        #[serde(rename = "FAILED")]
+        FAILED,
+        #[serde(rename = "COMPLETED")]
+        COMPLETED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 

@@ -17,7 +17,26 @@ pub mod shapes {
         #[serde(rename = "Arn")]
         pub arn: ::std::string::String,
         #[serde(rename = "State")]
-        pub state: ::std::option::Option<::std::string::String>,
+        pub state: ::std::option::Option<State>,
+    }
+    /// `State` (an enum).
+    #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+    pub enum State {
+        #[serde(rename = "OFFLINE")]
+        OFFLINE,
+        #[serde(rename = "ONLINE")]
+        ONLINE,
+        #[serde(rename = "STARTING")]
+        STARTING,
+        #[serde(rename = "STOPPING")]
+        STOPPING,
+        #[serde(rename = "START_FAILED")]
+        STARTFAILED,
+        #[serde(rename = "STOP_FAILED")]
+        STOPFAILED,
+        /// A value this client does not know.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
 }
 
