@@ -20,6 +20,7 @@
 //! | `invalid-jmespath-syntax` `\|\|` | ERROR syntax | error: `jmespath_invalid` |
 //! | `invalid-jmespath-syntax` `` length(`10`) `` | ERROR argument + DANGER returns number | one error (the argument): `jmespath_literal_argument_wrong_type` |
 //! | the same rule on a typed member (`abs(foo)`, `foo: String`; `join(', ', items)`...) | ERROR function argument | error per argument, by the JMESPath signatures: `smithy_function_argument_types` (only `length` was checked before) |
+//! | `emits-danger-and-warning-typechecks` `<` on booleans, on a typed member (`ready`, a `bool`, ordered with `<`) | WARNING, and DANGER when the path is then always null | error per operand that is not a number: `smithy_ordering_non_numbers` |
 //! | `invalid-return-types` (4 acceptors on `length(@)`) | DANGER per comparator | error per acceptor: `jmespath_boolean_equals_on_length`, `jmespath_list_comparator_on_non_array` (one rule: the path's static type cannot satisfy the comparator) |
 //! | `invalid-message-on-non-failure` | ERROR | error: `message_on_non_failure_acceptor` |
 //! | `invalid-message-return-type` (`baz: Boolean`) | ERROR | error: `message_not_a_string` (static type); a typed member: the next row's rule |
@@ -952,8 +953,9 @@ async fn historical_matchers_rewritten() {
     assert!(matches!(done.result, Err(AError::OhNo)));
 }
 
-/// Function arguments on typed members: what the JMESPath signatures accept compiles (the
-/// wrong types are `smithy_function_argument_types`), and evaluates.
+/// Function arguments and ordering operands on typed members: what the JMESPath signatures
+/// accept compiles, in filters too (the wrong types are `smithy_function_argument_types` and
+/// `smithy_ordering_non_numbers`), and evaluates.
 mod function_arguments {
     use std::collections::HashMap;
 
@@ -983,6 +985,7 @@ mod function_arguments {
     impl Client {
         #[waitable(Ready: { acceptors: [
             { state: "failure", matcher: { output: { path: "contains(tags, 'broken') || contains(foo, 'broken')", expected: "true", comparator: "booleanEquals" } } }
+            { state: "retry", matcher: { output: { path: "length(items[?starts_with(name, 'z') && n > `5`]) > `0`", expected: "true", comparator: "booleanEquals" } } }
             { state: "retry", matcher: { output: { path: "sum(nums) < `10` || avg(items[].n) < `2`", expected: "true", comparator: "booleanEquals" } } }
             { state: "retry", matcher: { output: { path: "!starts_with(foo, 'ok') || !ends_with(join('-', sort(tags)), 'z')", expected: "true", comparator: "booleanEquals" } } }
             { state: "retry", matcher: { output: { path: "length(keys(labels)) != length(values(merge(labels, groups)))", expected: "true", comparator: "booleanEquals" } } }
@@ -1032,4 +1035,15 @@ async fn function_arguments_evaluate() {
     ]));
     let err = client.wait_until_ready().wait(MAX_WAIT).await.unwrap_err();
     assert_eq!(failure_acceptor(&err), Some((0, None)), "{err:?}");
+    // A function and an ordering inside a filter read each element's members.
+    let mut busy = output(&["z"], &[20.0]).unwrap();
+    busy.items.push(Item {
+        name: Some("zed".into()),
+        n: Some(9),
+    });
+    let client = Client(Replies::new([Ok(busy), output(&["z"], &[20.0])]));
+    assert_eq!(
+        polls(&client.wait_until_ready().wait(MAX_WAIT).await.unwrap()),
+        2
+    );
 }
