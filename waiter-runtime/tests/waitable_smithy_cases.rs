@@ -34,6 +34,7 @@
 //! | `output-on-bad-shapes` (and the 1.0 `input-output-on-bad-shapes`) | DANGER (ERROR in 1.0) | error: `output_matcher_on_unit_output` |
 //! | `minDelay-greater-than-maxDelay` | ERROR on `Bad` | error: `min_delay_above_max_delay`; `Good` below |
 //! | `not-uppercamelcase` | ERROR | error: `name_not_upper_camel_case` |
+//! | (trait value) `WaiterDelay` is an `integer` `@range(min: 1)`; `tags` a `NonEmptyStringList` | ERROR (trait value) | error: `delay_below_one`, `smithy_delay_not_an_integer` (above 2147483647), `smithy_tags_empty_string` |
 //! | `waiter-missing-success-state` | ERROR | error: `no_success_acceptor` |
 //! | `waiter-name-conflicts` (same names on two operations of one service) | ERROR | error: `name_duplicate_across_functions`, `name_duplicate_ignoring_case` (one service is one client: the operations are methods of one impl block) |
 //! | `cannot-wait-on-streaming-operations` | ERROR (trait target) | not applicable: a Rust signature does not say that a member streams; a stream type that is not `Searchable` is already an error when a path reads it, and a `success`/`errorType` waiter on a call that opens a stream is harmless (each poll is a new call) |
