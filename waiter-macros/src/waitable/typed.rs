@@ -298,7 +298,7 @@ pub(crate) enum Root {
 
 /// The type as a const item can name it: references stripped, every lifetime `'static`;
 /// `None` when it names something a nested item cannot (`Self`, generics, `impl Trait`).
-fn nameable(ty: &Type, op: &Operation) -> Option<Type> {
+pub(crate) fn nameable(ty: &Type, op: &Operation) -> Option<Type> {
     let generics = op
         .sig
         .generics
