@@ -49,6 +49,8 @@
 //! - A map member read by key (`labels.env`): Smithy's linter samples a map as an object with
 //!   made-up keys and flags the read (DANGER); a map has any key, so we accept it
 //!   (`waitable_typed.rs`).
+//! - Names equal ignoring case on two methods without a visibility (a trait impl's methods get
+//!   no case marker, see the README): only identical `wait_until_*` names collide there.
 
 // Smithy's test models name their members `foo` and `baz`; the helpers keep the names.
 #![allow(clippy::disallowed_names)]
