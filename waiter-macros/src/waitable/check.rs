@@ -63,7 +63,7 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
 /// Smithy warns the same (an `errorType` the operation does not list); other error types (a
 /// hand-written `ProvideErrorMetadata`, a code read from a field) are not checked.
 ///
-/// The warning is a deprecated function chosen by a const-evaluated `bool`, called at the
+/// The warning is a deprecated trait method chosen by a const-evaluated `bool`, called at the
 /// `errorType` string: rustc's `deprecated` lint, with the message as its note.
 fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
     let Some((_, error)) = &op.parts else {
@@ -83,22 +83,29 @@ fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
         error_type.value()
     );
     let p = crate::krate::private();
-    let check = proc_macro2::Ident::new("error_type", error_type.span());
+    // Named so that rustc's text reads `use of deprecated method
+    // `Client::wait_until_x::waitable::errorType``: a block, not a `const _` (which would add
+    // `::_`), and a trait method, not an inherent one (which would print `Type::<false>::`).
+    let check = proc_macro2::Ident::new("errorType", error_type.span());
     quote::quote! {
-        #[allow(clippy::all)]
-        const _: () = {
+        #[allow(non_camel_case_types, non_snake_case, dead_code, clippy::all)]
+        {
             #[allow(unused_imports)]
             use #p::UnknownErrorCodes as _;
-            struct __ErrorType<const KNOWN: bool>;
-            impl __ErrorType<true> {
-                const fn error_type() {}
-            }
-            impl __ErrorType<false> {
+            struct errorType<const KNOWN: bool>;
+            trait waitable {
                 #[deprecated(note = #note)]
-                const fn error_type() {}
+                fn errorType(&self) {}
             }
-            __ErrorType::<{ #p::error_code_possible(#p::ErrorCodes::<#error>::CODES, #code) }>::#check()
-        };
+            impl waitable for errorType<false> {}
+            trait matches {
+                fn errorType(&self) {}
+            }
+            impl matches for errorType<true> {}
+            fn check() {
+                errorType::<{ #p::error_code_possible(#p::ErrorCodes::<#error>::CODES, #code) }>.#check()
+            }
+        }
     }
 }
 
