@@ -5,6 +5,13 @@
 Regenerate (from the repository root; needs `pip install jmespath==1.1.0`):
 
     python3 jmespath-compliance/fuzz/gen_reference.py
+    REFERENCE_RANDOM_DUMP=/tmp/rejections.json cargo test -p jmespath-compliance --test reference_random
+    python3 jmespath-compliance/fuzz/gen_reference.py --review /tmp/rejections.json
+    cargo test -p jmespath-compliance --test reference_random
+
+(the second and third steps refresh fuzz/static_rejections.json; see `review` below). To explore
+beyond the checked-in set, set SEED, COUNT (random expressions) and DOCUMENTS in the environment,
+run the test, and put everything back with the commands above.
 
 It writes, deterministically (fixed seeds):
   - jmespath-compliance/tests/reference_random/exprs_NN.in: `&[(source, verdict!(source)), ...]`,
@@ -39,8 +46,9 @@ assert jmespath.__version__ == "1.1.0", jmespath.__version__
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "tests", "reference_random")
-SEED = 20261123
-RANDOM_COUNT = 2400
+SEED = int(os.environ.get("SEED", "20261123"))
+RANDOM_COUNT = int(os.environ.get("COUNT", "2400"))
+DOCUMENTS = int(os.environ.get("DOCUMENTS", "16"))
 GROUP = 500
 
 rng = random.Random(SEED)
@@ -232,7 +240,7 @@ def mutate(e):
     return " ".join(toks)
 
 
-SYNTAX = ['keys(`{"b": 1, "a": 2}`)', 'to_string(`{"b": [1.0], "a": "\u00e9"}`)', '""', "a.\"\"", "`foo`", "`[1,]`", "a[1.0]", "a[+1]", "a.1", "a[\"b\"]", "{}", "a.{}",
+SYNTAX = ["a[0][:].b", "a[-1][::-1][0]", "{a: a b: b}", 'keys(`{"b": 1, "a": 2}`)', 'to_string(`{"b": [1.0], "a": "\u00e9"}`)', '""', "a.\"\"", "`foo`", "`[1,]`", "a[1.0]", "a[+1]", "a.1", "a[\"b\"]", "{}", "a.{}",
           "a.[]", "a..b", "a[", "a]", "[a,]", "{a: b,}", "{a}", "a[?]", "a[?b", "(a", "a)", "@@",
           "a.@", "a[:: ]", "a[:::]", "a[0:1:2:3]", "length(a,)", "length(,a)", "f(a)", "`\\`",
           "'abc", "\"abc", "a ! b", "a = b", "a === b", "!", "&&", "||a", "a||", "*.", ".a",
@@ -282,6 +290,10 @@ def document(i):
         return {}
     if i == 2:
         return [1, 2, 3, "a", None, [4, 5], {"a": 1}]
+    if i == 3:
+        return {"a": [[{"b": 1, "c": "x"}, {"b": 2.5}], [{"b": -1}]], "b": [[1, 2], [3], []],
+                "c": {"a": {"b": "\u00e9"}, "foo": [{"a": 1}, {"a": "1"}]}, "foo": "bar",
+                "bar": [{"a": 3, "b": "z"}, {"a": 1, "b": "y"}, {"a": 2, "b": "x"}]}
     keys = rng.sample(PLAIN_KEYS, rng.randint(3, 5))
     d = {k: value(3) for k in keys}
     if rng.random() < 0.6:
@@ -296,7 +308,10 @@ class Crash(Exception):
 
 
 def reference(expression, doc, interpreter_cls=visitor.TreeInterpreter):
-    parsed = Parser().parse(expression)
+    parser = SpecParser if interpreter_cls is SpecInterpreter else Parser
+    parsed = parser()._do_parse(expression)  # not `parse`: its cache is shared by subclasses
+    if parser is SpecParser and parsed.parsed != Parser()._do_parse(expression).parsed:
+        USED.add("index_slice")
     interp = interpreter_cls()
     try:
         v = interp.visit(parsed.parsed, doc)
@@ -363,6 +378,9 @@ SPEC = {
                       "carries the lone surrogate along",
     "expref_value": "an expression reference is only a function argument (it is not a JSON "
                     "value); jmespath.py returns its internal object",
+    "index_slice": "a slice after an index (`a[0][:].b`) is a projection like any slice (grammar "
+                   "and the projection rules); jmespath.py's parser appends it to the index "
+                   "expression, so `.b` applies to the sliced array",
     "literal_order": "the members of an object literal are held in code-point order (the order "
                      "of objects is not part of JMESPath: keys() \"implementations are not required "
                      "to return keys in any specific order\"); jmespath.py keeps the literal's order, "
@@ -400,6 +418,18 @@ def spec_equal(x, y):
 JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?\Z")
 
 USED = set()  # the corrections that fired for the current evaluation
+
+
+class SpecParser(Parser):
+    """jmespath.py's parser without its shortcut for `x[0][:]`: it appends the slice to the
+    index expression, so the slice does not project (`a[0][:].b` applies `.b` to the slice)."""
+
+    def _token_led_lbracket(self, left):
+        token = self._lookahead_token(0)
+        if token["type"] in ["number", "colon"]:
+            right = self._parse_index_expression()
+            return self._project_if_slice(left, right)
+        return super()._token_led_lbracket(left)
 
 
 class SpecFunctions(functions.Functions):
@@ -448,6 +478,8 @@ class SpecFunctions(functions.Functions):
             k = expref.visit(expref.expression, x)
             t = json_type(k)
             if t not in ("number", "string"):
+                if len({t for _, t in keys}) > 1:
+                    USED.add("by_mixed")  # jmespath.py compares as it goes: a TypeError first
                 raise exceptions.JMESPathTypeError(name, k, t, ["number", "string"])
             keys.append((k, t))
         if len({t for _, t in keys}) > 1:
@@ -552,7 +584,7 @@ def static_problem(expression):
 def main():
     # Members in code-point order, as serde_json (without `preserve_order`) holds them: the order
     # of keys()/values() is the document's in both implementations.
-    docs = [sorted_keys(document(i)) for i in range(16)]
+    docs = [sorted_keys(document(i)) for i in range(DOCUMENTS)]
     exprs, seen = [], set()
 
     def add(e):
@@ -678,6 +710,8 @@ RULES = {
     "function_args": "function arguments are separated by exactly one comma (grammar: "
                      "function-arg *( \",\" function-arg )); jmespath.py's parser accepts a "
                      "trailing comma and missing commas",
+    "hash_syntax": "the key-value pairs of a multi-select hash are separated by commas (grammar: "
+                   "keyval-expr *( \",\" keyval-expr )); jmespath.py's parser accepts `{a: a b: b}`",
     "legacy_literal": "a literal is `json-value` between backticks (grammar); jmespath.py reads "
                       "invalid JSON there as a string (a deprecated legacy form)",
     "slice_syntax": "slice = \"[\" [number] \":\" [number] [\":\" [number]] \"]\" (grammar); "
@@ -722,6 +756,8 @@ def review(dump_path):
                 continue
         elif "expected an expression, found `)`" in msg or "expected `,` or `)`" in msg:
             rule = "function_args"
+        elif "expected `,` or `}`" in msg:
+            rule = "hash_syntax"
         elif "expected `:` or `]`" in msg:
             rule = "slice_syntax"
         else:

@@ -163,6 +163,31 @@ fn numeric_functions_keep_integers_and_floats_apart() {
     );
 }
 
+/// An empty projection result (held as an array of borrowed strings) is an array to the next
+/// projection: found by the random comparison with jmespath.py.
+#[test]
+fn a_projection_over_an_empty_or_string_projection_is_an_array() {
+    assert_eq!(
+        jmespath!("[*].c | [*].x[]").search(&json!([])).unwrap(),
+        json!([])
+    );
+    let data = json!({"a": [{"b": "s"}], "e": []});
+    assert_eq!(
+        jmespath!("e[*].c | [*].x[]").search(&data).unwrap(),
+        json!([])
+    );
+    assert_eq!(
+        jmespath!("a[*].b | [*].x[]").search(&data).unwrap(),
+        json!([])
+    );
+    assert_eq!(
+        jmespath!("not_null(e[*].c)[*].x[][]")
+            .search(&data)
+            .unwrap(),
+        json!([])
+    );
+}
+
 #[test]
 fn standard_types_are_searchable() {
     let mut map = HashMap::new();

@@ -162,10 +162,9 @@ pub fn each_follow<'a>(
             });
             result.map(|()| true)
         }
-        Node::Array(Array::Owned(items)) => {
-            for n in items {
-                sink(follow_node(n, path))?;
-            }
+        // Owned elements, or strings (an empty projection result is `Array::Strs`).
+        Node::Array(a) => {
+            a.try_for_each(|n| sink(follow_node(n, path)))?;
             Ok(true)
         }
         _ => Ok(false),
