@@ -453,6 +453,25 @@ fn read_acceptor(cx: &Ctxt, node: &Node) -> Option<Acceptor> {
 
 const MATCHERS: &str = "`output`, `inputOutput`, `success` or `errorType`";
 
+/// The error for a matcher key the spec does not have. `input`, `and`, `or` and `not` were
+/// matchers in drafts of the Smithy waiters spec (Smithy's 1.0 test models still use them):
+/// the error says how today's spec writes them.
+fn unknown_matcher(key: &str) -> String {
+    let advice = match key {
+        "input" => {
+            "; the spec has no `input` matcher (it was in early drafts): write \
+             `inputOutput: { path: \"input.<path>\", .. }`, whose paths read `input` and `output`"
+        }
+        "and" | "or" | "not" => {
+            "; matchers do not combine (`and`, `or` and `not` were in early drafts of the spec): \
+             write the condition as one JMESPath `path` (`a && b`, `a || b`, `!a`) with \
+             `comparator: \"booleanEquals\"`, or use one acceptor per alternative"
+        }
+        _ => "",
+    };
+    format!("unknown matcher `{key}`: expected {MATCHERS}{advice}")
+}
+
 fn read_matcher(cx: &Ctxt, member: &Member) -> Option<Matcher> {
     let members = object(cx, &member.value, "a matcher")?;
     let known: Vec<&Member> = members
@@ -468,10 +487,7 @@ fn read_matcher(cx: &Ctxt, member: &Member) -> Option<Matcher> {
         .iter()
         .filter(|m| !known.iter().any(|k| std::ptr::eq(*k, *m)))
     {
-        cx.error(
-            m.key_span,
-            format!("unknown matcher `{}`: expected {MATCHERS}", m.key),
-        );
+        cx.error(m.key_span, unknown_matcher(&m.key));
     }
     match known.as_slice() {
         [] => {
@@ -528,10 +544,16 @@ fn read_path_matcher(cx: &Ctxt, member: &Member) -> Option<PathMatcher> {
                         "allStringEquals" => Some(Comparator::AllStringEquals),
                         "anyStringEquals" => Some(Comparator::AnyStringEquals),
                         other => {
+                            // `arrayEmpty` was a comparator in drafts of the spec.
+                            let advice = if other == "arrayEmpty" {
+                                "; to test for an empty list compare its length: path \"length(<path>) == `0`\", comparator \"booleanEquals\", expected \"true\""
+                            } else {
+                                ""
+                            };
                             cx.error(
                                 s.span(),
                                 format!(
-                                    "unknown comparator \"{other}\": expected \"stringEquals\", \"booleanEquals\", \"allStringEquals\" or \"anyStringEquals\""
+                                    "unknown comparator \"{other}\": expected \"stringEquals\", \"booleanEquals\", \"allStringEquals\" or \"anyStringEquals\"{advice}"
                                 ),
                             );
                             None

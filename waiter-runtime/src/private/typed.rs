@@ -327,6 +327,17 @@ const fn kind_name(kind: Kind) -> &'static str {
     }
 }
 
+/// The plural of [`kind_name`], after "a list of".
+const fn kinds_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Unknown => "anything",
+        Kind::String => "strings",
+        Kind::Number => "numbers",
+        Kind::Boolean => "booleans",
+        Kind::Object => "objects",
+    }
+}
+
 /// How many members a path can name in `desc`: its own and its `flatten`ed members'.
 const fn member_count(desc: &'static Desc) -> usize {
     let mut n = desc.members.len();
@@ -595,19 +606,47 @@ const fn message(fault: Fault, desc: &'static Desc, name: &str, place: Place) ->
     tail(m, place)
 }
 
-/// What a comparator or a `message` needs of a path's result.
+/// What a comparator, a `message` or a function argument needs of a path's result.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Need {
     /// `stringEquals`: a string.
     String,
     /// `booleanEquals`: a boolean.
     Boolean,
-    /// `allStringEquals`, `anyStringEquals`: a list of strings.
+    /// `allStringEquals`, `anyStringEquals`, `join`'s second argument: a list of strings.
     Strings,
     /// `message`: a string or a list of strings.
     Message,
     /// A function argument that must be a list, a string or an object (`length`).
     Sized,
+    /// A function argument that must be a number (`abs`, `ceil`, `floor`).
+    Number,
+    /// A function argument that must be a string (`starts_with`, `ends_with`, `join`'s first).
+    Text,
+    /// A function argument that must be a list (`sort_by`, `max_by`, `min_by`, `map`'s second).
+    List,
+    /// A function argument that must be an object or a map (`keys`, `values`, `merge`).
+    Object,
+    /// A function argument that must be a list or a string (`contains`' first, `reverse`).
+    ListOrString,
+    /// A function argument that must be a list of numbers (`avg`, `sum`).
+    Numbers,
+    /// A function argument that must be a list of numbers or of strings (`max`, `min`, `sort`).
+    Sortable,
+}
+
+/// Whether the value at `at` is a list: a projection's result, or a list outermost.
+const fn is_list(at: At) -> bool {
+    at.projections > 0 || matches!(at.next_wrap(), Some(Wrap::Array))
+}
+
+/// Whether the value at `at` is an object: a map outermost, or a structure.
+const fn is_object(at: At) -> bool {
+    at.projections == 0
+        && match at.next_wrap() {
+            Some(wrap) => matches!(wrap, Wrap::Map),
+            None => matches!(at.desc.kind, Kind::Object),
+        }
 }
 
 /// The value's shape at `at`: how many lists around it, and whether a map.
@@ -638,6 +677,13 @@ const fn fits(at: At, need: Need) -> bool {
         Need::Strings => lists == 1 && !map && matches!(kind, Kind::String),
         Need::Message => lists <= 1 && !map && matches!(kind, Kind::String),
         Need::Sized => lists > 0 || map || !matches!(kind, Kind::Number | Kind::Boolean),
+        Need::Number => lists == 0 && !map && matches!(kind, Kind::Number),
+        Need::Text => lists == 0 && !map && matches!(kind, Kind::String),
+        Need::List => is_list(at),
+        Need::Object => is_object(at),
+        Need::ListOrString => is_list(at) || (lists == 0 && !map && matches!(kind, Kind::String)),
+        Need::Numbers => lists == 1 && !map && matches!(kind, Kind::Number),
+        Need::Sortable => lists == 1 && !map && matches!(kind, Kind::Number | Kind::String),
     }
 }
 
@@ -653,7 +699,11 @@ const fn leaf_message(at: At, need: Need, what: &str, place: Place) -> Msg {
             m = m.push(if n == 0 { "a list of " } else { "lists of " });
             n += 1;
         }
-        m = m.push(kind_name(desc.kind));
+        m = m.push(if lists == 0 {
+            kind_name(desc.kind)
+        } else {
+            kinds_name(desc.kind)
+        });
     }
     m = m.push(" (`").push(desc.name).push("`)");
     if matches!(need, Need::String) && lists == 1 && matches!(desc.kind, Kind::String) {
