@@ -101,6 +101,12 @@ fn compiled_expressions_agree_with_jmespath_py() {
         "fixture and expressions out of step"
     );
     assert_eq!(GROUPS.len() as u64, fixture["groups"].as_u64().unwrap());
+    // The numbers README states.
+    assert_eq!(
+        (cases.len(), docs.len()),
+        (3427, 16),
+        "update README with the new numbers"
+    );
 
     let mut r = Report::default();
     let mut listed_seen = BTreeSet::new();
