@@ -245,7 +245,27 @@ HAND = ["`[1]` == `[true]`", '`{"a": 0}` == `{"a": false}`', "a == `[1]`", "cont
         "contains('abc', `1`)", "to_number(' 12')", "to_number('1_0')", "to_number('nan')",
         "to_number('+1')", "to_number('01')", "'a' < 'b'", "`1` < 'a'", "a < b",
         'min_by(`[{"a": 1}, {"a": "x"}]`, &a)', 'max_by(`[{"a": "x"}, {"a": 1}]`, &a)',
-        "merge(`{}`, `[1]`)", "merge(@, 'ab')", "to_array(&a)", "[&a]", "a[0][:].b", "a[-1][::-1][0]", "{a: a b: b}", 'keys(`{"b": 1, "a": 2}`)', 'to_string(`{"b": [1.0], "a": "\u00e9"}`)', '""', "a.\"\"", "`foo`", "`[1,]`", "a[1.0]", "a[+1]", "a.1", "a[\"b\"]", "{}", "a.{}",
+        "merge(`{}`, `[1]`)", "merge(@, 'ab')", "to_array(&a)", "[&a]", "a[0][:].b",
+        # numbers as text, and Unicode
+        "to_string(sum(`[-0.0]`))", "to_string(ceil(`1e300`))", "to_string(floor(`-1.5`))",
+        "to_string(abs(`-0.0`))", "to_string(avg(`[-0.0]`))", "to_string(max(`[1, 1.0]`))",
+        "to_string(min(`[1.0, 1]`))", "to_string(sort(`[1.0, 1, -0.0, 0]`))",
+        'to_string(sort_by(`[{"a": 1.0, "i": 0}, {"a": 1, "i": 1}]`, &a))',
+        'max_by(`[{"a": 1, "i": 0}, {"a": 1.0, "i": 1}]`, &a).i',
+        'min_by(`[{"a": 1, "i": 0}, {"a": 1.0, "i": 1}]`, &a).i',
+        "to_string(`1e400`)", "to_string(`123456789012345678901234567890`)", "`1e400`",
+        "to_string(to_number('1e3'))", "to_string(to_number('-0'))", "to_string(to_number('-0.0'))",
+        "to_string(to_number('123456789012345678901234567890'))", "to_string(to_number('1.50'))",
+        "to_string(`0.1` == `0.10`)", "length('\U0001F600\u00e9')", "reverse('a\U0001F600b')",
+        "sort(['\U0001F600', '\uffff', 'z', 'Z', '\u00e9'])", "max(['\U0001F600', '\uffff'])",
+        "to_string(`\"\\u0000\\u001f\\u007f\\u2028\"`)", "to_string('\u2028')",
+        "join('\u00e9', ['a', 'b'])", "starts_with('\U0001F600x', '\U0001F600')",
+        "to_string(`[]`)", "to_string(`{}`)", "to_string(`{\"a\": []}`)", "type(`1.0`)",
+        "`1` == `1.0`", "`-0.0` == `0`", "`9007199254740993` == `9007199254740992`",
+        "`18446744073709551615` > `18446744073709551614`", "`9007199254740993` > `9007199254740992.0`",
+        "`9007199254740993` == `9007199254740992.0`", "`-9223372036854775808` < `18446744073709551615`",
+        "sort(`[18446744073709551615, 18446744073709551614, 9007199254740993, 9007199254740992.0]`)",
+        "max(`[18446744073709551614, 18446744073709551615]`)", "a[-1][::-1][0]", "{a: a b: b}", 'keys(`{"b": 1, "a": 2}`)', 'to_string(`{"b": [1.0], "a": "\u00e9"}`)', '""', "a.\"\"", "`foo`", "`[1,]`", "a[1.0]", "a[+1]", "a.1", "a[\"b\"]", "{}", "a.{}",
           "a.[]", "a..b", "a[", "a]", "[a,]", "{a: b,}", "{a}", "a[?]", "a[?b", "(a", "a)", "@@",
           "a.@", "a[:: ]", "a[:::]", "a[0:1:2:3]", "length(a,)", "length(,a)", "f(a)", "`\\`",
           "'abc", "\"abc", "a ! b", "a = b", "a === b", "!", "&&", "||a", "a||", "*.", ".a",
@@ -386,6 +406,10 @@ SPEC = {
     "index_slice": "a slice after an index (`a[0][:].b`) is a projection like any slice (grammar "
                    "and the projection rules); jmespath.py's parser appends it to the index "
                    "expression, so `.b` applies to the sliced array",
+    "big_int": "numbers are 64-bit integers or doubles (as serde_json's): an integer literal "
+               "beyond 64 bits, and ceil()/floor() of a double beyond 2^64, are doubles (the "
+               "same number to JMESPath; to_string writes 1.2345678901234568e+29, 1e+300); "
+               "jmespath.py keeps exact Python integers and writes all their digits",
     "literal_order": "the members of an object literal are held in code-point order (the order "
                      "of objects is not part of JMESPath: keys() \"implementations are not required "
                      "to return keys in any specific order\"); jmespath.py keeps the literal's order, "
@@ -456,7 +480,7 @@ class SpecFunctions(functions.Functions):
     def _func_to_number(self, arg):
         if isinstance(arg, str):
             if JSON_NUMBER.match(arg):
-                v = float(arg) if re.search(r"[.eE]", arg) else int(arg)
+                v = float(arg) if re.search(r"[.eE]", arg) else doubles(int(arg))
                 if isinstance(v, float) and math.isinf(v):
                     v = None
             else:
@@ -467,6 +491,20 @@ class SpecFunctions(functions.Functions):
                     USED.add("to_number")
             return v
         return super()._func_to_number(arg)
+
+    @functions.signature({"types": ["number"]})
+    def _func_ceil(self, arg):
+        return self._big(math.ceil(arg))
+
+    @functions.signature({"types": ["number"]})
+    def _func_floor(self, arg):
+        return self._big(math.floor(arg))
+
+    def _big(self, v):
+        if abs(v) >= 2 ** 64:
+            USED.add("big_int")
+            return float(v)
+        return v
 
     @functions.signature({"types": ["object"], "variadic": True})
     def _func_merge(self, *arguments):
@@ -505,6 +543,18 @@ class SpecFunctions(functions.Functions):
         return self._by(array, expref, "max_by", lambda a, b: a > b)
 
 
+def doubles(v):
+    """Integers beyond 64 bits as doubles (SPEC["big_int"])."""
+    if isinstance(v, int) and not isinstance(v, bool) and not -2 ** 63 <= v < 2 ** 64:
+        USED.add("big_int")
+        return float(v)
+    if isinstance(v, list):
+        return [doubles(x) for x in v]
+    if isinstance(v, dict):
+        return {k: doubles(x) for k, x in v.items()}
+    return v
+
+
 class SpecInterpreter(visitor.TreeInterpreter):
     def __init__(self):
         super().__init__(visitor.Options(custom_functions=SpecFunctions()))
@@ -531,7 +581,7 @@ class SpecInterpreter(visitor.TreeInterpreter):
 
     def visit_literal(self, node, value):
         v = node["value"]
-        s = sorted_keys(v)
+        s = sorted_keys(doubles(v))
         if json.dumps(s) != json.dumps(v):
             USED.add("literal_order")
         return s
@@ -717,6 +767,8 @@ RULES = {
                      "trailing comma and missing commas",
     "hash_syntax": "the key-value pairs of a multi-select hash are separated by commas (grammar: "
                    "keyval-expr *( \",\" keyval-expr )); jmespath.py's parser accepts `{a: a b: b}`",
+    "number_range": "a number literal beyond the range of a double (`1e400`) is rejected; "
+                    "jmespath.py reads it as infinity, which is no JSON value",
     "legacy_literal": "a literal is `json-value` between backticks (grammar); jmespath.py reads "
                       "invalid JSON there as a string (a deprecated legacy form)",
     "slice_syntax": "slice = \"[\" [number] \":\" [number] [\":\" [number]] \"]\" (grammar); "
@@ -744,6 +796,8 @@ def review(dump_path):
             rule = "literal_field"
         elif "index or slice bound" in msg:
             rule = "index_range"
+        elif "number out of range" in msg:
+            rule = "number_range"
         elif "invalid JSON in literal" in msg:
             rule = "legacy_literal"
         elif re.search(r"argument \d+ of ([a-z_]+)\(\) must be", msg):

@@ -104,7 +104,7 @@ fn compiled_expressions_agree_with_jmespath_py() {
     // The numbers README states.
     assert_eq!(
         (cases.len(), docs.len()),
-        (3427, 16),
+        (3468, 16),
         "update README with the new numbers"
     );
 

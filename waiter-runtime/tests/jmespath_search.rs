@@ -156,6 +156,12 @@ fn numeric_functions_keep_integers_and_floats_apart() {
     assert_eq!(s(jmespath!("to_string(avg(`[1, 3]`))")), "2.0");
     assert_eq!(s(jmespath!("to_string(abs(`-2.0`))")), "2.0");
     assert_eq!(s(jmespath!("to_string(abs(`-2`))")), "2");
+    // A float sum starts from 0 (not -0.0), as Python's.
+    assert_eq!(s(jmespath!("to_string(sum(`[-0.0]`))")), "0.0");
+    assert_eq!(s(jmespath!("to_string(avg(`[-0.0]`))")), "0.0");
+    // `-0` is the integer 0.
+    assert_eq!(s(jmespath!("to_string(to_number('-0'))")), "0");
+    assert_eq!(s(jmespath!("to_string(to_number('-0.0'))")), "-0.0");
     // |i64::MIN| is exact (an unsigned integer), not a float.
     assert_eq!(
         s(jmespath!("to_string(abs(`-9223372036854775808`))")),
@@ -185,6 +191,47 @@ fn a_projection_over_an_empty_or_string_projection_is_an_array() {
             .search(&data)
             .unwrap(),
         json!([])
+    );
+}
+
+/// Integers compare exactly, among themselves and against doubles: found by the random
+/// comparison with jmespath.py.
+#[test]
+fn numbers_compare_by_exact_value() {
+    let t = |expr: waiter_runtime::jmespath::Expression| expr.search(&json!(null)).unwrap();
+    assert_eq!(
+        t(jmespath!("`18446744073709551615` > `18446744073709551614`")),
+        json!(true)
+    );
+    assert_eq!(
+        t(jmespath!("`9007199254740993` > `9007199254740992.0`")),
+        json!(true)
+    );
+    assert_eq!(
+        t(jmespath!("`9007199254740993` == `9007199254740992.0`")),
+        json!(false)
+    );
+    assert_eq!(
+        t(jmespath!("`-9223372036854775808` < `18446744073709551615`")),
+        json!(true)
+    );
+    assert_eq!(t(jmespath!("`1` == `1.0`")), json!(true));
+    assert_eq!(t(jmespath!("`-0.0` == `0`")), json!(true));
+    assert_eq!(
+        t(jmespath!(
+            "max(`[18446744073709551614, 18446744073709551615]`)"
+        )),
+        json!(18446744073709551615u64)
+    );
+    assert_eq!(
+        t(jmespath!(
+            "sort(`[18446744073709551615, 9007199254740993, 9007199254740992.0]`)"
+        )),
+        json!([
+            9007199254740992.0,
+            9007199254740993u64,
+            18446744073709551615u64
+        ])
     );
 }
 

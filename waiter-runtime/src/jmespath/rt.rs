@@ -293,7 +293,7 @@ pub fn ne<'a>(l: &Node<'_>, r: &Node<'_>) -> Node<'a> {
 
 fn order<'a>(l: &Node<'_>, r: &Node<'_>, ok: fn(Ordering) -> bool) -> Node<'a> {
     match (l, r) {
-        (Node::Number(a), Node::Number(b)) => match a.as_f64().partial_cmp(&b.as_f64()) {
+        (Node::Number(a), Node::Number(b)) => match super::node::number_cmp(a, b) {
             Some(o) => Node::Bool(ok(o)),
             None => Node::Null,
         },
@@ -403,7 +403,7 @@ pub fn fn_avg(n: Node<'_>) -> R<'static> {
     if nums.is_empty() {
         return Ok(Node::Null);
     }
-    Ok(float(nums.iter().sum::<f64>() / nums.len() as f64))
+    Ok(float(float_sum(&nums) / nums.len() as f64))
 }
 
 pub fn fn_ceil(n: Node<'_>) -> R<'static> {
@@ -669,7 +669,13 @@ pub fn fn_sum(n: Node<'_>) -> R<'static> {
         }
     }
     let nums = numbers("sum", 0, n)?;
-    Ok(float(nums.iter().sum()))
+    Ok(float(float_sum(&nums)))
+}
+
+/// A float sum from `0.0`, as Python's `sum` from `0` (`sum([-0.0])` is `0.0`; Rust's `Sum`
+/// starts from `-0.0`).
+fn float_sum(nums: &[f64]) -> f64 {
+    nums.iter().fold(0.0, |a, b| a + b)
 }
 
 pub fn fn_to_array(n: Node<'_>) -> R<'_> {
@@ -804,6 +810,8 @@ fn py_float(f: f64, out: &mut String) {
 pub fn fn_to_number(n: Node<'_>) -> R<'_> {
     match n {
         Node::Number(_) => Ok(n),
+        // `-0` is the integer 0 (as jmespath.py reads it); serde_json reads it as the float -0.0.
+        Node::String(s) if &*s == "-0" => Ok(number_i64(0)),
         Node::String(s) => Ok(match s.parse::<Number>() {
             Ok(num) => Node::Number(num),
             Err(_) => Node::Null,
