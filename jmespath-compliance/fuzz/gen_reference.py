@@ -711,6 +711,7 @@ def main():
     fixture = {
         "generator": "jmespath-compliance/fuzz/gen_reference.py (seed %d, jmespath.py %s)"
                      % (SEED, jmespath.__version__),
+        "default_settings": not any(v in os.environ for v in ("SEED", "COUNT", "DOCUMENTS")),
         "spec_departures": SPEC,
         "documents": docs,
         "groups": len(groups),

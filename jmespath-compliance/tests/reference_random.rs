@@ -101,12 +101,14 @@ fn compiled_expressions_agree_with_jmespath_py() {
         "fixture and expressions out of step"
     );
     assert_eq!(GROUPS.len() as u64, fixture["groups"].as_u64().unwrap());
-    // The numbers README states.
-    assert_eq!(
-        (cases.len(), docs.len()),
-        (3468, 16),
-        "update README with the new numbers"
-    );
+    // The numbers README states (for the checked-in set; not when exploring with other seeds).
+    if fixture["default_settings"] == true {
+        assert_eq!(
+            (cases.len(), docs.len()),
+            (3468, 16),
+            "update README with the new numbers"
+        );
+    }
 
     let mut r = Report::default();
     let mut listed_seen = BTreeSet::new();
