@@ -36,3 +36,11 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
         (Ok(()), None) => unreachable!("parsing failed without reporting an error"),
     }
 }
+
+/// A code as `errorType` matchers compare it: the runtime's `normalize_code` (the part before
+/// a `:`, after a `#`, trimmed), applied at compile time to derived codes and `errorType`s.
+pub(crate) fn normalize_code(code: &str) -> String {
+    let code = code.split_once(':').map_or(code, |(before, _)| before);
+    let code = code.split_once('#').map_or(code, |(_, after)| after);
+    code.trim().to_owned()
+}

@@ -16,10 +16,11 @@
 //! | `emits-danger-and-warning-typechecks` `` `10`.foo `` | DANGER field of a number | error: `jmespath_field_of_literal`; on a typed member (`foo.bar`, `foo: String`): `smithy_member_of_non_structure` |
 //! | `emits-danger-and-warning-typechecks` `` `true` < `false` `` | WARNING `<` on booleans + DANGER returns null | one error (the path is always null): `jmespath_boolean_equals_on_null` |
 //! | `invalid-boolean-expected-value` | ERROR expected not "true"/"false" | error: `boolean_equals_expected_not_boolean` |
-//! | `invalid-errorType` | WARNING errorType not among the operation's errors | accepted (below, `invalid_error_type`): an error type's codes are not known to the attribute, a hand-written `ProvideErrorMetadata` may return any code, and Smithy itself allows framework-level errors here |
+//! | `invalid-errorType` | WARNING errorType not among the operation's errors | a warning (rustc's `deprecated` lint, at the `errorType`) when the error type derives `ProvideErrorMetadata` and every code is written in it: `smithy_error_type_not_a_code`; otherwise accepted silently (a hand-written `ProvideErrorMetadata` or a code read from a field may answer anything); it compiles and runs either way (below, `invalid_error_type`) |
 //! | `invalid-jmespath-syntax` `\|\|` | ERROR syntax | error: `jmespath_invalid` |
 //! | `invalid-jmespath-syntax` `` length(`10`) `` | ERROR argument + DANGER returns number | one error (the argument): `jmespath_literal_argument_wrong_type` |
 //! | the same rule on a typed member (`abs(foo)`, `foo: String`; `join(', ', items)`...) | ERROR function argument | error per argument, by the JMESPath signatures: `smithy_function_argument_types` (only `length` was checked before) |
+//! | `emits-danger-and-warning-typechecks` `<` on booleans, on a typed member (`ready`, a `bool`, ordered with `<`) | WARNING, and DANGER when the path is then always null | error per operand that is not a number: `smithy_ordering_non_numbers` |
 //! | `invalid-return-types` (4 acceptors on `length(@)`) | DANGER per comparator | error per acceptor: `jmespath_boolean_equals_on_length`, `jmespath_list_comparator_on_non_array` (one rule: the path's static type cannot satisfy the comparator) |
 //! | `invalid-message-on-non-failure` | ERROR | error: `message_on_non_failure_acceptor` |
 //! | `invalid-message-return-type` (`baz: Boolean`) | ERROR | error: `message_not_a_string` (static type); a typed member: the next row's rule |
@@ -33,6 +34,7 @@
 //! | `output-on-bad-shapes` (and the 1.0 `input-output-on-bad-shapes`) | DANGER (ERROR in 1.0) | error: `output_matcher_on_unit_output` |
 //! | `minDelay-greater-than-maxDelay` | ERROR on `Bad` | error: `min_delay_above_max_delay`; `Good` below |
 //! | `not-uppercamelcase` | ERROR | error: `name_not_upper_camel_case` |
+//! | (trait value) `WaiterDelay` is an `integer` `@range(min: 1)`; `tags` a `NonEmptyStringList` | ERROR (trait value) | error: `delay_below_one`, `smithy_delay_not_an_integer` (above 2147483647), `smithy_tags_empty_string` |
 //! | `waiter-missing-success-state` | ERROR | error: `no_success_acceptor` |
 //! | `waiter-name-conflicts` (same names on two operations of one service) | ERROR | error: `name_duplicate_across_functions`, `name_duplicate_ignoring_case` (one service is one client: the operations are methods of one impl block) |
 //! | `cannot-wait-on-streaming-operations` | ERROR (trait target) | not applicable: a Rust signature does not say that a member streams; a stream type that is not `Searchable` is already an error when a path reads it, and a `success`/`errorType` waiter on a call that opens a stream is harmless (each poll is a new call) |
@@ -47,6 +49,8 @@
 //! - A map member read by key (`labels.env`): Smithy's linter samples a map as an object with
 //!   made-up keys and flags the read (DANGER); a map has any key, so we accept it
 //!   (`waitable_typed.rs`).
+//! - Names equal ignoring case on two methods without a visibility (a trait impl's methods get
+//!   no case marker, see the README): only identical `wait_until_*` names collide there.
 
 // Smithy's test models name their members `foo` and `baz`; the helpers keep the names.
 #![allow(clippy::disallowed_names)]
@@ -642,8 +646,10 @@ async fn boolean_literal_paths() {
     );
 }
 
-/// `invalid-errorType.smithy`: Smithy warns (an `errorType` the operation does not model);
-/// we accept it, and the waiter treats the modeled error as unmatched.
+/// `invalid-errorType.smithy`: Smithy warns (an `errorType` the operation does not model); so
+/// do we, when the error type derives `ProvideErrorMetadata` with codes written in the source
+/// (`smithy_error_type_not_a_code` records the warning), and the waiter treats the modeled
+/// error as unmatched.
 mod invalid_error_type {
     use super::*;
 
@@ -659,6 +665,7 @@ mod invalid_error_type {
 
     pub struct Client(pub Replies<AOutput, AError>);
 
+    #[allow(deprecated)] // the warning this case is about (on the impl: it is the waiter's)
     impl Client {
         #[waitable(@waitable(
             A: {
@@ -677,6 +684,123 @@ mod invalid_error_type {
             self.0.next()
         }
     }
+}
+
+/// `errorType` with the absolute shape ID Smithy's validator also accepts
+/// (`error.equals(errorId.toString())`): it matches on the name.
+mod absolute_error_type {
+    use super::*;
+
+    #[derive(Debug, Clone, PartialEq, ProvideErrorMetadata)]
+    pub enum AError {
+        OhNo,
+    }
+
+    #[waitable(A: { acceptors: [{ state: "success", matcher: { errorType: "smithy.example#OhNo" } }] })]
+    pub async fn a(replies: &Replies<(), AError>) -> Result<(), AError> {
+        replies.next()
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn absolute_error_type_matches_on_its_name() {
+    use absolute_error_type::*;
+    let replies = Replies::new([Ok(()), Err(AError::OhNo)]);
+    let done = wait_until_a(&replies).wait(MAX_WAIT).await.unwrap();
+    assert_eq!((done.polls, done.result), (2, Err(AError::OhNo)));
+}
+
+/// `waiter-name-conflicts.smithy` split into two services: Smithy's rule holds within the
+/// closure of one service, ours within one client (the `pub` methods of one impl block), so
+/// the same names on two clients are fine.
+mod names_on_two_clients {
+    use super::*;
+
+    #[derive(Debug, Clone, Searchable)]
+    pub struct Output {
+        pub foo: Option<String>,
+    }
+
+    #[derive(Debug, Clone, ProvideErrorMetadata)]
+    pub enum Error {}
+
+    pub struct ServiceA(pub Replies<Output, Error>);
+    pub struct ServiceB(pub Replies<Output, Error>);
+
+    impl ServiceA {
+        #[waitable(@waitable(
+            A: {
+                documentation: "A"
+                acceptors: [
+                    {
+                        state: "success"
+                        matcher: {
+                            output: { path: "foo == 'hi'", comparator: "booleanEquals", expected: "true" }
+                        }
+                    }
+                ]
+            }
+            B: {
+                acceptors: [
+                    {
+                        state: "success"
+                        matcher: {
+                            output: { path: "foo == 'hey'", comparator: "booleanEquals", expected: "true" }
+                        }
+                    }
+                ]
+            }
+        ))]
+        pub async fn a(&self) -> Result<Output, Error> {
+            self.0.next()
+        }
+    }
+
+    impl ServiceB {
+        #[waitable(@waitable(
+            A: {
+                documentation: "A"
+                acceptors: [
+                    {
+                        state: "success"
+                        matcher: {
+                            output: { path: "foo == 'hi'", comparator: "booleanEquals", expected: "true" }
+                        }
+                    }
+                ]
+            }
+            B: {
+                acceptors: [
+                    {
+                        state: "success"
+                        matcher: {
+                            output: { path: "foo == 'hey'", comparator: "booleanEquals", expected: "true" }
+                        }
+                    }
+                ]
+            }
+        ))]
+        pub async fn b(&self) -> Result<Output, Error> {
+            self.0.next()
+        }
+    }
+
+    pub fn foo(s: &str) -> Result<Output, Error> {
+        Ok(Output {
+            foo: Some(s.to_owned()),
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn same_names_on_two_clients() {
+    use names_on_two_clients::*;
+    let a = ServiceA(Replies::new([foo("hey"), foo("hi")]));
+    assert_eq!(polls(&a.wait_until_a().wait(MAX_WAIT).await.unwrap()), 2);
+    let b = ServiceB(Replies::new([foo("hi"), foo("hey")]));
+    assert_eq!(polls(&b.wait_until_b().wait(MAX_WAIT).await.unwrap()), 2);
+    assert_eq!(ServiceA::A_WAITER.operation, "a");
+    assert_eq!(ServiceB::A_WAITER.operation, "b");
 }
 
 #[tokio::test(start_paused = true)]
@@ -952,8 +1076,9 @@ async fn historical_matchers_rewritten() {
     assert!(matches!(done.result, Err(AError::OhNo)));
 }
 
-/// Function arguments on typed members: what the JMESPath signatures accept compiles (the
-/// wrong types are `smithy_function_argument_types`), and evaluates.
+/// Function arguments and ordering operands on typed members: what the JMESPath signatures
+/// accept compiles, in filters too (the wrong types are `smithy_function_argument_types` and
+/// `smithy_ordering_non_numbers`), and evaluates.
 mod function_arguments {
     use std::collections::HashMap;
 
@@ -983,6 +1108,7 @@ mod function_arguments {
     impl Client {
         #[waitable(Ready: { acceptors: [
             { state: "failure", matcher: { output: { path: "contains(tags, 'broken') || contains(foo, 'broken')", expected: "true", comparator: "booleanEquals" } } }
+            { state: "retry", matcher: { output: { path: "length(items[?starts_with(name, 'z') && n > `5`]) > `0`", expected: "true", comparator: "booleanEquals" } } }
             { state: "retry", matcher: { output: { path: "sum(nums) < `10` || avg(items[].n) < `2`", expected: "true", comparator: "booleanEquals" } } }
             { state: "retry", matcher: { output: { path: "!starts_with(foo, 'ok') || !ends_with(join('-', sort(tags)), 'z')", expected: "true", comparator: "booleanEquals" } } }
             { state: "retry", matcher: { output: { path: "length(keys(labels)) != length(values(merge(labels, groups)))", expected: "true", comparator: "booleanEquals" } } }
@@ -1032,4 +1158,15 @@ async fn function_arguments_evaluate() {
     ]));
     let err = client.wait_until_ready().wait(MAX_WAIT).await.unwrap_err();
     assert_eq!(failure_acceptor(&err), Some((0, None)), "{err:?}");
+    // A function and an ordering inside a filter read each element's members.
+    let mut busy = output(&["z"], &[20.0]).unwrap();
+    busy.items.push(Item {
+        name: Some("zed".into()),
+        n: Some(9),
+    });
+    let client = Client(Replies::new([Ok(busy), output(&["z"], &[20.0])]));
+    assert_eq!(
+        polls(&client.wait_until_ready().wait(MAX_WAIT).await.unwrap()),
+        2
+    );
 }

@@ -97,10 +97,27 @@ pub(crate) fn container(c: &Container) -> TokenStream {
         ),
     ];
 
+    // The codes every variant answers, for `#[waitable]`'s `errorType` warning; `None` when one
+    // reads its code from a field or forwards it.
+    let codes = variants
+        .iter()
+        .filter(|v| v.attrs.no_code.is_none() || v.attrs.transparent.is_some())
+        .map(|v| static_code(v).map(|(code, _)| crate::error_metadata::normalize_code(&code)))
+        .collect::<Option<Vec<String>>>();
+    let codes = match codes {
+        Some(codes) => quote!(::core::option::Option::Some(&[#(#codes),*])),
+        None => quote!(::core::option::Option::None),
+    };
+
     quote! {
         #[automatically_derived]
         impl #impl_generics #trait_path for #ident #ty_generics #where_clause {
             #(#methods)*
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #krate::__private_v0_1::DerivedErrorCodes for #ident #ty_generics #where_clause {
+            const CODES: ::core::option::Option<&'static [&'static str]> = #codes;
         }
     }
 }

@@ -214,15 +214,16 @@ fn delay(cx: &Ctxt, member: &Member) -> Option<(u64, Span)> {
     let span = member.value.span;
     match &member.value.kind {
         NodeKind::Number(text) => match text.parse::<i128>() {
-            Ok(n) if n >= 1 => match u64::try_from(n) {
-                Ok(n) => Some((n, span)),
+            // The model's `WaiterDelay` is a Smithy `integer`: 32 bits.
+            Ok(n) if n >= 1 => match i32::try_from(n) {
+                Ok(n) => Some((n.unsigned_abs().into(), span)),
                 Err(_) => {
                     cx.error(
                         span,
                         format!(
-                            "`{}` is too large: at most {} seconds",
+                            "`{}` is too large: delays are Smithy `integer`s, at most {} seconds (68 years)",
                             member.key,
-                            u64::MAX
+                            i32::MAX
                         ),
                     );
                     None
@@ -345,6 +346,10 @@ fn read_waiter(cx: &Ctxt, entry: &Member) -> Option<WaiterDef> {
                 NodeKind::Array(items) => {
                     for item in items {
                         match &item.kind {
+                            NodeKind::String(s) if s.value().is_empty() => cx.error(
+                                item.span,
+                                "`tags` must not hold an empty string (Smithy's `NonEmptyString`): remove it or name the tag",
+                            ),
                             NodeKind::String(s) => waiter.tags.push(s.value()),
                             _ => cx.error(
                                 item.span,

@@ -35,6 +35,9 @@ enum Op {
     /// The value read so far must be what this needs (a chain merged into a longer one that
     /// starts with it: one walk checks both).
     Need(Need),
+    /// What follows reads one element of the projections so far: a function argument or a
+    /// comparison operand inside a filter or a projection, whose need is checked on the element.
+    Scope,
 }
 
 /// What the leaf of a chain must be.
@@ -42,6 +45,9 @@ enum Op {
 pub(crate) enum Need {
     Comparator(Comparator),
     Message,
+    /// An operand of an ordering comparison (`<`, `<=`, `>`, `>=`): JMESPath orders numbers
+    /// only (anything else gives null).
+    Ordered(&'static str),
     /// Argument `index` of the function `function` (with `arity` arguments), which must be
     /// what `arg` says.
     Arg {
@@ -142,7 +148,7 @@ fn render(ops: &[Op], name: &str) -> String {
             Op::Elements(false, n) => out.push_str(&format!("[{n}]")),
             Op::Values => out.push_str(if out.is_empty() { "*" } else { ".*" }),
             Op::Flatten => out.push_str("[]"),
-            Op::Need(_) => {}
+            Op::Need(_) | Op::Scope => {}
         }
     }
     if !out.is_empty() {
@@ -150,6 +156,22 @@ fn render(ops: &[Op], name: &str) -> String {
     }
     out.push_str(name);
     out
+}
+
+/// The base of a function argument or a comparison operand with a `need`: inside a
+/// projection, it reads one element (so `starts_with(Name, 'x')` in
+/// `Items[?starts_with(Name, 'x')]` needs `Name` to be a string, not a list of them). Without a
+/// need the base stays as it is, so that the chain merges with the others reading the same.
+fn element_base(base: &[Op], need: Option<Need>) -> Vec<Op> {
+    let mut ops = base.to_vec();
+    if need.is_some()
+        && base
+            .iter()
+            .any(|op| matches!(op, Op::Elements(true, _) | Op::Values | Op::Flatten))
+    {
+        ops.push(Op::Scope);
+    }
+    ops
 }
 
 impl Lower {
@@ -212,9 +234,26 @@ impl Lower {
                 self.collect(predicate, base, None);
                 self.lower(then, base)
             }
-            Ast::Comparison { lhs, rhs, .. }
-            | Ast::And { lhs, rhs, .. }
-            | Ast::Or { lhs, rhs, .. } => {
+            Ast::Comparison {
+                comparator,
+                lhs,
+                rhs,
+                ..
+            } => {
+                use jmespath::ast::Comparator as C;
+                let need = match comparator {
+                    C::LessThan => Some(Need::Ordered("<")),
+                    C::LessThanEqual => Some(Need::Ordered("<=")),
+                    C::GreaterThan => Some(Need::Ordered(">")),
+                    C::GreaterThanEqual => Some(Need::Ordered(">=")),
+                    C::Equal | C::NotEqual => None,
+                };
+                let base = &element_base(base, need);
+                self.collect(lhs, base, need);
+                self.collect(rhs, base, need);
+                None
+            }
+            Ast::And { lhs, rhs, .. } | Ast::Or { lhs, rhs, .. } => {
                 self.collect(lhs, base, None);
                 self.collect(rhs, base, None);
                 None
@@ -227,7 +266,7 @@ impl Lower {
                 for (index, arg) in args.iter().enumerate() {
                     let need = arg_need(name, index, args.len());
                     if !matches!(arg, Ast::Expref { .. }) {
-                        self.collect(arg, base, need);
+                        self.collect(arg, &element_base(base, need), need);
                     }
                 }
                 None
@@ -259,7 +298,7 @@ pub(crate) enum Root {
 
 /// The type as a const item can name it: references stripped, every lifetime `'static`;
 /// `None` when it names something a nested item cannot (`Self`, generics, `impl Trait`).
-fn nameable(ty: &Type, op: &Operation) -> Option<Type> {
+pub(crate) fn nameable(ty: &Type, op: &Operation) -> Option<Type> {
     let generics = op
         .sig
         .generics
@@ -504,6 +543,7 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
         Op::Elements(project, _) => quote!(#t::Op::Elements(#project)),
         Op::Values => quote!(#t::Op::Values),
         Op::Flatten => quote!(#t::Op::Flatten),
+        Op::Scope => quote!(#t::Op::Scope),
         Op::Need(need) => {
             let (need, what) = need_tokens(*need, &t);
             quote!(#t::Op::Need(#need, #what))
@@ -559,6 +599,12 @@ fn need_tokens(need: Need, t: &TokenStream) -> (TokenStream, String) {
             quote!(Message),
             "a failure `message` must be a string or a list of strings".to_owned(),
         ),
+        Need::Ordered(op) => (
+            quote!(Number),
+            format!(
+                "`{op}` orders numbers only (on anything else JMESPath gives null), so it needs a number"
+            ),
+        ),
         Need::Arg {
             function,
             index,
@@ -611,6 +657,39 @@ mod tests {
 
     fn field(name: &str, prefix: &str) -> Op {
         Op::Field(name.to_owned(), prefix.to_owned())
+    }
+
+    #[test]
+    fn needs_inside_a_filter_are_checked_on_the_element() {
+        let checks = chains("Items[?starts_with(Name, 'x') && Size > `1`].Name");
+        let need = |function, index, arg| {
+            Some(Need::Arg {
+                function,
+                index,
+                arity: 2,
+                arg,
+            })
+        };
+        let scoped = |name: &str| {
+            vec![
+                field("Items", "Items"),
+                Op::Elements(true, 0),
+                Op::Scope,
+                field(name, &format!("Items[*].{name}")),
+            ]
+        };
+        let found: Vec<_> = checks.iter().map(|c| (c.ops.clone(), c.need)).collect();
+        assert!(found.contains(&(scoped("Name"), need("starts_with", 0, Arg::Text))));
+        assert!(found.contains(&(scoped("Size"), Some(Need::Ordered(">")))));
+        // The result's chain reads the list, and keeps no scope.
+        assert!(found.contains(&(
+            vec![
+                field("Items", "Items"),
+                Op::Elements(true, 0),
+                field("Name", "Items[*].Name")
+            ],
+            None
+        )));
     }
 
     #[test]

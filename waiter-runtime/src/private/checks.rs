@@ -65,3 +65,54 @@ pub fn foreign_error_type<O, E: ForeignErrorCode>(result: &Result<O, E>, expecte
         Err(error) => error.error_code() == Some(crate::waiter::matchers::shape_name(expected)),
     }
 }
+
+/// The error codes a `#[derive(ProvideErrorMetadata)]` type answers, when every variant's code
+/// is written in the source (`None` when one reads its code from a field or forwards it).
+pub trait DerivedErrorCodes {
+    const CODES: Option<&'static [&'static str]>;
+}
+
+/// `ErrorCodes::<E>::CODES`: the codes `E` derives, else `None` (through [`UnknownErrorCodes`],
+/// which must be in scope): the inherent constant wins when its bound holds.
+pub struct ErrorCodes<E: ?Sized>(core::marker::PhantomData<E>);
+
+impl<E: ?Sized + DerivedErrorCodes> ErrorCodes<E> {
+    pub const CODES: Option<&'static [&'static str]> = E::CODES;
+}
+
+/// The fallback of [`ErrorCodes`]: codes not known at compile time.
+pub trait UnknownErrorCodes {
+    const CODES: Option<&'static [&'static str]> = None;
+}
+
+impl<E: ?Sized> UnknownErrorCodes for ErrorCodes<E> {}
+
+/// Whether an `errorType` matcher's code (normalized, as the derive's codes are) can match:
+/// it is one of `codes`, or the codes are not known.
+pub const fn error_code_possible(codes: Option<&[&str]>, code: &str) -> bool {
+    let Some(codes) = codes else {
+        return true;
+    };
+    let mut i = 0;
+    while i < codes.len() {
+        if bytes_eq(codes[i].as_bytes(), code.as_bytes()) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}

@@ -736,6 +736,9 @@ pub enum Op {
     Values,
     /// `x[]`.
     Flatten,
+    /// What follows reads one element of the projections so far (a function argument or a
+    /// comparison operand inside a filter or a projection): the projections are forgotten.
+    Scope,
     /// The value read so far must be what the [`Need`] needs (a chain that a longer one starts
     /// with, checked in its walk); with what it needs, for the message.
     Need(Need, &'static str),
@@ -767,6 +770,14 @@ pub const fn check(
             Op::Elements(project) => (elements(at, project), "", ""),
             Op::Values => (values(at), "", ""),
             Op::Flatten => (flatten(at), "", ""),
+            Op::Scope => (
+                Ok(At {
+                    projections: 0,
+                    ..at
+                }),
+                "",
+                "",
+            ),
             Op::Need(need, what) => {
                 if !fits(at, need) {
                     fail(leaf_message(at, need, what, Place { path, prefix: "" }));
