@@ -16,6 +16,9 @@ default) and writes, next to this script,
   - `backoff`: `ExponentialBackoff.delay_amount` per attempt with the random factor fixed:
     `[attempt, random, delay]`; `random` close to 1 gives the bound.
   - `connection_cost`: what a retry after a (non-timeout) connection error costs.
+  - `classify`: how botocore's standard mode treats one failed first attempt:
+    `[code or null, status or null, exception or null, retryable, throttling, cost]`
+    (`StandardRetryConditions`, `ThrottlingErrorDetector`'s fixed codes, `RetryQuotaChecker`).
 * `botocore_adaptive.json`: adaptive mode, on a fake clock.
   - `cubic`: `CubicCalculator(w0, t0)` driven by `success_received(t)` / `error_received(rate, t)`;
     per step `[op, t, rate_or_null, returned, w_max, k, last_fail]`.
@@ -47,9 +50,10 @@ import json
 import math
 import os
 import random
+from types import SimpleNamespace
 
 from botocore.exceptions import ConnectionError as BotoConnectionError
-from botocore.exceptions import ReadTimeoutError
+from botocore.exceptions import ConnectTimeoutError, ReadTimeoutError
 from botocore.retries import adaptive, bucket, quota, standard, throttling
 from botocore.exceptions import CapacityNotAvailableError
 
@@ -149,6 +153,64 @@ def connection_cost():
     assert standard.StandardRetryConditions().is_retryable(ctx)
     assert checker.acquire_retry_quota(ctx)
     return 500 - q.available_capacity
+
+
+THROTTLE_STATUS = {
+    "RequestThrottled": 403,
+    "EC2ThrottledException": 502,
+    "RequestLimitExceeded": 503,
+    "SlowDown": 503,
+    "BandwidthLimitExceeded": 509,
+}
+
+
+def gen_classify():
+    cases = []
+    for code in standard.ThrottledRetryableChecker._THROTTLED_ERROR_CODES:
+        cases.append((code, 400, None))
+        if code in THROTTLE_STATUS:
+            cases.append((code, THROTTLE_STATUS[code], None))
+    for code in standard.TransientRetryableChecker._TRANSIENT_ERROR_CODES:
+        cases.append((code, 400, None))
+    for status in [500, 502, 503, 504, 429, 400, 403, 404, 501, 509]:
+        cases.append((None, status, None))
+    for code, status in [("ValidationException", 400), ("AccessDenied", 403),
+                         ("InternalError", 500), ("ServiceUnavailable", 503)]:
+        cases.append((code, status, None))
+    for exc in ["ReadTimeoutError", "ConnectTimeoutError", "ConnectionError"]:
+        cases.append((None, None, exc))
+    rows = []
+    for code, status, exc in cases:
+        http = Resp(status) if status is not None else None
+        parsed = None
+        if status is not None:
+            parsed = {"ResponseMetadata": {"HTTPStatusCode": status}}
+            if code is not None:
+                parsed["Error"] = {"Code": code}
+        caught = None
+        if exc == "ReadTimeoutError":
+            caught = ReadTimeoutError(endpoint_url="https://example.com")
+        elif exc == "ConnectTimeoutError":
+            caught = ConnectTimeoutError(endpoint_url="https://example.com")
+        elif exc == "ConnectionError":
+            caught = BotoConnectionError(error="connection reset")
+        # An operation of no particular service, without modeled errors (botocore's special
+        # cases are for STS and DynamoDB).
+        op = SimpleNamespace(name="Op", error_shapes=[],
+                             service_model=SimpleNamespace(service_name="example"))
+        ctx = standard.RetryContext(
+            attempt_number=1, operation_model=op, parsed_response=parsed,
+            http_response=http, caught_exception=caught, request_context={},
+        )
+        retryable = standard.StandardRetryConditions(max_attempts=2).is_retryable(ctx)
+        throttling = standard.ThrottledRetryableChecker().is_retryable(ctx)
+        q = quota.RetryQuota()
+        cost = None
+        if retryable:
+            assert standard.RetryQuotaChecker(q).acquire_retry_quota(ctx)
+            cost = 500 - q.available_capacity
+        rows.append([code, status, exc, retryable, throttling, cost])
+    return rows
 
 
 # ---------------------------------------------------------------------------------- adaptive
@@ -338,6 +400,7 @@ def main():
         "quota": gen_quota(rng, 40, 60),
         "backoff": gen_backoff(rng),
         "connection_cost": connection_cost(),
+        "classify": gen_classify(),
     })
     limiter = []
     for cold, count, steps in [(False, 30, 220), (True, 12, 200)]:
