@@ -11,6 +11,8 @@
 //! measurement and must match botocore at every step from the first measurement on; `cold`
 //! ones have one, and the deviation is asserted where it applies.
 
+use std::time::Duration;
+
 use serde_json::Value;
 use waiter_runtime::retry::adaptive::{Cubic, RateLimiterState, TokenBucket, TransmitRate, Tuning};
 
@@ -481,4 +483,160 @@ fn transmit_rate_counts_from_the_whole_second_like_the_sdks() {
     let mut rate = TransmitRate::new(wide, 3.5);
     assert_eq!(rate.record(3.9), 0.0, "same bucket [2, 4)");
     assert_eq!(rate.record(4.1), 0.8 * 2.0 / 2.0);
+}
+
+/// The shared [`ClientRateLimiter`] (the retrier's, on tokio's clock, with its lock-free paths
+/// for tokens and successes) replayed on the paused clock through the warm sequences that
+/// start on a whole second (its clock starts at 0, so those keep their rate buckets):
+/// * against a [`RateLimiterState`] driven at the same instants, to 1e-9 relative: the
+///   lock-free paths leave the state the plain algorithm would have;
+/// * against botocore, to 1e-6 relative: tokio's clock counts whole nanoseconds, so every
+///   instant is botocore's rounded to the nanosecond.
+///
+/// Regression: the shared limiter took a token taken without the lock from the bucket at the
+/// next locked update, after the refill up to then; at a full bucket that refill was capped
+/// and the bucket came up short of botocore's (of the plain algorithm's) by up to one token,
+/// so requests went later than in the SDKs. It now takes it at the instant it was taken.
+#[tokio::test(start_paused = true)]
+async fn shared_limiter_on_the_paused_clock_matches_botocore() {
+    use tokio::time::{Instant, advance};
+    use waiter_runtime::retry::adaptive::ClientRateLimiter;
+
+    let fixture = fixture();
+    let (mut sequences, mut compared, mut with_tokens) = (0, 0, 0);
+    // botocore's instants are rounded to the nanosecond here.
+    fn loose(ours: f64, botocore: f64, name: &str, what: &str) {
+        let diff = (ours - botocore).abs();
+        assert!(
+            diff <= 1e-6 * ours.abs().max(botocore.abs()) || diff <= 1e-6,
+            "{what}: {name}: botocore {botocore}, ours {ours}"
+        );
+    }
+    for (n, seq) in seqs(&fixture, "limiter").iter().enumerate() {
+        let t0 = f(&seq["t0"]);
+        if seq["cold"] == true || t0.fract() != 0.0 {
+            continue;
+        }
+        let start = Instant::now();
+        let limiter = ClientRateLimiter::new();
+        let mut plain = RateLimiterState::new(0.0);
+        let mut shadow = TransmitRate::new(Tuning::AWS, 0.0);
+        let mut synced = false;
+        // Moves the paused clock to botocore's instant `t`; returns our reading of it.
+        async fn at(start: Instant, t0: f64, t: f64) -> f64 {
+            let target = start + Duration::from_secs_f64(t - t0);
+            let now = Instant::now();
+            if target > now {
+                advance(target - now).await;
+            }
+            start.elapsed().as_secs_f64()
+        }
+        for (i, step) in steps(seq).iter().map(Step::parse).enumerate() {
+            let what = format!("shared limiter, warm sequence {n} (t0 = {t0}) step {i}");
+            if let (Some(planned), Some(send)) = (step.planned, step.send) {
+                if send > planned {
+                    let now = at(start, t0, planned).await;
+                    assert!(
+                        !limiter.try_acquire(),
+                        "{what}: a token before botocore had one"
+                    );
+                    assert!(plain.try_acquire(now).is_err());
+                }
+                let now = at(start, t0, send).await;
+                assert!(
+                    limiter.try_acquire(),
+                    "{what}: no token when botocore had one"
+                );
+                assert_eq!(plain.try_acquire(now), Ok(()));
+            } else {
+                assert!(
+                    !limiter.state().is_enabled(),
+                    "{what}: on before botocore's"
+                );
+            }
+            let now = at(start, t0, step.resp).await;
+            limiter.on_response(step.throttled);
+            plain.on_response(now, step.throttled);
+            shadow.record(now);
+            let state = limiter.state();
+            assert_eq!(state.is_enabled(), step.enabled, "{what}: enabled");
+            assert_close(
+                state.measured_transmit_rate(),
+                plain.measured_transmit_rate(),
+                &format!("{what}: measured, shared vs plain"),
+            );
+            loose(
+                state.measured_transmit_rate(),
+                step.measured,
+                "measured rate",
+                &what,
+            );
+            // Before the first throttle the bucket is not used, and the shared limiter counts
+            // most successes without updating it (see `ClientRateLimiter::on_response`): its
+            // rate and tokens are compared from the first throttle on, the tokens once all
+            // three buckets have been full at once.
+            if !step.enabled {
+                continue;
+            }
+            assert!(shadow.is_measured(), "{what}: a warm sequence");
+            synced |= close(state.capacity(), state.max_capacity())
+                && close(plain.capacity(), plain.max_capacity())
+                && close(step.tokens, step.max_capacity);
+            let pairs = [
+                (
+                    state.fill_rate(),
+                    plain.fill_rate(),
+                    step.fill_rate,
+                    "fill rate",
+                ),
+                (
+                    state.max_capacity(),
+                    plain.max_capacity(),
+                    step.max_capacity,
+                    "max capacity",
+                ),
+                (
+                    state.cubic().max_rate(),
+                    plain.cubic().max_rate(),
+                    step.w_max,
+                    "w_max",
+                ),
+                (
+                    state.cubic().last_throttle(),
+                    plain.cubic().last_throttle(),
+                    step.last_fail - t0,
+                    "last throttle",
+                ),
+            ];
+            for (ours, theirs, botocore, name) in pairs {
+                assert_close(ours, theirs, &format!("{what}: {name}, shared vs plain"));
+                loose(ours, botocore, name, &what);
+            }
+            if synced {
+                // A success that leaves the rate as it is takes no lock in the shared limiter,
+                // so its bucket was last refilled at the request's token, the plain state's at
+                // the response: compared as of the response, refilled (both take a token then
+                // if one is there, which changes nothing to the comparison).
+                loose(plain.capacity(), step.tokens, "tokens (plain)", &what);
+                let (mut shared, mut plain) = (state, plain);
+                let _ = (shared.try_acquire(now), plain.try_acquire(now));
+                assert_close(
+                    shared.capacity(),
+                    plain.capacity(),
+                    &format!("{what}: tokens, shared vs plain"),
+                );
+                with_tokens += 1;
+            }
+            compared += 1;
+        }
+        sequences += 1;
+    }
+    eprintln!(
+        "{sequences} sequences, {compared} steps compared on the paused clock after the first \
+         throttle ({with_tokens} with the tokens)"
+    );
+    assert!(
+        sequences >= 8 && with_tokens > 8 * 100,
+        "{sequences} sequences, {with_tokens} steps"
+    );
 }
