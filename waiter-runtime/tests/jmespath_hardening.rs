@@ -388,9 +388,10 @@ fn a_flattened_data_enum_is_one_consistent_member() {
             jmespath!("length(@)").search(&device).unwrap()
         );
         assert_eq!(jmespath!("merge(@)").search(&device).unwrap(), json);
+        // `to_string` writes members in the value's own order, as serde serializes it.
         assert_eq!(
             jmespath!("to_string(@)").search(&device).unwrap(),
-            json!(json.to_string())
+            json!(serde_json::to_string(&device).unwrap())
         );
         // `==` both ways, against the same object and a different one.
         let node = jmespath!("@").search(&device).unwrap();

@@ -382,7 +382,7 @@ impl<'a> Node<'a> {
     /// strings by code point; `None` for any other pair.
     pub fn json_cmp(&self, other: &Node<'_>) -> Option<Ordering> {
         match (self, other) {
-            (Node::Number(a), Node::Number(b)) => a.as_f64()?.partial_cmp(&b.as_f64()?),
+            (Node::Number(a), Node::Number(b)) => number_cmp(a, b),
             (Node::String(a), Node::String(b)) => Some(a.as_ref().cmp(b.as_ref())),
             _ => None,
         }
@@ -390,13 +390,35 @@ impl<'a> Node<'a> {
 }
 
 pub(crate) fn number_eq(a: &Number, b: &Number) -> bool {
-    if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
-        return x == y;
+    number_cmp(a, b) == Some(Ordering::Equal)
+}
+
+/// Numbers by exact value: integers (64-bit, signed or not) among themselves and against
+/// doubles without rounding the integer (`18446744073709551615 > 18446744073709551614`,
+/// `9007199254740993 != 9007199254740992.0`), as jmespath.py compares Python numbers.
+pub(crate) fn number_cmp(a: &Number, b: &Number) -> Option<Ordering> {
+    fn int(n: &Number) -> Option<i128> {
+        n.as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
     }
-    if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
-        return x == y;
+    /// An integer against a double: exact when the double is integral (every double of
+    /// magnitude 2^53 or more is), else the integer is small enough to be exact as a double.
+    fn int_float(i: i128, f: f64) -> Option<Ordering> {
+        if f.is_nan() {
+            return None;
+        }
+        if f.fract() == 0.0 && f.abs() < 1.7e38 {
+            return Some(i.cmp(&(f as i128)));
+        }
+        (i as f64).partial_cmp(&f)
     }
-    a.as_f64() == b.as_f64()
+    match (int(a), int(b)) {
+        (Some(x), Some(y)) => Some(x.cmp(&y)),
+        (Some(x), None) => int_float(x, b.as_f64()?),
+        (None, Some(y)) => int_float(y, a.as_f64()?).map(Ordering::reverse),
+        (None, None) => a.as_f64()?.partial_cmp(&b.as_f64()?),
+    }
 }
 
 /// Members of an object looked up by name: views look up in place; computed objects with more

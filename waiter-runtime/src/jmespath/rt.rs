@@ -54,16 +54,18 @@ pub fn index<'a>(node: Node<'a>, index: i64) -> Node<'a> {
     }
 }
 
+/// A slice of an array; `null` for anything else (a step of 0 is an error only on an array, as
+/// in jmespath.py: slicing a non-array gives `null` before the step is looked at).
 pub fn slice<'a>(node: Node<'a>, start: Option<i64>, stop: Option<i64>, step: i64) -> R<'a> {
+    let a = match node {
+        Node::Array(a) => a,
+        _ => return Ok(Node::Null),
+    };
     if step == 0 {
         return Err(Box::new(SearchError::InvalidValue {
             reason: "slice step cannot be 0",
         }));
     }
-    let a = match node {
-        Node::Array(a) => a,
-        _ => return Ok(Node::Null),
-    };
     let len = a.len() as i64;
     let adjust = |v: i64| -> i64 {
         if v < 0 {
@@ -160,10 +162,9 @@ pub fn each_follow<'a>(
             });
             result.map(|()| true)
         }
-        Node::Array(Array::Owned(items)) => {
-            for n in items {
-                sink(follow_node(n, path))?;
-            }
+        // Owned elements, or strings (an empty projection result is `Array::Strs`).
+        Node::Array(a) => {
+            a.try_for_each(|n| sink(follow_node(n, path)))?;
             Ok(true)
         }
         _ => Ok(false),
@@ -292,7 +293,7 @@ pub fn ne<'a>(l: &Node<'_>, r: &Node<'_>) -> Node<'a> {
 
 fn order<'a>(l: &Node<'_>, r: &Node<'_>, ok: fn(Ordering) -> bool) -> Node<'a> {
     match (l, r) {
-        (Node::Number(a), Node::Number(b)) => match a.as_f64().partial_cmp(&b.as_f64()) {
+        (Node::Number(a), Node::Number(b)) => match super::node::number_cmp(a, b) {
             Some(o) => Node::Bool(ok(o)),
             None => Node::Null,
         },
@@ -379,18 +380,22 @@ fn sortable(f: &'static str, pos: usize, items: &[Node<'_>]) -> Result<(), E> {
     }
 }
 
+/// A number that stays a float (`3.0`), as a float result of jmespath.py does: `to_string`
+/// writes it so.
+fn float(n: f64) -> Node<'static> {
+    Number::from_f64(n).map_or(Node::Null, Node::Number)
+}
+
 pub fn fn_abs(n: Node<'_>) -> R<'static> {
     if let Node::Number(num) = &n {
         if let Some(i) = num.as_i64() {
-            if let Some(a) = i.checked_abs() {
-                return Ok(number_i64(a));
-            }
+            return Ok(number_u64(i.unsigned_abs()));
         }
         if num.is_u64() {
             return Ok(Node::Number(num.clone()));
         }
     }
-    Ok(Node::from_f64(number_arg("abs", 0, &n)?.abs()))
+    Ok(float(number_arg("abs", 0, &n)?.abs()))
 }
 
 pub fn fn_avg(n: Node<'_>) -> R<'static> {
@@ -398,7 +403,7 @@ pub fn fn_avg(n: Node<'_>) -> R<'static> {
     if nums.is_empty() {
         return Ok(Node::Null);
     }
-    Ok(Node::from_f64(nums.iter().sum::<f64>() / nums.len() as f64))
+    Ok(float(float_sum(&nums) / nums.len() as f64))
 }
 
 pub fn fn_ceil(n: Node<'_>) -> R<'static> {
@@ -638,9 +643,39 @@ pub fn fn_reverse(n: Node<'_>) -> R<'_> {
     }
 }
 
+/// The sum: exact for integers (as jmespath.py's), a float as soon as one element is a float.
 pub fn fn_sum(n: Node<'_>) -> R<'static> {
+    let ints: Option<Vec<i128>> = match &n {
+        Node::Array(a) => a
+            .clone()
+            .into_vec()
+            .iter()
+            .map(|x| match x {
+                Node::Number(num) => num
+                    .as_i64()
+                    .map(i128::from)
+                    .or_else(|| num.as_u64().map(i128::from)),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    };
+    if let Some(total) = ints.and_then(|v| v.into_iter().try_fold(0i128, i128::checked_add)) {
+        if let Ok(i) = i64::try_from(total) {
+            return Ok(number_i64(i));
+        }
+        if let Ok(u) = u64::try_from(total) {
+            return Ok(number_u64(u));
+        }
+    }
     let nums = numbers("sum", 0, n)?;
-    Ok(Node::from_f64(nums.iter().sum()))
+    Ok(float(float_sum(&nums)))
+}
+
+/// A float sum from `0.0`, as Python's `sum` from `0` (`sum([-0.0])` is `0.0`; Rust's `Sum`
+/// starts from `-0.0`).
+fn float_sum(nums: &[f64]) -> f64 {
+    nums.iter().fold(0.0, |a, b| a + b)
 }
 
 pub fn fn_to_array(n: Node<'_>) -> R<'_> {
@@ -650,18 +685,133 @@ pub fn fn_to_array(n: Node<'_>) -> R<'_> {
     }
 }
 
+/// `to_string`: strings as they are, anything else as compact JSON written as jmespath.py
+/// writes it (Python's `json.dumps(value, separators=(',', ':'))`): members in the object's
+/// order, non-ASCII characters as `\uXXXX` escapes, floats as Python's `repr` (`1.0`, `1e+16`).
 pub fn fn_to_string(n: Node<'_>) -> R<'_> {
     match n {
         Node::String(_) => Ok(n),
-        other => Ok(Node::String(Cow::Owned(
-            other.try_into_value().map_err(Box::new)?.to_string(),
-        ))),
+        other => {
+            let mut out = String::new();
+            py_json(&other, 0, &mut out).map_err(Box::new)?;
+            Ok(Node::String(Cow::Owned(out)))
+        }
+    }
+}
+
+fn py_json(node: &Node<'_>, depth: usize, out: &mut String) -> Result<(), SearchError> {
+    use std::fmt::Write as _;
+    match node {
+        Node::Null => out.push_str("null"),
+        Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Node::Number(n) => match n.as_f64() {
+            Some(f) if !(n.is_i64() || n.is_u64()) => py_float(f, out),
+            _ => {
+                let _ = write!(out, "{n}");
+            }
+        },
+        Node::String(s) => py_str(s, out),
+        Node::Array(_) | Node::Object(_) if depth >= Node::MAX_DEPTH => {
+            return Err(SearchError::TooDeep {
+                limit: Node::MAX_DEPTH,
+            });
+        }
+        Node::Array(a) => {
+            out.push('[');
+            for (i, x) in a.clone().into_vec().iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                py_json(x, depth + 1, out)?;
+            }
+            out.push(']');
+        }
+        Node::Object(o) => {
+            out.push('{');
+            for (i, (k, v)) in o.clone().into_entries().iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                py_str(k, out);
+                out.push(':');
+                py_json(v, depth + 1, out)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+/// A JSON string as Python's `json.dumps` writes it (`ensure_ascii`): everything outside
+/// printable ASCII escaped, characters beyond the BMP as a surrogate pair.
+fn py_str(s: &str, out: &mut String) {
+    use std::fmt::Write as _;
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    let _ = write!(out, "\\u{u:04x}");
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
+/// A float as Python's `repr`: the shortest digits that round-trip, positional for exponents
+/// -4..=15 (`1000.0`, `0.0001`), else scientific with a signed two-digit exponent (`1e+16`,
+/// `1.5e-05`).
+fn py_float(f: f64, out: &mut String) {
+    use std::fmt::Write as _;
+    let sci = format!("{f:e}"); // shortest round-trip digits: `-1.5e-5`, `1e16`, `-0e0`
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    out.push_str(sign);
+    if (-4..=15).contains(&exp) {
+        let point = exp + 1; // digits before the decimal point
+        if point <= 0 {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', (-point) as usize));
+            out.push_str(&digits);
+        } else if point as usize >= digits.len() {
+            out.push_str(&digits);
+            out.extend(std::iter::repeat_n('0', point as usize - digits.len()));
+            out.push_str(".0");
+        } else {
+            out.push_str(&digits[..point as usize]);
+            out.push('.');
+            out.push_str(&digits[point as usize..]);
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
     }
 }
 
 pub fn fn_to_number(n: Node<'_>) -> R<'_> {
     match n {
         Node::Number(_) => Ok(n),
+        // `-0` is the integer 0 (as jmespath.py reads it); serde_json reads it as the float -0.0.
+        Node::String(s) if &*s == "-0" => Ok(number_i64(0)),
         Node::String(s) => Ok(match s.parse::<Number>() {
             Ok(num) => Node::Number(num),
             Err(_) => Node::Null,
