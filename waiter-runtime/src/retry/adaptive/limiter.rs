@@ -103,23 +103,12 @@ struct Shared {
     /// setting it to `0` and taking the tokens counted off it from the bucket.
     /// Split in stripes on cache lines of their own, each thread taking from its stripe, so
     /// that threads taking tokens at the same time do not write the same cache line.
-    free: [Padded<Stripe>; STRIPES],
+    free: [Padded<AtomicU64>; STRIPES],
     /// The state's `rate_bucket_width`, to find where a bucket ends.
     bucket_width: f64,
     inner: Padded<Mutex<Inner>>,
     /// Time zero of `state`'s timestamps.
     origin: Instant,
-}
-
-/// One stripe of [`Shared::free`].
-#[derive(Debug, Default)]
-struct Stripe {
-    /// Whole tokens left to take without the lock.
-    free: AtomicU64,
-    /// The latest instant, in nanoseconds since `origin` (at least 1), at which a token was
-    /// taken from this stripe since it was published, or `0`: the next critical section
-    /// takes the tokens from the bucket at that instant, as the SDKs take each at its own.
-    last_take: AtomicU64,
 }
 
 /// A waiter's key in the line: its ticket, then a unique number for equal tickets.
@@ -154,7 +143,7 @@ impl Inner {
     /// How many whole tokens a caller may take without the lock after this critical section:
     /// as many as the bucket holds when nobody waits, provided the bucket was refilled at the
     /// latest clock reading (`last_now`). The next critical section counts them as taken at
-    /// the latest instant one of them was taken at (see [`Shared::lock_at`]).
+    /// its own clock reading (see [`Shared::lock`]).
     fn free_tokens(&self) -> u64 {
         /// Above this a float minus one is not exact.
         const EXACT: f64 = (1u64 << 53) as f64;
@@ -431,36 +420,25 @@ impl Shared {
         // still holds a consistent state.
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         // From here on no token is taken without the lock until it is released.
-        let (mut taken, mut last_take) = (0, 0);
-        for (stripe, published) in self.free.iter().zip(&mut inner.published) {
+        let mut taken = 0;
+        for (free, published) in self.free.iter().zip(&mut inner.published) {
             // A stripe nothing was published in holds nothing: no write needed.
             if *published != 0 {
-                taken += *published - stripe.free.swap(0, Ordering::AcqRel);
-                last_take = last_take.max(stripe.last_take.swap(0, Ordering::AcqRel));
+                taken += *published - free.swap(0, Ordering::AcqRel);
                 *published = 0;
             }
         }
         if taken != 0 {
-            // Taken at some instant between the last critical section and now. Counting them
-            // at the last critical section's instant and refilling after would give back the
-            // tokens the bucket's cap dropped while it was full (a burst after an idle period
-            // twice the bucket's size); counting them now, after refilling to now, drops the
-            // refill the cap clipped since they were taken (the bucket came up to one token
-            // short of botocore's, found by `tests/retry_oracle_adaptive.rs`).
+            // Taken at some instant between the last critical section and now: counted as
+            // taken now, after refilling to now. Counting them at the last critical section's
+            // instant and refilling after would give back the tokens the bucket's cap dropped
+            // while it was full (a burst after an idle period twice the bucket's size); counted
+            // now, a burst never gets more than the state machine grants at that instant. The
+            // price: tokens taken without the lock just before an idle period are counted
+            // after it, where the cap may drop some of the refill (never more than those taken
+            // since the last critical section).
             let now = inner.remember(reading.unwrap_or_else(|| self.elapsed()));
-            // They are taken at the latest instant one of them was (each records it before
-            // taking): the instant of the take when there was one, as in the SDKs, where
-            // taking it at `now` could drop the refill in between at the bucket's cap. Never
-            // earlier than the instants they were taken at, so never more tokens than the
-            // state machine grants (the one exception, a take whose instant was recorded
-            // before a critical section published it, is counted at that section's instant,
-            // nanoseconds early). Without a recorded instant (a take racing a publication),
-            // at `now`.
-            let at = match last_take {
-                0 => now,
-                nanos => (nanos as f64 / 1e9).min(now),
-            };
-            inner.state.take_whole_tokens_at(at, taken);
+            inner.state.take_whole_tokens_at(now, taken);
             // A token taken in this critical section needs no other reading.
             inner.fresh = reading.is_none();
         }
@@ -473,15 +451,7 @@ impl Shared {
     /// Takes a token without the lock if the last critical section left whole tokens and
     /// nobody in line.
     fn take_free(&self) -> bool {
-        let stripe = &self.free[stripe()];
-        if stripe.free.load(Ordering::Acquire) == 0 {
-            return false;
-        }
-        // The instant first: a critical section that counts this token sees it.
-        let now = nanos(self.origin.elapsed()).max(1);
-        stripe.last_take.fetch_max(now, Ordering::AcqRel);
-        stripe
-            .free
+        self.free[stripe()]
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |free| {
                 free.checked_sub(1)
             })
@@ -547,9 +517,7 @@ impl Drop for Locked<'_> {
             let share = each + u64::from((i as u64) < rest);
             *published = share;
             if share != 0 {
-                // An instant a failed take left behind would predate these tokens.
-                stripe.last_take.store(0, Ordering::Relaxed);
-                stripe.free.store(share, Ordering::Release);
+                stripe.store(share, Ordering::Release);
             }
         }
     }

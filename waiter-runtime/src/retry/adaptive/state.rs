@@ -192,10 +192,9 @@ impl RateLimiterState {
     }
 
     /// Takes `count` whole tokens taken without the lock by the shared limiter, as if taken
-    /// at `now`, the latest instant one of them was taken at: the bucket is refilled to `now`
-    /// first (see [`TokenBucket::take_whole`]). Taking them at an earlier instant and
-    /// refilling after could count tokens the bucket's cap had already dropped; at a later one,
-    /// drop refill the cap clipped after they were taken.
+    /// at `now`, the latest instant they can have been taken at: the bucket is refilled to
+    /// `now` first (see [`TokenBucket::take_whole`]). Taking them at an earlier instant and
+    /// refilling after could count tokens the bucket's cap had already dropped.
     pub(crate) fn take_whole_tokens_at(&mut self, now: f64, count: u64) {
         self.bucket.refill(now);
         self.bucket.take_whole(count);
