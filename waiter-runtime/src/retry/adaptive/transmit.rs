@@ -52,14 +52,28 @@ pub struct TransmitRate {
 }
 
 impl TransmitRate {
-    /// A rate of zero, with the current bucket being the one `now` falls in.
+    /// A rate of zero, counting from the whole second `now` falls in, as the AWS SDKs do
+    /// (botocore's `RateClocker`, smithy-rs's `ClientRateLimiter::new`: the last bucket starts
+    /// at `floor(now)`), or from the start of `now`'s bucket if that is earlier (a
+    /// `rate_bucket_width` that is not a divisor of one second).
+    ///
+    /// So a first response in the second half of the second a client was built in closes a
+    /// bucket, as in the SDKs:
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::{TransmitRate, Tuning};
+    ///
+    /// let mut rate = TransmitRate::new(Tuning::AWS, 100.7);
+    /// assert_eq!(rate.record(100.9), 0.8 * 1.0 / 0.5); // one response over [100, 100.5)
+    /// assert!(!rate.is_measured()); // but that bucket had no traffic of the client's yet
+    /// ```
     pub fn new(tuning: Tuning, now: f64) -> Self {
         let width = tuning.rate_bucket_width;
         Self {
             smoothing: tuning.smoothing,
             width,
             measured: 0.0,
-            last_bucket: (now / width).floor() * width,
+            last_bucket: now.floor().min((now / width).floor() * width),
             count: 0,
             first_bucket: None,
             since_first: 0,
