@@ -5,340 +5,72 @@
 
 #![allow(dead_code, clippy::all)]
 
-#[cfg(not(aws_waiters_full))]
 mod acm;
-#[cfg(aws_waiters_full)]
-#[path = "full/acm.rs"]
-mod acm;
-#[cfg(not(aws_waiters_full))]
 mod acm_pca;
-#[cfg(aws_waiters_full)]
-#[path = "full/acm_pca.rs"]
-mod acm_pca;
-#[cfg(not(aws_waiters_full))]
 mod amp;
-#[cfg(aws_waiters_full)]
-#[path = "full/amp.rs"]
-mod amp;
-#[cfg(not(aws_waiters_full))]
 mod appconfig;
-#[cfg(aws_waiters_full)]
-#[path = "full/appconfig.rs"]
-mod appconfig;
-#[cfg(not(aws_waiters_full))]
 mod appstream;
-#[cfg(aws_waiters_full)]
-#[path = "full/appstream.rs"]
-mod appstream;
-#[cfg(not(aws_waiters_full))]
 mod arc_region_switch;
-#[cfg(aws_waiters_full)]
-#[path = "full/arc_region_switch.rs"]
-mod arc_region_switch;
-#[cfg(not(aws_waiters_full))]
 mod b2bi;
-#[cfg(aws_waiters_full)]
-#[path = "full/b2bi.rs"]
-mod b2bi;
-#[cfg(not(aws_waiters_full))]
 mod bedrock_agentcore_control;
-#[cfg(aws_waiters_full)]
-#[path = "full/bedrock_agentcore_control.rs"]
-mod bedrock_agentcore_control;
-#[cfg(not(aws_waiters_full))]
 mod cloudcontrol;
-#[cfg(aws_waiters_full)]
-#[path = "full/cloudcontrol.rs"]
-mod cloudcontrol;
-#[cfg(not(aws_waiters_full))]
 mod cloudformation;
-#[cfg(aws_waiters_full)]
-#[path = "full/cloudformation.rs"]
-mod cloudformation;
-#[cfg(not(aws_waiters_full))]
 mod cloudfront;
-#[cfg(aws_waiters_full)]
-#[path = "full/cloudfront.rs"]
-mod cloudfront;
-#[cfg(not(aws_waiters_full))]
 mod cloudwatch;
-#[cfg(aws_waiters_full)]
-#[path = "full/cloudwatch.rs"]
-mod cloudwatch;
-#[cfg(not(aws_waiters_full))]
 mod codedeploy;
-#[cfg(aws_waiters_full)]
-#[path = "full/codedeploy.rs"]
-mod codedeploy;
-#[cfg(not(aws_waiters_full))]
 mod codeguru_reviewer;
-#[cfg(aws_waiters_full)]
-#[path = "full/codeguru_reviewer.rs"]
-mod codeguru_reviewer;
-#[cfg(not(aws_waiters_full))]
 mod deadline;
-#[cfg(aws_waiters_full)]
-#[path = "full/deadline.rs"]
-mod deadline;
-#[cfg(not(aws_waiters_full))]
 mod dms;
-#[cfg(aws_waiters_full)]
-#[path = "full/dms.rs"]
-mod dms;
-#[cfg(not(aws_waiters_full))]
 mod docdb;
-#[cfg(aws_waiters_full)]
-#[path = "full/docdb.rs"]
-mod docdb;
-#[cfg(not(aws_waiters_full))]
 mod ds;
-#[cfg(aws_waiters_full)]
-#[path = "full/ds.rs"]
-mod ds;
-#[cfg(not(aws_waiters_full))]
 mod dsql;
-#[cfg(aws_waiters_full)]
-#[path = "full/dsql.rs"]
-mod dsql;
-#[cfg(not(aws_waiters_full))]
 mod dynamodb;
-#[cfg(aws_waiters_full)]
-#[path = "full/dynamodb.rs"]
-mod dynamodb;
-#[cfg(not(aws_waiters_full))]
 mod ec2;
-#[cfg(aws_waiters_full)]
-#[path = "full/ec2.rs"]
-mod ec2;
-#[cfg(not(aws_waiters_full))]
 mod ecr;
-#[cfg(aws_waiters_full)]
-#[path = "full/ecr.rs"]
-mod ecr;
-#[cfg(not(aws_waiters_full))]
 mod ecs;
-#[cfg(aws_waiters_full)]
-#[path = "full/ecs.rs"]
-mod ecs;
-#[cfg(not(aws_waiters_full))]
 mod eks;
-#[cfg(aws_waiters_full)]
-#[path = "full/eks.rs"]
-mod eks;
-#[cfg(not(aws_waiters_full))]
 mod elasticache;
-#[cfg(aws_waiters_full)]
-#[path = "full/elasticache.rs"]
-mod elasticache;
-#[cfg(not(aws_waiters_full))]
 mod elasticbeanstalk;
-#[cfg(aws_waiters_full)]
-#[path = "full/elasticbeanstalk.rs"]
-mod elasticbeanstalk;
-#[cfg(not(aws_waiters_full))]
 mod elb;
-#[cfg(aws_waiters_full)]
-#[path = "full/elb.rs"]
-mod elb;
-#[cfg(not(aws_waiters_full))]
 mod elbv2;
-#[cfg(aws_waiters_full)]
-#[path = "full/elbv2.rs"]
-mod elbv2;
-#[cfg(not(aws_waiters_full))]
 mod elementalinference;
-#[cfg(aws_waiters_full)]
-#[path = "full/elementalinference.rs"]
-mod elementalinference;
-#[cfg(not(aws_waiters_full))]
 mod emr;
-#[cfg(aws_waiters_full)]
-#[path = "full/emr.rs"]
-mod emr;
-#[cfg(not(aws_waiters_full))]
 mod gameliftstreams;
-#[cfg(aws_waiters_full)]
-#[path = "full/gameliftstreams.rs"]
-mod gameliftstreams;
-#[cfg(not(aws_waiters_full))]
 mod glacier;
-#[cfg(aws_waiters_full)]
-#[path = "full/glacier.rs"]
-mod glacier;
-#[cfg(not(aws_waiters_full))]
 mod groundstation;
-#[cfg(aws_waiters_full)]
-#[path = "full/groundstation.rs"]
-mod groundstation;
-#[cfg(not(aws_waiters_full))]
 mod healthlake;
-#[cfg(aws_waiters_full)]
-#[path = "full/healthlake.rs"]
-mod healthlake;
-#[cfg(not(aws_waiters_full))]
 mod iam;
-#[cfg(aws_waiters_full)]
-#[path = "full/iam.rs"]
-mod iam;
-#[cfg(not(aws_waiters_full))]
 mod interconnect;
-#[cfg(aws_waiters_full)]
-#[path = "full/interconnect.rs"]
-mod interconnect;
-#[cfg(not(aws_waiters_full))]
 mod iotsitewise;
-#[cfg(aws_waiters_full)]
-#[path = "full/iotsitewise.rs"]
-mod iotsitewise;
-#[cfg(not(aws_waiters_full))]
 mod kinesis;
-#[cfg(aws_waiters_full)]
-#[path = "full/kinesis.rs"]
-mod kinesis;
-#[cfg(not(aws_waiters_full))]
 mod lambda;
-#[cfg(aws_waiters_full)]
-#[path = "full/lambda.rs"]
-mod lambda;
-#[cfg(not(aws_waiters_full))]
 mod lexv2_models;
-#[cfg(aws_waiters_full)]
-#[path = "full/lexv2_models.rs"]
-mod lexv2_models;
-#[cfg(not(aws_waiters_full))]
 mod location;
-#[cfg(aws_waiters_full)]
-#[path = "full/location.rs"]
-mod location;
-#[cfg(not(aws_waiters_full))]
 mod machinelearning;
-#[cfg(aws_waiters_full)]
-#[path = "full/machinelearning.rs"]
-mod machinelearning;
-#[cfg(not(aws_waiters_full))]
 mod macie2;
-#[cfg(aws_waiters_full)]
-#[path = "full/macie2.rs"]
-mod macie2;
-#[cfg(not(aws_waiters_full))]
 mod mediaconnect;
-#[cfg(aws_waiters_full)]
-#[path = "full/mediaconnect.rs"]
-mod mediaconnect;
-#[cfg(not(aws_waiters_full))]
 mod medialive;
-#[cfg(aws_waiters_full)]
-#[path = "full/medialive.rs"]
-mod medialive;
-#[cfg(not(aws_waiters_full))]
 mod mediapackagev2;
-#[cfg(aws_waiters_full)]
-#[path = "full/mediapackagev2.rs"]
-mod mediapackagev2;
-#[cfg(not(aws_waiters_full))]
 mod neptune;
-#[cfg(aws_waiters_full)]
-#[path = "full/neptune.rs"]
-mod neptune;
-#[cfg(not(aws_waiters_full))]
 mod neptune_graph;
-#[cfg(aws_waiters_full)]
-#[path = "full/neptune_graph.rs"]
-mod neptune_graph;
-#[cfg(not(aws_waiters_full))]
 mod omics;
-#[cfg(aws_waiters_full)]
-#[path = "full/omics.rs"]
-mod omics;
-#[cfg(not(aws_waiters_full))]
 mod proton;
-#[cfg(aws_waiters_full)]
-#[path = "full/proton.rs"]
-mod proton;
-#[cfg(not(aws_waiters_full))]
 mod rds;
-#[cfg(aws_waiters_full)]
-#[path = "full/rds.rs"]
-mod rds;
-#[cfg(not(aws_waiters_full))]
 mod redshift;
-#[cfg(aws_waiters_full)]
-#[path = "full/redshift.rs"]
-mod redshift;
-#[cfg(not(aws_waiters_full))]
 mod rekognition;
-#[cfg(aws_waiters_full)]
-#[path = "full/rekognition.rs"]
-mod rekognition;
-#[cfg(not(aws_waiters_full))]
 mod repostspace;
-#[cfg(aws_waiters_full)]
-#[path = "full/repostspace.rs"]
-mod repostspace;
-#[cfg(not(aws_waiters_full))]
 mod route53;
-#[cfg(aws_waiters_full)]
-#[path = "full/route53.rs"]
-mod route53;
-#[cfg(not(aws_waiters_full))]
 mod route53_recovery_control_config;
-#[cfg(aws_waiters_full)]
-#[path = "full/route53_recovery_control_config.rs"]
-mod route53_recovery_control_config;
-#[cfg(not(aws_waiters_full))]
 mod rtbfabric;
-#[cfg(aws_waiters_full)]
-#[path = "full/rtbfabric.rs"]
-mod rtbfabric;
-#[cfg(not(aws_waiters_full))]
 mod s3;
-#[cfg(aws_waiters_full)]
-#[path = "full/s3.rs"]
-mod s3;
-#[cfg(not(aws_waiters_full))]
 mod sagemaker;
-#[cfg(aws_waiters_full)]
-#[path = "full/sagemaker.rs"]
-mod sagemaker;
-#[cfg(not(aws_waiters_full))]
 mod schemas;
-#[cfg(aws_waiters_full)]
-#[path = "full/schemas.rs"]
-mod schemas;
-#[cfg(not(aws_waiters_full))]
 mod ses;
-#[cfg(aws_waiters_full)]
-#[path = "full/ses.rs"]
-mod ses;
-#[cfg(not(aws_waiters_full))]
 mod signer;
-#[cfg(aws_waiters_full)]
-#[path = "full/signer.rs"]
-mod signer;
-#[cfg(not(aws_waiters_full))]
 mod simpledbv2;
-#[cfg(aws_waiters_full)]
-#[path = "full/simpledbv2.rs"]
-mod simpledbv2;
-#[cfg(not(aws_waiters_full))]
 mod ssm;
-#[cfg(aws_waiters_full)]
-#[path = "full/ssm.rs"]
-mod ssm;
-#[cfg(not(aws_waiters_full))]
 mod ssm_incidents;
-#[cfg(aws_waiters_full)]
-#[path = "full/ssm_incidents.rs"]
-mod ssm_incidents;
-#[cfg(not(aws_waiters_full))]
 mod transcribe;
-#[cfg(aws_waiters_full)]
-#[path = "full/transcribe.rs"]
-mod transcribe;
-#[cfg(not(aws_waiters_full))]
-mod transfer;
-#[cfg(aws_waiters_full)]
-#[path = "full/transfer.rs"]
 mod transfer;
 
 mod oracle;
