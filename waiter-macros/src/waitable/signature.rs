@@ -77,7 +77,8 @@ pub(crate) fn read(cx: &Ctxt, sig: &Signature) -> Operation {
     for (i, input) in sig.inputs.iter().enumerate() {
         match input {
             FnArg::Receiver(r) => {
-                if r.reference.is_none() || r.mutability.is_some() || r.colon_token.is_some() {
+                if !matches!(r.kind, syn::ReceiverKind::Reference(_, _, None)) || r.mutability.is_some()
+                {
                     cx.error(
                         r.self_token.span,
                         "a waitable method takes `&self`: the waiter calls it once per poll, so it cannot take `self` by value or `&mut self`",
@@ -205,7 +206,7 @@ pub(crate) fn waiter_lifetime(sig: &mut Signature) -> Lifetime {
     for input in &sig.inputs {
         match input {
             FnArg::Receiver(r) => {
-                if matches!(&r.reference, Some((_, None))) {
+                if matches!(&r.kind, syn::ReceiverKind::Reference(_, None, _)) {
                     count.0 += 1;
                 }
             }
@@ -254,13 +255,10 @@ pub(crate) fn waiter_lifetime(sig: &mut Signature) -> Lifetime {
     for input in sig.inputs.iter_mut() {
         match input {
             FnArg::Receiver(r) => {
-                if let Some((_, l)) = &mut r.reference {
+                if let syn::ReceiverKind::Reference(_, l, _) = &mut r.kind {
                     if l.is_none() {
                         *l = Some(lt.clone());
                     }
-                    let l = l.clone();
-                    let mutability = r.mutability;
-                    *r.ty = syn::parse_quote!(&#l #mutability Self);
                 }
             }
             FnArg::Typed(pat) => fill.visit_type_mut(&mut pat.ty),
