@@ -81,7 +81,7 @@ pub mod hint;
 mod http;
 #[cfg(feature = "io")]
 mod io;
-#[cfg(feature = "reqwest")]
+#[cfg(any(feature = "reqwest", feature = "reqwest-0_12"))]
 mod reqwest;
 #[cfg(feature = "reqwest-middleware")]
 mod reqwest_middleware;

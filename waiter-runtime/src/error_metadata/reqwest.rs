@@ -1,55 +1,62 @@
-//! `ProvideErrorMetadata` for `reqwest` types (feature `reqwest`).
+//! `ProvideErrorMetadata` for reqwest's types: reqwest 0.13 (feature `reqwest`) and reqwest
+//! 0.12 (feature `reqwest-0_12`), described alike.
 
-use std::error::Error as _;
-use std::time::Duration;
-
-use super::ProvideErrorMetadata;
-use super::http::{error_type, retry_after_from_header_map};
-use super::io::is_transient_io_kind;
-
-/// A reqwest error has no code; its status is the response's (from `error_for_status`); it is
-/// transient when the request timed out, could not connect, failed while being sent or while
-/// its body was read, or when an IO error of a transient kind caused it.
-///
-/// So with the default classifiers, a reqwest-based client retries timeouts, connection
-/// errors and (after `error_for_status()`) 500, 502, 503 and 504, with no code of its own.
-impl ProvideErrorMetadata for reqwest::Error {
-    fn code(&self) -> Option<&str> {
-        None
-    }
-
-    fn http_status(&self) -> Option<u16> {
-        self.status().map(|s| s.as_u16())
-    }
-
-    fn is_transient(&self) -> bool {
-        if self.is_timeout() || self.is_connect() || self.is_body() {
-            return true;
-        }
-        if self.is_request() && self.status().is_none() {
-            return true;
-        }
-        let mut source = self.source();
-        while let Some(err) = source {
-            if let Some(io) = err.downcast_ref::<std::io::Error>() {
-                return is_transient_io_kind(io.kind());
+/// Implements `ProvideErrorMetadata` for `$reqwest::Error` and `$reqwest::Response`, where
+/// `$reqwest` is the name under which one reqwest release is a dependency.
+macro_rules! provide_for_reqwest {
+    ($reqwest:ident, $version:literal) => {
+        #[doc = concat!("A reqwest ", $version, " error has no code; its status is the response's")]
+        /// (from `error_for_status`); it is transient when the request timed out, could not
+        /// connect, failed while being sent or while its body was read, or when an IO error of
+        /// a transient kind caused it.
+        ///
+        /// So with the default classifiers, a reqwest-based client retries timeouts, connection
+        /// errors and (after `error_for_status()`) 500, 502, 503 and 504, with no code of its own.
+        impl $crate::error_metadata::ProvideErrorMetadata for ::$reqwest::Error {
+            fn code(&self) -> Option<&str> {
+                None
             }
-            source = err.source();
+
+            fn http_status(&self) -> Option<u16> {
+                self.status().map(|s| s.as_u16())
+            }
+
+            fn is_transient(&self) -> bool {
+                if self.is_timeout() || self.is_connect() || self.is_body() {
+                    return true;
+                }
+                if self.is_request() && self.status().is_none() {
+                    return true;
+                }
+                let mut source = ::std::error::Error::source(self);
+                while let Some(err) = source {
+                    if let Some(io) = err.downcast_ref::<::std::io::Error>() {
+                        return $crate::error_metadata::is_transient_io_kind(io.kind());
+                    }
+                    source = err.source();
+                }
+                false
+            }
         }
-        false
-    }
+
+        #[doc = concat!("A reqwest ", $version, " response as an error (a client that returns")]
+        /// `Err(response)` for an unsuccessful status): its status, its retry-after headers,
+        /// and the code named in `x-amzn-errortype`.
+        impl $crate::error_metadata::ProvideErrorMetadata for ::$reqwest::Response {
+            fn code(&self) -> Option<&str> {
+                $crate::error_metadata::error_code_from_header_map(self.headers())
+            }
+            fn http_status(&self) -> Option<u16> {
+                Some(self.status().as_u16())
+            }
+            fn retry_after(&self) -> Option<::std::time::Duration> {
+                $crate::error_metadata::retry_after_from_header_map(self.headers())
+            }
+        }
+    };
 }
 
-/// A response as an error (a client that returns `Err(response)` for an unsuccessful
-/// status): its status, its retry-after headers, and the code named in `x-amzn-errortype`.
-impl ProvideErrorMetadata for reqwest::Response {
-    fn code(&self) -> Option<&str> {
-        error_type(self.headers())
-    }
-    fn http_status(&self) -> Option<u16> {
-        Some(self.status().as_u16())
-    }
-    fn retry_after(&self) -> Option<Duration> {
-        retry_after_from_header_map(self.headers())
-    }
-}
+#[cfg(feature = "reqwest")]
+provide_for_reqwest!(reqwest, "0.13");
+#[cfg(feature = "reqwest-0_12")]
+provide_for_reqwest!(reqwest_0_12, "0.12");

@@ -1,12 +1,12 @@
 //! Retries where reqwest and tower users already are: one line on the client gives every
-//! request the [`Retrier`]'s rules (classifiers, retry quota, backoff or the server's
+//! request the [`Retrier`](super::Retrier)'s rules (classifiers, retry quota, backoff or the server's
 //! retry-after hint, adaptive rate limiting, the waiters' in-poll rule).
 //!
 //! * [`RetryMiddleware`] (feature `reqwest-middleware`): a `reqwest_middleware::Middleware`;
 //! * [`RetryLayer`] and [`RetryService`] (feature `tower`): a `tower::Layer` for any
 //!   `Service<http::Request<B>>` (hyper-util's client, tonic's channels...).
 //!
-//! Both send each request through [`Retrier::run_report`]: a response with a status of 400
+//! Both send each request through [`Retrier::run_report`](super::Retrier::run_report): a response with a status of 400
 //! or more is an error for the classifiers (an [`HttpFailure::Response`]), seen through its
 //! status, the error code its headers name (`x-amzn-ErrorType`, else `x-amz-error-code`) and
 //! its retry-after hint (`x-amz-retry-after`, else `Retry-After`); a failure to get a response
@@ -41,7 +41,8 @@ mod tower;
 
 use std::time::Duration;
 
-use super::{HttpStatusCodeClassifier, Retrier};
+#[cfg(any(feature = "reqwest-middleware", feature = "tower"))]
+use super::HttpStatusCodeClassifier;
 use crate::ProvideErrorMetadata;
 use crate::error_metadata::{error_code_from_header_map, retry_after_from_header_map};
 
@@ -89,6 +90,8 @@ mod sealed {
     impl<B> Sealed for http::Response<B> {}
     #[cfg(feature = "reqwest")]
     impl Sealed for reqwest::Response {}
+    #[cfg(feature = "reqwest-0_12")]
+    impl Sealed for reqwest_0_12::Response {}
 }
 
 impl<B> HttpResponse for http::Response<B> {
@@ -100,15 +103,24 @@ impl<B> HttpResponse for http::Response<B> {
     }
 }
 
-#[cfg(feature = "reqwest")]
-impl HttpResponse for reqwest::Response {
-    fn status_code(&self) -> u16 {
-        self.status().as_u16()
-    }
-    fn header_map(&self) -> &http::HeaderMap {
-        self.headers()
-    }
+/// A reqwest response (reqwest 0.13, and 0.12 under feature `reqwest-0_12`).
+#[cfg(any(feature = "reqwest", feature = "reqwest-0_12"))]
+macro_rules! http_response_for_reqwest {
+    ($reqwest:ident) => {
+        impl HttpResponse for $reqwest::Response {
+            fn status_code(&self) -> u16 {
+                self.status().as_u16()
+            }
+            fn header_map(&self) -> &http::HeaderMap {
+                self.headers()
+            }
+        }
+    };
 }
+#[cfg(feature = "reqwest")]
+http_response_for_reqwest!(reqwest);
+#[cfg(feature = "reqwest-0_12")]
+http_response_for_reqwest!(reqwest_0_12);
 
 impl<R: HttpResponse, E: ProvideErrorMetadata> ProvideErrorMetadata for HttpFailure<R, E> {
     fn code(&self) -> Option<&str> {
@@ -141,12 +153,14 @@ impl<R: HttpResponse, E: ProvideErrorMetadata> ProvideErrorMetadata for HttpFail
 }
 
 /// Whether a response is an error for the classifiers.
+#[cfg(any(feature = "reqwest-middleware", feature = "tower"))]
 fn is_failure(status: u16) -> bool {
     status >= 400
 }
 
 /// The retrier both layers use: `retrier` plus a classifier retrying `429 Too Many Requests`
 /// as throttling (the built-in status classifier retries 500, 502, 503 and 504).
-fn http_retrier(retrier: Retrier) -> Retrier {
+#[cfg(any(feature = "reqwest-middleware", feature = "tower"))]
+fn http_retrier(retrier: super::Retrier) -> super::Retrier {
     retrier.retry_classifier(HttpStatusCodeClassifier::new_from_codes([429]))
 }

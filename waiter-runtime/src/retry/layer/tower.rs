@@ -252,6 +252,12 @@ fn is_transient_error(error: &(dyn StdError + 'static)) -> bool {
                 return true;
             }
         }
+        #[cfg(feature = "reqwest-0_12")]
+        if let Some(e) = e.downcast_ref::<reqwest_0_12::Error>() {
+            if e.is_transient() {
+                return true;
+            }
+        }
         cause = e.source();
     }
     false
