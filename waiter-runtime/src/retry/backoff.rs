@@ -40,9 +40,24 @@ pub(crate) fn jittered(bound: Duration, random: f64) -> Duration {
     Duration::try_from_secs_f64(bound.as_secs_f64() * random).map_or(bound, |d| d.min(bound))
 }
 
-/// A random number in `[0, 1)`.
+/// A random number in `[0, 1)`, from a small per-thread generator seeded from the OS once.
+///
+/// Jitter needs spread, not secrecy: `SmallRng` (no ChaCha, no `rand_chacha` in the user's
+/// build) is as fast as `rand::random` and keeps the runtime's dependencies lean.
 pub(crate) fn random() -> f64 {
-    rand::random::<f64>()
+    use std::cell::RefCell;
+
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    thread_local! {
+        // An OS without a random source still gets jitter (seeded from the clock), not a panic.
+        static JITTER: RefCell<SmallRng> = RefCell::new(SmallRng::try_from_os_rng().unwrap_or_else(|_| {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+            SmallRng::seed_from_u64(now.map_or(0, |d| d.as_nanos() as u64))
+        }));
+    }
+    JITTER.with(|rng| rng.borrow_mut().random::<f64>())
 }
 
 #[cfg(test)]
