@@ -762,7 +762,7 @@ RULES = {
     "certain_type_error": "an argument whose type can never be accepted: the call fails whenever it "
                           "runs, so the code around it is dead or wrong (README, Stricter than "
                           "JMESPath); jmespath.py fails only on the documents where the call runs",
-    "index_range": "an index or slice bound outside the i32 range (README, Stricter than JMESPath)",
+    "index_range": "an index or slice bound outside the i64 range (README, Stricter than JMESPath)",
     "function_args": "function arguments are separated by exactly one comma (grammar: "
                      "function-arg *( \",\" function-arg )); jmespath.py's parser accepts a "
                      "trailing comma and missing commas",

@@ -74,26 +74,44 @@ fn expression_references_with_any_body_compile() {
 
 #[test]
 fn out_of_range_integers_are_compile_errors_at_the_literal() {
-    rejected_as_syntax(verdict!("baz[2147483648]"), "`2147483648` is outside");
-    rejected_as_syntax(verdict!("@[99999999999]"), "`99999999999` is outside");
-    rejected_as_syntax(verdict!("a[1:-2147483649]"), "is outside");
+    // Indices and slice bounds are `i64`: beyond it, a compile error naming the number (never
+    // a wrapped value).
+    rejected_as_syntax(
+        verdict!("baz[9223372036854775808]"),
+        "`9223372036854775808` is outside -9223372036854775808..=9223372036854775807",
+    );
+    rejected_as_syntax(verdict!("@[99999999999999999999]"), "is outside");
+    rejected_as_syntax(verdict!("a[1:-9223372036854775809]"), "is outside");
+    rejected_as_syntax(verdict!("a[::18446744073709551616]"), "is outside");
     // A non-ASCII digit after `-` (Arabic-Indic three).
     rejected_as_syntax(verdict!("a[-\u{663}]"), "`-` must be followed by digits");
-    // The extremes of i32 are fine.
+    // Beyond `i32` (the limit of the `jmespath` crate's tree) and the extremes of `i64` are fine.
     let data = json!({"a": [1, 2, 3]});
+    for e in [
+        jmespath!("a[2147483648]"),
+        jmespath!("a[-2147483649]"),
+        jmespath!("a[-9223372036854775808]"),
+        jmespath!("a[9223372036854775807]"),
+    ] {
+        assert_eq!(e.search(&data).unwrap(), Value::Null);
+    }
     assert_eq!(
-        jmespath!("a[-2147483648]").search(&data).unwrap(),
-        Value::Null
-    );
-    assert_eq!(
-        jmespath!("a[2147483647]").search(&data).unwrap(),
-        Value::Null
-    );
-    assert_eq!(
-        jmespath!("a[-2147483648:2147483647]")
+        jmespath!("a[-9223372036854775808:9223372036854775807]")
             .search(&data)
             .unwrap(),
         json!([1, 2, 3])
+    );
+    assert_eq!(
+        jmespath!("a[9223372036854775807:-9223372036854775808:-9223372036854775808]")
+            .search(&data)
+            .unwrap(),
+        json!([3])
+    );
+    assert_eq!(
+        jmespath!("a[-3:9223372036854775807:9223372036854775807]")
+            .search(&data)
+            .unwrap(),
+        json!([1])
     );
 }
 
@@ -558,7 +576,7 @@ fn the_stricter_rules_of_the_readme_hold() {
     rejected_as(verdict!("length(`1`)"), "invalid-type");
     rejected_as(verdict!("map(&a, `{\"k\": 1}`)"), "invalid-type");
     rejected_as(verdict!("a || abs('x')"), "invalid-type");
-    rejected_as(verdict!("a[2147483648]"), "syntax");
+    rejected_as(verdict!("a[9223372036854775808]"), "syntax");
     rejected_as(verdict!("length(a,)"), "syntax");
     // The interpreter evaluates them.
     let data = json!({"a": [1]});

@@ -2,7 +2,7 @@
 //! references outside function arguments, fields read from values that are never objects.
 //! Every problem is collected in one pass; the result type of the expression is inferred.
 
-use jmespath::ast::{Ast, Comparator};
+use super::ast::{Ast, Comparator};
 
 use super::functions::{self, Param};
 use super::types::{ANY, ARR, BOOL, EXPREF, NULL, NUM, OBJ, STR, Ty, describe};
@@ -467,7 +467,7 @@ mod tests {
     use super::*;
 
     fn ty(expr: &str) -> StaticType {
-        let ast = jmespath::parse(expr).unwrap();
+        let ast = super::super::parse::parse(expr).unwrap();
         let (t, c) = check(&ast, expr);
         assert!(c.problems.is_empty(), "{expr}: {:?}", c.problems);
         t.to_static()
@@ -512,7 +512,7 @@ mod tests {
     #[test]
     fn root_paths_are_collected() {
         let expr = "length(input.groups) == length(output.groups) && output.x.y";
-        let (_, c) = check(&jmespath::parse(expr).unwrap(), expr);
+        let (_, c) = check(&super::super::parse::parse(expr).unwrap(), expr);
         assert_eq!(
             c.root_paths,
             vec![
@@ -526,7 +526,7 @@ mod tests {
     #[test]
     fn every_problem_is_collected() {
         let expr = "lenght(a) || abs('x') || length(a, b)";
-        let (_, c) = check(&jmespath::parse(expr).unwrap(), expr);
+        let (_, c) = check(&super::super::parse::parse(expr).unwrap(), expr);
         let kinds: Vec<&str> = c.problems.iter().map(|p| p.kind.name()).collect();
         assert_eq!(kinds, ["unknown-function", "invalid-type", "invalid-arity"]);
         let cols: Vec<usize> = c.problems.iter().map(|p| p.offset).collect();

@@ -4,8 +4,7 @@
 //! closure returns `Result<Node<'a>, SearchError>`). The input of each sub-expression is given as
 //! tokens evaluated exactly once, first.
 
-use jmespath::Variable;
-use jmespath::ast::{Ast, Comparator};
+use super::ast::{Ast, Comparator, Literal as Value};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -68,21 +67,15 @@ impl Gen {
                 let l = self.expr(lhs, input);
                 self.expr(rhs, l)
             }
-            Ast::Index { idx, .. } => {
-                let idx = i64::from(*idx);
-                quote!(#p::index(#input, #idx))
-            }
+            Ast::Index { idx, .. } => quote!(#p::index(#input, #idx)),
             Ast::Slice {
                 start, stop, step, ..
             } => {
-                let opt = |v: &Option<i32>| match v {
-                    Some(v) => {
-                        let v = i64::from(*v);
-                        quote!(::core::option::Option::Some(#v))
-                    }
+                let opt = |v: &Option<i64>| match v {
+                    Some(v) => quote!(::core::option::Option::Some(#v)),
                     None => quote!(::core::option::Option::None),
                 };
-                let (start, stop, step) = (opt(start), opt(stop), i64::from(*step));
+                let (start, stop) = (opt(start), opt(stop));
                 quote!(#p::slice(#input, #start, #stop, #step)?)
             }
             Ast::Literal { value, .. } => {
@@ -372,13 +365,13 @@ fn field_chain(ast: &Ast) -> Option<Vec<String>> {
 }
 
 /// Tokens building a literal value as an owned `Node<'static>`.
-fn literal(value: &Variable) -> TokenStream {
+fn literal(value: &Value) -> TokenStream {
     let p = rt();
     match value {
-        Variable::Null | Variable::Expref(_) => quote!(#p::Node::Null),
-        Variable::Bool(b) => quote!(#p::Node::Bool(#b)),
-        Variable::String(s) => quote!(#p::string(#s)),
-        Variable::Number(n) => {
+        Value::Null => quote!(#p::Node::Null),
+        Value::Bool(b) => quote!(#p::Node::Bool(#b)),
+        Value::String(s) => quote!(#p::string(#s)),
+        Value::Number(n) => {
             if let Some(i) = n.as_i64() {
                 quote!(#p::number_i64(#i))
             } else if let Some(u) = n.as_u64() {
@@ -388,12 +381,11 @@ fn literal(value: &Variable) -> TokenStream {
                 quote!(#p::number_f64(#f))
             }
         }
-        Variable::Array(items) => {
-            #[allow(clippy::redundant_closure)] // `Rc<Variable>` derefs to `&Variable`
-            let items = items.iter().map(|v| literal(v));
+        Value::Array(items) => {
+            let items = items.iter().map(literal);
             quote!(#p::owned_array(::std::vec![#(#items),*]))
         }
-        Variable::Object(members) => {
+        Value::Object(members) => {
             let members = members.iter().map(|(k, v)| {
                 let v = literal(v);
                 quote!((#k, #v))

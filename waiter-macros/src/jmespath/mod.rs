@@ -1,8 +1,9 @@
-//! The JMESPath compiler: `jmespath` crate parser -> static checks and types -> Rust tokens.
+//! The JMESPath compiler: our parser -> static checks and types -> Rust tokens.
 //!
-//! Phases, one module each: [`parse`] (syntax), [`check`] (functions, arities, argument types,
+//! Phases, one module each: [`parse`] (syntax, into the owned [`ast`]), [`check`] (functions, arities, argument types,
 //! inferred result type, root paths), [`expand`] (code generation).
 
+pub(crate) mod ast;
 mod check;
 mod expand;
 mod functions;
@@ -32,13 +33,13 @@ pub(crate) struct CompiledSearch {
 
 /// An expression that passed every check.
 struct Compiled {
-    ast: jmespath::ast::Ast,
+    ast: ast::Ast,
     ty: types::Ty,
     root_paths: Vec<Vec<String>>,
 }
 
 /// The syntax tree of an expression that parses (for the typed-path checks of `#[waitable]`).
-pub(crate) fn parse_ast(expr: &str) -> Option<jmespath::ast::Ast> {
+pub(crate) fn parse_ast(expr: &str) -> Option<ast::Ast> {
     parse::parse(expr).ok()
 }
 

@@ -1,18 +1,15 @@
-//! Parsing: JMESPath source -> the `jmespath` crate's [`Ast`], with errors as [`Problem`]s.
+//! Parsing: JMESPath source -> the compiler's [`Ast`], with errors as [`Problem`]s.
 //!
 //! A lexer and a Pratt parser written after the specification's grammar and the reference
 //! implementation (jmespath.py): binding powers, projection stops, the right-hand side of a
 //! dot. The `jmespath` crate's own parser is not used: it panicked (0.3) on integers outside
 //! `i32`, accepted `[b a]` without a comma, rejected `a[-0]`, and let a projection continue past
-//! `.{...}` (`a[*].{x: n}.x` must apply `.x` to the projected array, giving `null`). The AST
-//! types are the crate's, so the checker and the code generator stay as they are.
+//! `.{...}` (`a[*].{x: n}.x` must apply `.x` to the projected array, giving `null`). The tree
+//! ([`super::ast`]) has the crate's shapes, with `i64` indices and slice bounds.
 //!
 //! Never panics: every malformed input is a [`Problem`] with its offset (in characters).
 
-use std::rc::Rc;
-
-use jmespath::Variable;
-use jmespath::ast::{Ast, Comparator, KeyValuePair};
+use super::ast::{Ast, Comparator, KeyValuePair, Literal};
 
 use super::check::{Problem, ProblemKind};
 
@@ -31,7 +28,7 @@ enum Tok {
     Identifier(String),
     QuotedIdentifier(String),
     Number(String),
-    Literal(Variable),
+    Literal(Literal),
     Dot,
     Star,
     Flatten,
@@ -253,14 +250,13 @@ fn lex(expr: &str) -> Result<Vec<(usize, Tok)>, Problem> {
                             return Err(syntax(start, format!("invalid quoted identifier: {e}")));
                         }
                     },
-                    '\'' => Tok::Literal(Variable::String(body.replace("\\'", "'"))),
+                    '\'' => Tok::Literal(Literal::String(body.replace("\\'", "'"))),
                     _ => {
                         let json = body.replace("\\`", "`");
                         match serde_json::from_str::<serde_json::Value>(&json)
                             .map_err(|e| e.to_string())
-                            .and_then(|v| Variable::try_from(v).map_err(|e| e.to_string()))
                         {
-                            Ok(v) => Tok::Literal(v),
+                            Ok(v) => Tok::Literal(Literal::from(v)),
                             Err(e) => {
                                 return Err(syntax(
                                     start,
@@ -337,10 +333,7 @@ impl Parser {
     fn nud(&mut self) -> Result<Ast, Problem> {
         let (offset, tok) = self.advance();
         Ok(match tok {
-            Tok::Literal(value) => Ast::Literal {
-                offset,
-                value: Rc::new(value),
-            },
+            Tok::Literal(value) => Ast::Literal { offset, value },
             Tok::Identifier(name) => Ast::Field { offset, name },
             Tok::QuotedIdentifier(name) => {
                 if *self.peek() == Tok::Lparen {
@@ -409,7 +402,7 @@ impl Parser {
         })
     }
 
-    fn led(&mut self, left: Ast) -> Result<Ast, Problem> {
+    fn led(&mut self, mut left: Ast) -> Result<Ast, Problem> {
         let (offset, tok) = self.advance();
         Ok(match tok {
             Tok::Dot => {
@@ -451,7 +444,10 @@ impl Parser {
             },
             Tok::Lparen => {
                 let name = match left {
-                    Ast::Field { name, offset } => (name, offset),
+                    Ast::Field {
+                        ref mut name,
+                        offset,
+                    } => (std::mem::take(name), offset),
                     _ => {
                         return Err(syntax(
                             offset,
@@ -557,7 +553,7 @@ impl Parser {
     fn index_expression(&mut self) -> Result<Ast, Problem> {
         let offset = self.offset();
         if *self.peek() == Tok::Colon || *self.peek_at(1) == Tok::Colon {
-            let mut parts: [Option<i32>; 3] = [None; 3];
+            let mut parts: [Option<i64>; 3] = [None; 3];
             let mut index = 0;
             loop {
                 match self.peek().clone() {
@@ -598,14 +594,17 @@ impl Parser {
         }
     }
 
-    /// A number token as an `i32` index or slice bound (a compile error outside that range).
-    fn int(&self, n: &str) -> Result<i32, Problem> {
-        n.parse::<i32>().map_err(|_| {
+    /// A number token as an `i64` index or slice bound (a compile error outside that range,
+    /// never a wrapped value).
+    fn int(&self, n: &str) -> Result<i64, Problem> {
+        n.parse::<i64>().map_err(|_| {
             syntax(
                 self.offset(),
                 format!(
-                    "index or slice bound `{n}` is outside -2147483648..=2147483647 \
-                     (the range this implementation accepts)"
+                    "index or slice bound `{n}` is outside {}..={} (no array is that long: \
+                     check the number)",
+                    i64::MIN,
+                    i64::MAX
                 ),
             )
         })

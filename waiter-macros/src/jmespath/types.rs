@@ -3,7 +3,7 @@
 //! A [`Ty`] is the set of JMESPath types an expression may evaluate to. The waitable macro sees
 //! the simplified [`StaticType`].
 
-use jmespath::Variable;
+use super::ast::Literal;
 
 pub(crate) const NULL: u8 = 1;
 pub(crate) const BOOL: u8 = 2;
@@ -48,17 +48,16 @@ impl Ty {
         self.kinds & kinds != 0
     }
 
-    pub fn literal(value: &Variable) -> Ty {
+    pub fn literal(value: &Literal) -> Ty {
         match value {
-            Variable::Null => Ty::of(NULL),
-            Variable::Bool(_) => Ty::of(BOOL),
-            Variable::Number(_) => Ty::of(NUM),
-            Variable::String(_) => Ty::of(STR),
-            Variable::Array(items) => {
+            Literal::Null => Ty::of(NULL),
+            Literal::Bool(_) => Ty::of(BOOL),
+            Literal::Number(_) => Ty::of(NUM),
+            Literal::String(_) => Ty::of(STR),
+            Literal::Array(items) => {
                 Ty::array(items.iter().fold(0, |acc, v| acc | Ty::literal(v).kinds))
             }
-            Variable::Object(_) => Ty::of(OBJ),
-            Variable::Expref(_) => Ty::of(EXPREF),
+            Literal::Object(_) => Ty::of(OBJ),
         }
     }
 

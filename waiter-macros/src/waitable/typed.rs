@@ -11,7 +11,7 @@
 //! chain's steps, walked in one const evaluation that panics with a message built in const at
 //! the path's span on a mistake; below an unknown type anything goes.
 
-use jmespath::ast::Ast;
+use crate::jmespath::ast::Ast;
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::visit::Visit;
@@ -27,7 +27,7 @@ enum Op {
     /// `.name`; the expression up to it, for messages.
     Field(String, String),
     /// `[n]` (false, with `n`) or the elements of a projection (true).
-    Elements(bool, i32),
+    Elements(bool, i64),
     /// `*`: the values of a map or object.
     Values,
     /// `x[]`.
@@ -240,7 +240,7 @@ impl Lower {
                 rhs,
                 ..
             } => {
-                use jmespath::ast::Comparator as C;
+                use crate::jmespath::ast::Comparator as C;
                 let need = match comparator {
                     C::LessThan => Some(Need::Ordered("<")),
                     C::LessThanEqual => Some(Need::Ordered("<=")),
