@@ -110,17 +110,26 @@ impl Gen {
                 };
                 quote!({ let #c = #input; let __l = #l; let __r = #r; #p::#op(&__l, &__r) })
             }
-            Ast::And { lhs, rhs, .. } | Ast::Or { lhs, rhs, .. } => {
+            Ast::And { .. } | Ast::Or { .. } => {
+                // `a || b || c`: one flat sequence of tests in a labelled block, whatever the
+                // number of operands (no block nested per operand).
                 let c = self.ident();
                 let v = self.ident();
-                let l = self.expr(lhs, quote!(#c.clone()));
-                let r = self.expr(rhs, quote!(#c));
+                let done = syn::Lifetime::new(&format!("'__{}", self.ident()), Span::mixed_site());
+                let operands = ast.operands();
+                let last = operands.len() - 1;
                 let test = if matches!(ast, Ast::And { .. }) {
                     quote!(!#p::truthy(&#v))
                 } else {
                     quote!(#p::truthy(&#v))
                 };
-                quote!({ let #c = #input; let #v = #l; if #test { #v } else { #r } })
+                let steps = operands[..last].iter().map(|o| {
+                    let e = self.expr(o, quote!(#c.clone()));
+                    quote!(let #v = #e; if #test { break #done #v; })
+                });
+                let steps: Vec<TokenStream> = steps.collect();
+                let tail = self.expr(operands[last], quote!(#c));
+                quote!({ #done: { let #c = #input; #(#steps)* #tail } })
             }
             Ast::Condition {
                 predicate, then, ..
@@ -145,12 +154,17 @@ impl Gen {
                 let c = self.ident();
                 let mut lets = Vec::new();
                 let mut members = Vec::new();
+                // Later duplicates win, as in a JSON object: the last place of each key.
+                let last: std::collections::HashMap<&str, usize> = elements
+                    .iter()
+                    .enumerate()
+                    .map(|(i, kv)| (kv.key.as_str(), i))
+                    .collect();
                 for (i, kv) in elements.iter().enumerate() {
                     let v = self.ident();
                     let e = self.expr(&kv.value, quote!(#c.clone()));
                     lets.push(quote!(let #v = #e;));
-                    // Later duplicates win, as in a JSON object.
-                    if !elements[i + 1..].iter().any(|o| o.key == kv.key) {
+                    if last[kv.key.as_str()] == i {
                         let k = &kv.key;
                         members.push(quote!((#k, #v)));
                     }
@@ -350,18 +364,7 @@ fn flat_projection(ast: &Ast) -> Option<(&Ast, Vec<String>)> {
 
 /// A chain of fields `a.b.c` as `["a", "b", "c"]` (a single field too).
 fn field_chain(ast: &Ast) -> Option<Vec<String>> {
-    fn walk(ast: &Ast, out: &mut Vec<String>) -> bool {
-        match ast {
-            Ast::Field { name, .. } => {
-                out.push(name.clone());
-                true
-            }
-            Ast::Subexpr { lhs, rhs, .. } => walk(lhs, out) && walk(rhs, out),
-            _ => false,
-        }
-    }
-    let mut out = Vec::new();
-    (walk(ast, &mut out) && !out.is_empty()).then_some(out)
+    ast.field_chain()
 }
 
 /// Tokens building a literal value as an owned `Node<'static>`.
