@@ -4,7 +4,7 @@
 //! closure returns `Result<Node<'a>, SearchError>`). The input of each sub-expression is given as
 //! tokens evaluated exactly once, first.
 
-use super::ast::{Ast, Comparator, Literal as Value};
+use super::ast::{Ast, Comparator, KeyValuePair, Literal as Value};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -139,50 +139,79 @@ impl Gen {
                 let then = self.expr(then, quote!(#c));
                 quote!({ let #c = #input; if #p::truthy(&#pred) { #then } else { #p::Node::Null } })
             }
-            Ast::MultiList { elements, .. } => {
-                let c = self.ident();
-                let items: Vec<TokenStream> = elements
-                    .iter()
-                    .map(|e| self.expr(e, quote!(#c.clone())))
-                    .collect();
-                quote!({
-                    let #c = #input;
-                    if #c.is_null() { #p::Node::Null } else { #p::owned_array(::std::vec![#(#items),*]) }
-                })
+            Ast::MultiList { elements, .. } if elements.len() > 1 => {
+                match elements.iter().map(field_chain).collect::<Option<Vec<_>>>() {
+                    Some(paths) => {
+                        let paths = paths.iter().map(|names| quote!(&[#(#names),*]));
+                        quote!(#p::select_list(#input, &[#(#paths),*]))
+                    }
+                    None => self.multi_list(elements, input),
+                }
             }
-            Ast::MultiHash { elements, .. } => {
-                let c = self.ident();
-                let mut lets = Vec::new();
-                let mut members = Vec::new();
-                // Later duplicates win, as in a JSON object: the last place of each key.
-                let last: std::collections::HashMap<&str, usize> = elements
+            Ast::MultiList { elements, .. } => self.multi_list(elements, input),
+            Ast::MultiHash { elements, .. } if elements.len() > 1 => {
+                let last = last_of_each_key(elements);
+                let members: Option<Vec<TokenStream>> = elements
                     .iter()
                     .enumerate()
-                    .map(|(i, kv)| (kv.key.as_str(), i))
-                    .collect();
-                for (i, kv) in elements.iter().enumerate() {
-                    let v = self.ident();
-                    let e = self.expr(&kv.value, quote!(#c.clone()));
-                    lets.push(quote!(let #v = #e;));
-                    if last[kv.key.as_str()] == i {
+                    .filter(|(i, kv)| last[kv.key.as_str()] == *i)
+                    .map(|(_, kv)| {
+                        let names = field_chain(&kv.value)?;
                         let k = &kv.key;
-                        members.push(quote!((#k, #v)));
-                    }
+                        Some(quote!((#k, &[#(#names),*])))
+                    })
+                    .collect();
+                match members {
+                    Some(members) => quote!(#p::select_hash(#input, &[#(#members),*])),
+                    None => self.multi_hash(elements, input),
                 }
-                quote!({
-                    let #c = #input;
-                    if #c.is_null() { #p::Node::Null } else {
-                        #(#lets)*
-                        #p::owned_object(::std::vec![#(#members),*])
-                    }
-                })
             }
+            Ast::MultiHash { elements, .. } => self.multi_hash(elements, input),
             Ast::Expref { .. } => {
                 // Rejected by the checker; kept total for robustness.
                 quote!({ let _ = #input; #p::Node::Null })
             }
             Ast::Function { name, args, .. } => self.call(name, args, input),
         }
+    }
+
+    /// `[a, b, ...]`: code per element (the elements are not all field chains).
+    fn multi_list(&mut self, elements: &[Ast], input: TokenStream) -> TokenStream {
+        let p = rt();
+        let c = self.ident();
+        let items: Vec<TokenStream> = elements
+            .iter()
+            .map(|e| self.expr(e, quote!(#c.clone())))
+            .collect();
+        quote!({
+            let #c = #input;
+            if #c.is_null() { #p::Node::Null } else { #p::owned_array(::std::vec![#(#items),*]) }
+        })
+    }
+
+    /// `{k: v, ...}`: code per member (the values are not all field chains).
+    fn multi_hash(&mut self, elements: &[KeyValuePair], input: TokenStream) -> TokenStream {
+        let p = rt();
+        let c = self.ident();
+        let mut lets = Vec::new();
+        let mut members = Vec::new();
+        let last = last_of_each_key(elements);
+        for (i, kv) in elements.iter().enumerate() {
+            let v = self.ident();
+            let e = self.expr(&kv.value, quote!(#c.clone()));
+            lets.push(quote!(let #v = #e;));
+            if last[kv.key.as_str()] == i {
+                let k = &kv.key;
+                members.push(quote!((#k, #v)));
+            }
+        }
+        quote!({
+            let #c = #input;
+            if #c.is_null() { #p::Node::Null } else {
+                #(#lets)*
+                #p::owned_object(::std::vec![#(#members),*])
+            }
+        })
     }
 
     /// Projections and flattens, fused: nested `a[].b[].c` streams each final element into one
@@ -360,6 +389,15 @@ fn flat_projection(ast: &Ast) -> Option<(&Ast, Vec<String>)> {
         },
         _ => None,
     }
+}
+
+/// Later duplicates win, as in a JSON object: the last place of each key.
+fn last_of_each_key(elements: &[KeyValuePair]) -> std::collections::HashMap<&str, usize> {
+    elements
+        .iter()
+        .enumerate()
+        .map(|(i, kv)| (kv.key.as_str(), i))
+        .collect()
 }
 
 /// A chain of fields `a.b.c` as `["a", "b", "c"]` (a single field too).

@@ -253,6 +253,34 @@ pub fn owned_object<'a>(members: Vec<(&'static str, Node<'a>)>) -> Node<'a> {
     ))
 }
 
+/// `[a.b, c, ...]` whose elements are all field chains: one table, not code per element (so a
+/// wide multi-select compiles in linear time); `null` on `null`.
+pub fn select_list<'a>(node: Node<'a>, paths: &[&[&str]]) -> Node<'a> {
+    if node.is_null() {
+        return Node::Null;
+    }
+    owned_array(
+        paths
+            .iter()
+            .map(|path| follow_node(node.clone(), path))
+            .collect(),
+    )
+}
+
+/// `{k: a.b, ...}` whose values are all field chains (each key once: the macro keeps the last
+/// of duplicates), as [`select_list`].
+pub fn select_hash<'a>(node: Node<'a>, members: &[(&'static str, &[&str])]) -> Node<'a> {
+    if node.is_null() {
+        return Node::Null;
+    }
+    owned_object(
+        members
+            .iter()
+            .map(|(key, path)| (*key, follow_node(node.clone(), path)))
+            .collect(),
+    )
+}
+
 pub fn string(s: &'static str) -> Node<'static> {
     Node::String(Cow::Borrowed(s))
 }
