@@ -30,9 +30,9 @@ fn acceptors(n: usize) -> String {
     let mut acceptors = String::new();
     for i in 0..n {
         let state = ["success", "retry", "failure"][i % 3];
-        let _ = write!(
+        let _ = writeln!(
             acceptors,
-            "{{ state: \"{state}\", matcher: {{ output: {{ path: \"items[{i}]\", expected: \"v{i}\", comparator: \"stringEquals\" }} }} }},\n"
+            "{{ state: \"{state}\", matcher: {{ output: {{ path: \"items[{i}]\", expected: \"v{i}\", comparator: \"stringEquals\" }} }} }},"
         );
     }
     format!(
