@@ -78,6 +78,15 @@ impl Gen {
                 let (start, stop) = (opt(start), opt(stop));
                 quote!(#p::slice(#input, #start, #stop, #step)?)
             }
+            Ast::Literal { value, .. } if is_large(value) => {
+                let mut json = String::new();
+                to_json(value, &mut json);
+                quote!({
+                    let _ = #input;
+                    static LITERAL: #p::LiteralCell = #p::LiteralCell::new();
+                    #p::literal_json(&LITERAL, #json)
+                })
+            }
             Ast::Literal { value, .. } => {
                 let lit = literal(value);
                 quote!({ let _ = #input; #lit })
@@ -123,13 +132,15 @@ impl Gen {
                 } else {
                     quote!(#p::truthy(&#v))
                 };
+                // One variable assigned again (a `let` per operand would open a scope per
+                // operand, nested: rustc overflowed on 4,000).
                 let steps = operands[..last].iter().map(|o| {
                     let e = self.expr(o, quote!(#c.clone()));
-                    quote!(let #v = #e; if #test { break #done #v; })
+                    quote!(#v = #e; if #test { break #done #v; })
                 });
                 let steps: Vec<TokenStream> = steps.collect();
                 let tail = self.expr(operands[last], quote!(#c));
-                quote!({ #done: { let #c = #input; #(#steps)* #tail } })
+                quote!({ #done: { let #c = #input; let mut #v; #(#steps)* #tail } })
             }
             Ast::Condition {
                 predicate, then, ..
@@ -193,23 +204,26 @@ impl Gen {
     fn multi_hash(&mut self, elements: &[KeyValuePair], input: TokenStream) -> TokenStream {
         let p = rt();
         let c = self.ident();
-        let mut lets = Vec::new();
-        let mut members = Vec::new();
+        let m = self.ident();
         let last = last_of_each_key(elements);
-        for (i, kv) in elements.iter().enumerate() {
-            let v = self.ident();
+        // Pushes, not a `let` per member (each would open a scope, nested in the next).
+        let pushes = elements.iter().enumerate().map(|(i, kv)| {
             let e = self.expr(&kv.value, quote!(#c.clone()));
-            lets.push(quote!(let #v = #e;));
             if last[kv.key.as_str()] == i {
                 let k = &kv.key;
-                members.push(quote!((#k, #v)));
+                quote!(#m.push((#k, #e));)
+            } else {
+                quote!(::core::mem::drop(#e);)
             }
-        }
+        });
+        let pushes: Vec<TokenStream> = pushes.collect();
+        let n = last.len();
         quote!({
             let #c = #input;
             if #c.is_null() { #p::Node::Null } else {
-                #(#lets)*
-                #p::owned_object(::std::vec![#(#members),*])
+                let mut #m = ::std::vec::Vec::with_capacity(#n);
+                #(#pushes)*
+                #p::owned_object(#m)
             }
         })
     }
@@ -403,6 +417,56 @@ fn last_of_each_key(elements: &[KeyValuePair]) -> std::collections::HashMap<&str
 /// A chain of fields `a.b.c` as `["a", "b", "c"]` (a single field too).
 fn field_chain(ast: &Ast) -> Option<Vec<String>> {
     ast.field_chain()
+}
+
+/// Whether a literal is kept as JSON text (`literal_json`) rather than built by code per value:
+/// more than 64 values, and no number but integers (the runtime's JSON reader might round a
+/// double differently from the macro's).
+fn is_large(value: &Value) -> bool {
+    fn count(value: &Value, n: &mut usize) -> bool {
+        *n += 1;
+        match value {
+            Value::Number(x) => x.is_i64() || x.is_u64(),
+            Value::Array(items) => items.iter().all(|v| count(v, n)),
+            Value::Object(members) => members.values().all(|v| count(v, n)),
+            _ => true,
+        }
+    }
+    let mut n = 0;
+    matches!(value, Value::Array(_) | Value::Object(_)) && count(value, &mut n) && n > 64
+}
+
+/// A literal as JSON text (members in the literal's order: by key).
+fn to_json(value: &Value, out: &mut String) {
+    let quoted = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => out.push_str(&quoted(s)),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                to_json(v, out);
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            out.push('{');
+            for (i, (k, v)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&quoted(k));
+                out.push(':');
+                to_json(v, out);
+            }
+            out.push('}');
+        }
+    }
 }
 
 /// Tokens building a literal value as an owned `Node<'static>`.

@@ -281,6 +281,18 @@ pub fn select_hash<'a>(node: Node<'a>, members: &[(&'static str, &[&str])]) -> N
     )
 }
 
+/// Where a large literal is kept once parsed (a `static` in the expansion).
+pub type LiteralCell = std::sync::OnceLock<serde_json::Value>;
+
+/// A large JSON literal (arrays and objects of many values, integers only), parsed from its
+/// text on first use and borrowed from then on: one string in the binary instead of code per
+/// value, which compiled in superlinear time. The text is what the macro wrote from the
+/// literal it read, so it parses.
+pub fn literal_json(cell: &'static LiteralCell, json: &'static str) -> Node<'static> {
+    cell.get_or_init(|| serde_json::from_str(json).unwrap_or(serde_json::Value::Null))
+        .node()
+}
+
 pub fn string(s: &'static str) -> Node<'static> {
     Node::String(Cow::Borrowed(s))
 }
