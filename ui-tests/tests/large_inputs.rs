@@ -146,7 +146,7 @@ fn large_inputs_compile() {
     let cases = [
         ("acceptors_800", acceptors(800)),
         (
-            "or_chain_2000",
+            "or_chain_4000",
             search_case(&ors, "json!({\"a\": 1})", "assert_eq!(found, json!(1));"),
         ),
         (
