@@ -147,6 +147,113 @@ impl From<serde_json::Value> for Literal {
 }
 
 impl Ast {
+    /// The position of the node in the expression (in characters).
+    pub(crate) fn offset(&self) -> usize {
+        match self {
+            Ast::Comparison { offset, .. }
+            | Ast::Condition { offset, .. }
+            | Ast::Identity { offset }
+            | Ast::Expref { offset, .. }
+            | Ast::Flatten { offset, .. }
+            | Ast::Field { offset, .. }
+            | Ast::Index { offset, .. }
+            | Ast::Literal { offset, .. }
+            | Ast::MultiList { offset, .. }
+            | Ast::MultiHash { offset, .. }
+            | Ast::Not { offset, .. }
+            | Ast::Projection { offset, .. }
+            | Ast::ObjectValues { offset, .. }
+            | Ast::And { offset, .. }
+            | Ast::Or { offset, .. }
+            | Ast::Slice { offset, .. }
+            | Ast::Subexpr { offset, .. }
+            | Ast::Function { offset, .. } => *offset,
+        }
+    }
+
+    /// `a.b.c` (or `a | b`) as `["a", "b", "c"]`: a tree of sub-expressions whose leaves are
+    /// all fields; a single field too. Without recursion (a chain may be any length).
+    pub(crate) fn field_chain(&self) -> Option<Vec<String>> {
+        // Right to left: the chain nests on its left, so a non-field step is met first.
+        let mut names = Vec::new();
+        let mut todo = vec![self];
+        while let Some(node) = todo.pop() {
+            match node {
+                Ast::Field { name, .. } => names.push(name.clone()),
+                Ast::Subexpr { lhs, rhs, .. } => {
+                    todo.push(lhs);
+                    todo.push(rhs);
+                }
+                _ => return None,
+            }
+        }
+        names.reverse();
+        Some(names)
+    }
+
+    /// The operands of a chain `a || b || c` (or `&&`, per `self`'s kind), left to right;
+    /// `[self]` for anything else. Without recursion: the chain nests on its left.
+    pub(crate) fn operands(&self) -> Vec<&Ast> {
+        let same = |a: &Ast| {
+            std::mem::discriminant(a) == std::mem::discriminant(self)
+                && matches!(a, Ast::Or { .. } | Ast::And { .. })
+        };
+        let mut rights = Vec::new();
+        let mut cur = self;
+        while same(cur) {
+            match cur {
+                Ast::Or { lhs, rhs, .. } | Ast::And { lhs, rhs, .. } => {
+                    rights.push(&**rhs);
+                    cur = lhs;
+                }
+                _ => unreachable!("same kind"),
+            }
+        }
+        rights.push(cur);
+        rights.reverse();
+        rights
+    }
+
+    /// The children of this node with the levels each adds to the depth (see
+    /// `parse::MAX_DEPTH`): 0 for the left operand of a chain of `||` or `&&` that continues
+    /// it, 1 otherwise (a field chain is one level: `parse::too_deep` sees to it).
+    pub(crate) fn levels_below(&self) -> Vec<(&Ast, usize)> {
+        match self {
+            Ast::Or { lhs, rhs, .. } => {
+                vec![
+                    (&**lhs, usize::from(!matches!(**lhs, Ast::Or { .. }))),
+                    (rhs, 1),
+                ]
+            }
+            Ast::And { lhs, rhs, .. } => {
+                vec![
+                    (&**lhs, usize::from(!matches!(**lhs, Ast::And { .. }))),
+                    (rhs, 1),
+                ]
+            }
+            Ast::Comparison { lhs, rhs, .. }
+            | Ast::Projection { lhs, rhs, .. }
+            | Ast::Subexpr { lhs, rhs, .. } => vec![(lhs, 1), (rhs, 1)],
+            Ast::Condition {
+                predicate, then, ..
+            } => vec![(predicate, 1), (then, 1)],
+            Ast::Expref { ast: node, .. }
+            | Ast::Flatten { node, .. }
+            | Ast::Not { node, .. }
+            | Ast::ObjectValues { node, .. } => vec![(node, 1)],
+            Ast::Function { args: items, .. }
+            | Ast::MultiList {
+                elements: items, ..
+            } => items.iter().map(|a| (a, 1)).collect(),
+            Ast::MultiHash { elements, .. } => elements.iter().map(|kv| (&kv.value, 1)).collect(),
+            Ast::Identity { .. }
+            | Ast::Field { .. }
+            | Ast::Index { .. }
+            | Ast::Literal { .. }
+            | Ast::Slice { .. } => Vec::new(),
+        }
+    }
+
     /// The children of this node, moved out (leaves nothing to drop recursively).
     fn take_children(&mut self, out: &mut Vec<Ast>) {
         let leaf = || Ast::Identity { offset: 0 };

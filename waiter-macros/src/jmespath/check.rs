@@ -47,6 +47,8 @@ pub(crate) struct Checked {
 pub(crate) fn check(ast: &Ast, expr: &str) -> (Ty, Checked) {
     let mut out = Checked::default();
     collect_root_paths(ast, &mut out.root_paths);
+    let mut seen = std::collections::HashSet::new();
+    out.root_paths.retain(|p| seen.insert(p.clone()));
     let ty = infer(ast, Ty::ANY, false, &mut out.problems);
     for p in &mut out.problems {
         if let Some(name) = p.function.take() {
@@ -81,29 +83,6 @@ fn locate_call(expr: &str, name: &str, offset: usize) -> usize {
     best.unwrap_or(offset)
 }
 
-fn offset_of(ast: &Ast) -> usize {
-    match ast {
-        Ast::Comparison { offset, .. }
-        | Ast::Condition { offset, .. }
-        | Ast::Identity { offset }
-        | Ast::Expref { offset, .. }
-        | Ast::Flatten { offset, .. }
-        | Ast::Field { offset, .. }
-        | Ast::Index { offset, .. }
-        | Ast::Literal { offset, .. }
-        | Ast::MultiList { offset, .. }
-        | Ast::MultiHash { offset, .. }
-        | Ast::Not { offset, .. }
-        | Ast::Projection { offset, .. }
-        | Ast::ObjectValues { offset, .. }
-        | Ast::And { offset, .. }
-        | Ast::Or { offset, .. }
-        | Ast::Slice { offset, .. }
-        | Ast::Subexpr { offset, .. } => *offset,
-        Ast::Function { offset, .. } => *offset,
-    }
-}
-
 /// Infers the type of `ast` evaluated against a value of type `input`.
 /// `literal_input` says that `input` is exactly known (it comes from a literal).
 fn infer(ast: &Ast, input: Ty, literal_input: bool, problems: &mut Vec<Problem>) -> Ty {
@@ -128,6 +107,20 @@ fn infer(ast: &Ast, input: Ty, literal_input: bool, problems: &mut Vec<Problem>)
             } else {
                 Ty::of(NULL)
             }
+        }
+        Ast::Subexpr { .. } if ast.field_chain().is_some() => {
+            // A field chain, without recursion (it may be any length): only its first field
+            // reads `input`; the others read a field's value.
+            let mut first = ast;
+            while let Ast::Subexpr { lhs, .. } = first {
+                first = lhs;
+            }
+            let steps = ast.field_chain().map_or(0, |names| names.len());
+            let mut t = infer(first, input, literal_input, problems);
+            for _ in 1..steps {
+                t = if t.may(OBJ) { Ty::ANY } else { Ty::of(NULL) };
+            }
+            t
         }
         Ast::Subexpr { lhs, rhs, .. } => {
             let l = infer(lhs, input, literal_input, problems);
@@ -212,11 +205,12 @@ fn infer(ast: &Ast, input: Ty, literal_input: bool, problems: &mut Vec<Problem>)
                 _ => Ty::of(BOOL | NULL),
             }
         }
-        Ast::And { lhs, rhs, .. } | Ast::Or { lhs, rhs, .. } => {
-            let l = infer(lhs, input, literal_input, problems);
-            let r = infer(rhs, input, literal_input, problems);
-            l.union(r)
-        }
+        Ast::And { .. } | Ast::Or { .. } => ast
+            .operands()
+            .into_iter()
+            .map(|o| infer(o, input, literal_input, problems))
+            .reduce(Ty::union)
+            .unwrap_or(Ty::ANY),
         Ast::Condition {
             predicate, then, ..
         } => {
@@ -344,7 +338,7 @@ fn check_arg(
     problems: &mut Vec<Problem>,
 ) {
     let t = infer_arg(arg, input, literal_input, problems);
-    let offset = offset_of(arg);
+    let offset = arg.offset();
     if param.kinds == EXPREF {
         if t.kinds != EXPREF {
             problems.push(Problem {
@@ -416,7 +410,7 @@ fn check_arg(
 /// `[["input", "groups"], ["output", "x"]]`.
 fn collect_root_paths(ast: &Ast, out: &mut Vec<Vec<String>>) {
     if let Some(path) = root_path(ast) {
-        if !path.is_empty() && !out.contains(&path) {
+        if !path.is_empty() {
             out.push(path);
         }
         return;
@@ -428,7 +422,11 @@ fn collect_root_paths(ast: &Ast, out: &mut Vec<Vec<String>>) {
         Ast::Flatten { node, .. } | Ast::ObjectValues { node, .. } | Ast::Not { node, .. } => {
             collect_root_paths(node, out)
         }
-        Ast::Comparison { lhs, rhs, .. } | Ast::And { lhs, rhs, .. } | Ast::Or { lhs, rhs, .. } => {
+        Ast::And { .. } | Ast::Or { .. } => ast
+            .operands()
+            .into_iter()
+            .for_each(|o| collect_root_paths(o, out)),
+        Ast::Comparison { lhs, rhs, .. } => {
             collect_root_paths(lhs, out);
             collect_root_paths(rhs, out);
         }
@@ -449,16 +447,7 @@ fn collect_root_paths(ast: &Ast, out: &mut Vec<Vec<String>>) {
 
 /// `a.b.c` as `["a", "b", "c"]`; `None` when `ast` is not a plain field chain.
 fn root_path(ast: &Ast) -> Option<Vec<String>> {
-    match ast {
-        Ast::Field { name, .. } => Some(vec![name.clone()]),
-        Ast::Subexpr { lhs, rhs, .. } => {
-            let mut l = root_path(lhs)?;
-            let r = root_path(rhs)?;
-            l.extend(r);
-            Some(l)
-        }
-        _ => None,
-    }
+    ast.field_chain()
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! closure returns `Result<Node<'a>, SearchError>`). The input of each sub-expression is given as
 //! tokens evaluated exactly once, first.
 
-use super::ast::{Ast, Comparator, Literal as Value};
+use super::ast::{Ast, Comparator, KeyValuePair, Literal as Value};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -78,6 +78,15 @@ impl Gen {
                 let (start, stop) = (opt(start), opt(stop));
                 quote!(#p::slice(#input, #start, #stop, #step)?)
             }
+            Ast::Literal { value, .. } if is_large(value) => {
+                let mut json = String::new();
+                to_json(value, &mut json);
+                quote!({
+                    let _ = #input;
+                    static LITERAL: #p::LiteralCell = #p::LiteralCell::new();
+                    #p::literal_json(&LITERAL, #json)
+                })
+            }
             Ast::Literal { value, .. } => {
                 let lit = literal(value);
                 quote!({ let _ = #input; #lit })
@@ -110,17 +119,28 @@ impl Gen {
                 };
                 quote!({ let #c = #input; let __l = #l; let __r = #r; #p::#op(&__l, &__r) })
             }
-            Ast::And { lhs, rhs, .. } | Ast::Or { lhs, rhs, .. } => {
+            Ast::And { .. } | Ast::Or { .. } => {
+                // `a || b || c`: one flat sequence of tests in a labelled block, whatever the
+                // number of operands (no block nested per operand).
                 let c = self.ident();
                 let v = self.ident();
-                let l = self.expr(lhs, quote!(#c.clone()));
-                let r = self.expr(rhs, quote!(#c));
+                let done = syn::Lifetime::new(&format!("'__{}", self.ident()), Span::mixed_site());
+                let operands = ast.operands();
+                let last = operands.len() - 1;
                 let test = if matches!(ast, Ast::And { .. }) {
                     quote!(!#p::truthy(&#v))
                 } else {
                     quote!(#p::truthy(&#v))
                 };
-                quote!({ let #c = #input; let #v = #l; if #test { #v } else { #r } })
+                // One variable assigned again (a `let` per operand would open a scope per
+                // operand, nested: rustc overflowed on 4,000).
+                let steps = operands[..last].iter().map(|o| {
+                    let e = self.expr(o, quote!(#c.clone()));
+                    quote!(#v = #e; if #test { break #done #v; })
+                });
+                let steps: Vec<TokenStream> = steps.collect();
+                let tail = self.expr(operands[last], quote!(#c));
+                quote!({ #done: { let #c = #input; let mut #v; #(#steps)* #tail } })
             }
             Ast::Condition {
                 predicate, then, ..
@@ -130,45 +150,82 @@ impl Gen {
                 let then = self.expr(then, quote!(#c));
                 quote!({ let #c = #input; if #p::truthy(&#pred) { #then } else { #p::Node::Null } })
             }
-            Ast::MultiList { elements, .. } => {
-                let c = self.ident();
-                let items: Vec<TokenStream> = elements
-                    .iter()
-                    .map(|e| self.expr(e, quote!(#c.clone())))
-                    .collect();
-                quote!({
-                    let #c = #input;
-                    if #c.is_null() { #p::Node::Null } else { #p::owned_array(::std::vec![#(#items),*]) }
-                })
-            }
-            Ast::MultiHash { elements, .. } => {
-                let c = self.ident();
-                let mut lets = Vec::new();
-                let mut members = Vec::new();
-                for (i, kv) in elements.iter().enumerate() {
-                    let v = self.ident();
-                    let e = self.expr(&kv.value, quote!(#c.clone()));
-                    lets.push(quote!(let #v = #e;));
-                    // Later duplicates win, as in a JSON object.
-                    if !elements[i + 1..].iter().any(|o| o.key == kv.key) {
-                        let k = &kv.key;
-                        members.push(quote!((#k, #v)));
+            Ast::MultiList { elements, .. } if elements.len() > 1 => {
+                match elements.iter().map(field_chain).collect::<Option<Vec<_>>>() {
+                    Some(paths) => {
+                        let paths = paths.iter().map(|names| quote!(&[#(#names),*]));
+                        quote!(#p::select_list(#input, &[#(#paths),*]))
                     }
+                    None => self.multi_list(elements, input),
                 }
-                quote!({
-                    let #c = #input;
-                    if #c.is_null() { #p::Node::Null } else {
-                        #(#lets)*
-                        #p::owned_object(::std::vec![#(#members),*])
-                    }
-                })
             }
+            Ast::MultiList { elements, .. } => self.multi_list(elements, input),
+            Ast::MultiHash { elements, .. } if elements.len() > 1 => {
+                let last = last_of_each_key(elements);
+                let members: Option<Vec<TokenStream>> = elements
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, kv)| last[kv.key.as_str()] == *i)
+                    .map(|(_, kv)| {
+                        let names = field_chain(&kv.value)?;
+                        let k = &kv.key;
+                        Some(quote!((#k, &[#(#names),*])))
+                    })
+                    .collect();
+                match members {
+                    Some(members) => quote!(#p::select_hash(#input, &[#(#members),*])),
+                    None => self.multi_hash(elements, input),
+                }
+            }
+            Ast::MultiHash { elements, .. } => self.multi_hash(elements, input),
             Ast::Expref { .. } => {
                 // Rejected by the checker; kept total for robustness.
                 quote!({ let _ = #input; #p::Node::Null })
             }
             Ast::Function { name, args, .. } => self.call(name, args, input),
         }
+    }
+
+    /// `[a, b, ...]`: code per element (the elements are not all field chains).
+    fn multi_list(&mut self, elements: &[Ast], input: TokenStream) -> TokenStream {
+        let p = rt();
+        let c = self.ident();
+        let items: Vec<TokenStream> = elements
+            .iter()
+            .map(|e| self.expr(e, quote!(#c.clone())))
+            .collect();
+        quote!({
+            let #c = #input;
+            if #c.is_null() { #p::Node::Null } else { #p::owned_array(::std::vec![#(#items),*]) }
+        })
+    }
+
+    /// `{k: v, ...}`: code per member (the values are not all field chains).
+    fn multi_hash(&mut self, elements: &[KeyValuePair], input: TokenStream) -> TokenStream {
+        let p = rt();
+        let c = self.ident();
+        let m = self.ident();
+        let last = last_of_each_key(elements);
+        // Pushes, not a `let` per member (each would open a scope, nested in the next).
+        let pushes = elements.iter().enumerate().map(|(i, kv)| {
+            let e = self.expr(&kv.value, quote!(#c.clone()));
+            if last[kv.key.as_str()] == i {
+                let k = &kv.key;
+                quote!(#m.push((#k, #e));)
+            } else {
+                quote!(::core::mem::drop(#e);)
+            }
+        });
+        let pushes: Vec<TokenStream> = pushes.collect();
+        let n = last.len();
+        quote!({
+            let #c = #input;
+            if #c.is_null() { #p::Node::Null } else {
+                let mut #m = ::std::vec::Vec::with_capacity(#n);
+                #(#pushes)*
+                #p::owned_object(#m)
+            }
+        })
     }
 
     /// Projections and flattens, fused: nested `a[].b[].c` streams each final element into one
@@ -348,20 +405,68 @@ fn flat_projection(ast: &Ast) -> Option<(&Ast, Vec<String>)> {
     }
 }
 
+/// Later duplicates win, as in a JSON object: the last place of each key.
+fn last_of_each_key(elements: &[KeyValuePair]) -> std::collections::HashMap<&str, usize> {
+    elements
+        .iter()
+        .enumerate()
+        .map(|(i, kv)| (kv.key.as_str(), i))
+        .collect()
+}
+
 /// A chain of fields `a.b.c` as `["a", "b", "c"]` (a single field too).
 fn field_chain(ast: &Ast) -> Option<Vec<String>> {
-    fn walk(ast: &Ast, out: &mut Vec<String>) -> bool {
-        match ast {
-            Ast::Field { name, .. } => {
-                out.push(name.clone());
-                true
-            }
-            Ast::Subexpr { lhs, rhs, .. } => walk(lhs, out) && walk(rhs, out),
-            _ => false,
+    ast.field_chain()
+}
+
+/// Whether a literal is kept as JSON text (`literal_json`) rather than built by code per value:
+/// more than 64 values, and no number but integers (the runtime's JSON reader might round a
+/// double differently from the macro's).
+fn is_large(value: &Value) -> bool {
+    fn count(value: &Value, n: &mut usize) -> bool {
+        *n += 1;
+        match value {
+            Value::Number(x) => x.is_i64() || x.is_u64(),
+            Value::Array(items) => items.iter().all(|v| count(v, n)),
+            Value::Object(members) => members.values().all(|v| count(v, n)),
+            _ => true,
         }
     }
-    let mut out = Vec::new();
-    (walk(ast, &mut out) && !out.is_empty()).then_some(out)
+    let mut n = 0;
+    matches!(value, Value::Array(_) | Value::Object(_)) && count(value, &mut n) && n > 64
+}
+
+/// A literal as JSON text (members in the literal's order: by key).
+fn to_json(value: &Value, out: &mut String) {
+    let quoted = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => out.push_str(&quoted(s)),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                to_json(v, out);
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            out.push('{');
+            for (i, (k, v)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&quoted(k));
+                out.push(':');
+                to_json(v, out);
+            }
+            out.push('}');
+        }
+    }
 }
 
 /// Tokens building a literal value as an owned `Node<'static>`.

@@ -207,3 +207,6 @@ pub(crate) fn expand_verdict(input: TokenStream) -> TokenStream {
         }
     }
 }
+
+#[cfg(test)]
+mod depth_tests;

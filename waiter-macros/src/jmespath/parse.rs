@@ -13,14 +13,78 @@ use super::ast::{Ast, Comparator, KeyValuePair, Literal};
 
 use super::check::{Problem, ProblemKind};
 
+/// How deep an expression may nest (as serde_json's recursion limit, 128): brackets,
+/// parentheses, calls, `!`, `&`, filters, projections, and each step of a chain such as
+/// `a[0][0]` or `a[].b[].c` count one level each; a plain field chain `a.b.c` (any length) is one
+/// level, and `a || b || c` (or `&&`) is one level over its deepest operand. Every pass of the
+/// compiler recurses at most this deep, so no input overflows the macro's stack, and the
+/// expansion nests no deeper than this.
+pub(crate) const MAX_DEPTH: usize = 128;
+
 pub(crate) fn parse(expr: &str) -> Result<Ast, Problem> {
     let tokens = lex(expr)?;
-    let mut p = Parser { tokens, pos: 0 };
+    let mut p = Parser {
+        tokens,
+        pos: 0,
+        depth: 0,
+    };
     let ast = p.expression(0)?;
-    match p.peek() {
-        Tok::Eof => Ok(ast),
-        _ => Err(p.unexpected("the end of the expression or an operator")),
+    if *p.peek() != Tok::Eof {
+        return Err(p.unexpected("the end of the expression or an operator"));
     }
+    match too_deep(&ast) {
+        Some(offset) => Err(nested_too_deep(offset)),
+        None => Ok(ast),
+    }
+}
+
+fn nested_too_deep(offset: usize) -> Problem {
+    syntax(
+        offset,
+        format!(
+            "the expression is nested deeper than {MAX_DEPTH} levels here (brackets, \
+             parentheses, calls, `!`, filters, projections and each step of a chain such as \
+             `a[0][0]` count one level; a field chain `a.b.c` and a chain of `||` or `&&` count \
+             one): write it with less nesting, or split it into several expressions"
+        ),
+    )
+}
+
+/// The offset of the first node (left to right, bottom up) that lies more than [`MAX_DEPTH`]
+/// levels above a leaf, by the counting of [`MAX_DEPTH`]; without recursion.
+fn too_deep(ast: &Ast) -> Option<usize> {
+    let mut todo: Vec<(&Ast, bool)> = vec![(ast, false)];
+    // Per node done: its height, and whether it is a field chain (`a.b.c`: one level).
+    let mut done: Vec<(usize, bool)> = Vec::new();
+    while let Some((node, expanded)) = todo.pop() {
+        let children = node.levels_below();
+        if !expanded {
+            todo.push((node, true));
+            todo.extend(children.iter().rev().map(|(c, _)| (*c, false)));
+            continue;
+        }
+        let below = done.split_off(done.len() - children.len());
+        let chain = match node {
+            Ast::Field { .. } => true,
+            Ast::Subexpr { .. } => below.iter().all(|(_, chain)| *chain),
+            _ => false,
+        };
+        let height = if chain {
+            1
+        } else {
+            children
+                .iter()
+                .zip(below)
+                .map(|((_, step), (h, _))| step + h)
+                .max()
+                .unwrap_or(1)
+        };
+        if height > MAX_DEPTH {
+            return Some(node.offset());
+        }
+        done.push((height, chain));
+    }
+    None
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -280,6 +344,8 @@ fn lex(expr: &str) -> Result<Vec<(usize, Tok)>, Problem> {
 struct Parser {
     tokens: Vec<(usize, Tok)>,
     pos: usize,
+    /// Nested calls of `expression` (bounded by [`MAX_DEPTH`]).
+    depth: usize,
 }
 
 /// Projections stop at tokens binding less than this (jmespath.py's `_PROJECTION_STOP`).
@@ -323,10 +389,15 @@ impl Parser {
     }
 
     fn expression(&mut self, rbp: usize) -> Result<Ast, Problem> {
+        if self.depth == MAX_DEPTH {
+            return Err(nested_too_deep(self.offset()));
+        }
+        self.depth += 1;
         let mut left = self.nud()?;
         while rbp < self.peek().lbp() {
             left = self.led(left)?;
         }
+        self.depth -= 1;
         Ok(left)
     }
 

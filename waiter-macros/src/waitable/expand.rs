@@ -415,10 +415,13 @@ fn describe_acceptor(acceptor: &Acceptor) -> String {
     format!("{state} when {when}{message}")
 }
 
+/// The first acceptor that matches, as `Option<Matched>`: one flat `if` per acceptor in a
+/// labelled block, each leaving it with `break` (never an `else` per acceptor, whose nesting
+/// overflowed rustc's stack at 700 acceptors).
 fn classify(op: &Operation, acceptors: &[Acceptor], code: &[AcceptorCode]) -> TokenStream {
     let p = krate::private();
-    let mut out = quote!(::core::option::Option::None);
-    for (index, (acceptor, code)) in acceptors.iter().zip(code).enumerate().rev() {
+    let mut tests = Vec::with_capacity(acceptors.len());
+    for (index, (acceptor, code)) in acceptors.iter().zip(code).enumerate() {
         let condition = match (&acceptor.matcher, &code.condition) {
             (_, Some(condition)) => condition.clone(),
             (Matcher::Success(expected), None) => quote!(#p::success(__result, #expected)),
@@ -444,11 +447,14 @@ fn classify(op: &Operation, acceptors: &[Acceptor], code: &[AcceptorCode]) -> To
                 quote!(#p::Matched::failure(#index, #message))
             }
         };
-        out = quote! {
-            if #condition { ::core::option::Option::Some(#matched) } else { #out }
-        };
+        tests.push(quote! {
+            if #condition { break '__classify ::core::option::Option::Some(#matched); }
+        });
     }
-    out
+    if tests.is_empty() {
+        return quote!(::core::option::Option::None);
+    }
+    quote!('__classify: { #(#tests)* ::core::option::Option::None })
 }
 
 /// Whether `ty` is certainly a type of the standard library (on which nobody can derive).

@@ -93,7 +93,7 @@ pub(crate) fn parse_trait_value(tokens: TokenStream) -> syn::Result<Node> {
 fn parse_whole(tokens: Vec<TokenTree>) -> syn::Result<Node> {
     if let [TokenTree::Group(group)] = tokens.as_slice() {
         if group.delimiter() == Delimiter::Brace {
-            return parse_object(group.stream(), group.span());
+            return parse_object(group.stream(), group.span(), 1);
         }
     }
     let span = match (tokens.first(), tokens.last()) {
@@ -110,7 +110,7 @@ fn parse_whole(tokens: Vec<TokenTree>) -> syn::Result<Node> {
              #[waitable(BucketExists: { acceptors: [{ state: \"success\", matcher: { success: true } }] })]",
         ));
     }
-    parse_object(tokens.into_iter().collect(), span)
+    parse_object(tokens.into_iter().collect(), span, 1)
 }
 
 /// `{"smithy.waiters#waitable": { .. }}` (a trait as the JSON AST writes it) is its value.
@@ -156,7 +156,12 @@ fn unwrap_trait_key(node: Node) -> syn::Result<Node> {
     }
 }
 
-fn parse_object(stream: TokenStream, span: Span) -> syn::Result<Node> {
+/// How deep lists and objects may nest in a trait value (a waiter's is a few levels deep); the
+/// parser, and every pass over the nodes, recurse at most this deep.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// An object's members; `depth` is its own level (1 for the whole value).
+fn parse_object(stream: TokenStream, span: Span, depth: usize) -> syn::Result<Node> {
     let mut tokens = stream.into_iter().peekable();
     let mut members = Vec::new();
     while let Some(token) = tokens.next() {
@@ -199,7 +204,7 @@ fn parse_object(stream: TokenStream, span: Span) -> syn::Result<Node> {
                 ));
             }
         }
-        let value = parse_value(&mut tokens, key_span, &key)?;
+        let value = parse_value(&mut tokens, key_span, &key, depth)?;
         if let Some(TokenTree::Punct(p)) = tokens.peek() {
             if p.as_char() == ',' {
                 tokens.next();
@@ -217,11 +222,11 @@ fn parse_object(stream: TokenStream, span: Span) -> syn::Result<Node> {
     })
 }
 
-fn parse_array(stream: TokenStream, span: Span) -> syn::Result<Node> {
+fn parse_array(stream: TokenStream, span: Span, depth: usize) -> syn::Result<Node> {
     let mut tokens = stream.into_iter().peekable();
     let mut items = Vec::new();
     while tokens.peek().is_some() {
-        items.push(parse_value(&mut tokens, span, "list item")?);
+        items.push(parse_value(&mut tokens, span, "list item", depth)?);
         if let Some(TokenTree::Punct(p)) = tokens.peek() {
             if p.as_char() == ',' {
                 tokens.next();
@@ -238,6 +243,7 @@ fn parse_value(
     tokens: &mut std::iter::Peekable<impl Iterator<Item = TokenTree>>,
     after: Span,
     what: &str,
+    depth: usize,
 ) -> syn::Result<Node> {
     let Some(token) = tokens.next() else {
         return Err(syn::Error::new(
@@ -246,9 +252,21 @@ fn parse_value(
         ));
     };
     match token {
+        TokenTree::Group(group)
+            if depth == MAX_DEPTH
+                && matches!(group.delimiter(), Delimiter::Brace | Delimiter::Bracket) =>
+        {
+            Err(syn::Error::new(
+                group.span(),
+                format!(
+                    "the trait value is nested deeper than {MAX_DEPTH} levels here (a waiter's \
+                     value is a few levels deep): check the brackets and braces"
+                ),
+            ))
+        }
         TokenTree::Group(group) => match group.delimiter() {
-            Delimiter::Brace => parse_object(group.stream(), group.span()),
-            Delimiter::Bracket => parse_array(group.stream(), group.span()),
+            Delimiter::Brace => parse_object(group.stream(), group.span(), depth + 1),
+            Delimiter::Bracket => parse_array(group.stream(), group.span(), depth + 1),
             _ => Err(syn::Error::new(
                 group.span(),
                 "expected a value: a string, number, boolean, null, `[...]` or `{...}`",
@@ -531,5 +549,44 @@ mod tests {
         assert!(err.to_string().contains("expected `:`"), "{err}");
         let err = parse_trait_value(quote! {}).unwrap_err();
         assert!(err.to_string().contains("@waitable"), "{err}");
+    }
+
+    /// Lists and objects nested to the limit parse; one more level, or 10,000 (of either), is
+    /// one error, with no stack overflow (on a 2 MiB stack; rustc gives a proc macro 8 MiB).
+    #[test]
+    fn nesting_stops_at_the_limit() {
+        fn nested(open: &str, close: &str, levels: usize) -> String {
+            // The whole value is level 1, `A: {..}` level 2.
+            format!(
+                "A: {{ x: {}1{} }}",
+                open.repeat(levels),
+                close.repeat(levels)
+            )
+        }
+        let run = |text: String| {
+            std::thread::Builder::new()
+                .stack_size(2 << 20)
+                .spawn(move || {
+                    let tokens: TokenStream = text.parse().unwrap();
+                    parse_trait_value(tokens)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                })
+                .unwrap()
+                .join()
+                .expect("no stack overflow")
+        };
+        run(nested("[", "]", MAX_DEPTH - 2)).unwrap();
+        run(nested("{y: ", "}", MAX_DEPTH - 2)).unwrap();
+        for tokens in [
+            nested("[", "]", MAX_DEPTH - 1),
+            nested("{y: ", "}", MAX_DEPTH - 1),
+            nested("[", "]", 10_000),
+            nested("{y: ", "}", 10_000),
+        ] {
+            let err = run(tokens).unwrap_err();
+            assert!(err.contains("nested deeper than 128 levels"), "{err}");
+            assert!(err.contains("check the brackets"), "{err}");
+        }
     }
 }

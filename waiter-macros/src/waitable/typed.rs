@@ -12,6 +12,8 @@
 //! the path's span on a mistake; below an unknown type anything goes.
 
 use crate::jmespath::ast::Ast;
+use std::collections::HashMap;
+
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::visit::Visit;
@@ -133,6 +135,21 @@ fn has_projection(ast: &Ast) -> bool {
     )
 }
 
+/// How many member steps one chain of a typed path may read (each is one level of the
+/// description `Described<S<..>>`; rustc's query depth limit overflows near 62 with the default
+/// `recursion_limit`).
+pub(crate) const MAX_TYPED_MEMBERS: usize = 48;
+
+/// `text` cut to `max` characters, with `...` where it was cut.
+fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_owned()
+    } else {
+        let head: String = text.chars().take(max).collect();
+        format!("{head}...")
+    }
+}
+
 /// The chain as JMESPath text, for messages (`Reservations[].Instances[*].State`).
 fn render(ops: &[Op], name: &str) -> String {
     let mut out = String::new();
@@ -195,6 +212,23 @@ impl Lower {
             Ast::Field { name, .. } => Some(with(Op::Field(name.clone(), render(base, name)))),
             Ast::Index { idx, .. } => Some(with(Op::Elements(false, *idx))),
             Ast::Slice { .. } => Some(base.to_vec()),
+            // A field chain, without recursion (it may be any length).
+            Ast::Subexpr { .. } if ast.field_chain().is_some() => {
+                let mut ops = base.to_vec();
+                let mut fields = ops.iter().filter(|op| matches!(op, Op::Field(..))).count();
+                for name in ast.field_chain().unwrap_or_default() {
+                    // Past the limit the chain is an error (`emit`): no text for messages, so
+                    // that a long chain costs linear time.
+                    fields += 1;
+                    let prefix = if fields <= MAX_TYPED_MEMBERS + 1 {
+                        render(&ops, &name)
+                    } else {
+                        String::new()
+                    };
+                    ops.push(Op::Field(name, prefix));
+                }
+                Some(ops)
+            }
             Ast::Subexpr { lhs, rhs, .. } => {
                 let left = self.lower(lhs, base);
                 match left {
@@ -253,9 +287,10 @@ impl Lower {
                 self.collect(rhs, base, need);
                 None
             }
-            Ast::And { lhs, rhs, .. } | Ast::Or { lhs, rhs, .. } => {
-                self.collect(lhs, base, None);
-                self.collect(rhs, base, None);
+            Ast::And { .. } | Ast::Or { .. } => {
+                for operand in ast.operands() {
+                    self.collect(operand, base, None);
+                }
                 None
             }
             Ast::Not { node, .. } => {
@@ -447,20 +482,30 @@ fn merge(checks: Vec<Check>) -> Vec<Check> {
     let mut order: Vec<usize> = (0..checks.len()).collect();
     // Longest first (stable: equal chains keep their order), so a chain merges into a kept one.
     order.sort_by_key(|&i| std::cmp::Reverse(steps(&checks[i])));
+    let roots: Vec<String> = checks
+        .iter()
+        .map(|c| c.ty.to_token_stream().to_string())
+        .collect();
     let mut checks: Vec<Option<Check>> = checks.into_iter().map(Some).collect();
-    let mut kept: Vec<usize> = Vec::new();
+    // The kept chains by root type and first step (linear time for wide paths: a chain can
+    // only merge into one that starts as it does), and by root alone (for an empty chain).
+    let mut kept: HashMap<(&str, Option<String>), Vec<usize>> = HashMap::new();
+    let mut kept_by_root: HashMap<&str, Vec<usize>> = HashMap::new();
     for i in order {
         let check = checks[i].take().expect("each chain is taken once");
-        let root = check.ty.to_token_stream().to_string();
-        let into = kept.iter().copied().find(|&k| {
+        let root = roots[i].as_str();
+        let candidates = match check.ops.first() {
+            None => kept_by_root.get(root),
+            Some(first) => kept.get(&(root, Some(format!("{first:?}")))),
+        };
+        let into = candidates.into_iter().flatten().copied().find(|&k| {
             let longer = checks[k].as_ref().expect("kept");
-            longer.ty.to_token_stream().to_string() == root
-                && longer
-                    .ops
-                    .iter()
-                    .filter(|op| !matches!(op, Op::Need(_)))
-                    .take(check.ops.len())
-                    .eq(check.ops.iter())
+            longer
+                .ops
+                .iter()
+                .filter(|op| !matches!(op, Op::Need(_)))
+                .take(check.ops.len())
+                .eq(check.ops.iter())
         });
         match into {
             Some(k) => {
@@ -480,8 +525,14 @@ fn merge(checks: Vec<Check>) -> Vec<Check> {
                 }
             }
             None => {
+                let first = check
+                    .ops
+                    .iter()
+                    .find(|op| !matches!(op, Op::Need(_)))
+                    .map(|op| format!("{op:?}"));
+                kept.entry((root, first)).or_default().push(i);
+                kept_by_root.entry(root).or_default().push(i);
                 checks[i] = Some(check);
-                kept.push(i);
             }
         }
     }
@@ -531,6 +582,18 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
     // The root's description, to the depth the chain's member steps read (plus one level for
     // a `flatten`ed member on the way, and one for the leaf's own description).
     let fields = ops.iter().filter(|op| matches!(op, Op::Field(..))).count();
+    if fields > MAX_TYPED_MEMBERS {
+        // Each member is one level of `Described<S<..>>`: deeper, rustc's query depth limit
+        // overflows with no span and no word of the path.
+        let message = format!(
+            "path {expr:?}: the chain `{}` reads {fields} members one below the other; typed \
+             paths are checked to at most {MAX_TYPED_MEMBERS} (each member is a level of the \
+             compile-time description, and the compiler's depth limit is near): shorten the \
+             chain, or search without the type check (`jmespath!(\"..\")` without its type)",
+            truncate(render(ops, "").trim_end_matches('.'), 80)
+        );
+        return syn::Error::new(span, message).to_compile_error();
+    }
     let mut depth = quote!(#t::Z);
     for _ in 0..fields + 2 {
         depth = quote!(#t::S<#depth>);
@@ -556,6 +619,9 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
             quote!(::core::option::Option::Some((#need, #what)))
         }
     };
+    // The path as messages show it: cut when long, so that a wide path's many chains do not
+    // each carry all of it (quadratic in its length).
+    let shown = truncate(expr, 200);
     // One constant per chain: the walk is one evaluation, and a mistake panics with its message
     // at the path literal.
     let call = quote_spanned! {span=>
@@ -564,7 +630,7 @@ fn emit(lit: &LitStr, expr: &str, root: &Type, ops: &[Op], need: Option<Need>) -
             &[#(#wraps),*],
             &[#(#steps),*],
             #need,
-            #expr,
+            #shown,
         )
     };
     quote! {

@@ -253,6 +253,46 @@ pub fn owned_object<'a>(members: Vec<(&'static str, Node<'a>)>) -> Node<'a> {
     ))
 }
 
+/// `[a.b, c, ...]` whose elements are all field chains: one table, not code per element (so a
+/// wide multi-select compiles in linear time); `null` on `null`.
+pub fn select_list<'a>(node: Node<'a>, paths: &[&[&str]]) -> Node<'a> {
+    if node.is_null() {
+        return Node::Null;
+    }
+    owned_array(
+        paths
+            .iter()
+            .map(|path| follow_node(node.clone(), path))
+            .collect(),
+    )
+}
+
+/// `{k: a.b, ...}` whose values are all field chains (each key once: the macro keeps the last
+/// of duplicates), as [`select_list`].
+pub fn select_hash<'a>(node: Node<'a>, members: &[(&'static str, &[&str])]) -> Node<'a> {
+    if node.is_null() {
+        return Node::Null;
+    }
+    owned_object(
+        members
+            .iter()
+            .map(|(key, path)| (*key, follow_node(node.clone(), path)))
+            .collect(),
+    )
+}
+
+/// Where a large literal is kept once parsed (a `static` in the expansion).
+pub type LiteralCell = std::sync::OnceLock<serde_json::Value>;
+
+/// A large JSON literal (arrays and objects of many values, integers only), parsed from its
+/// text on first use and borrowed from then on: one string in the binary instead of code per
+/// value, which compiled in superlinear time. The text is what the macro wrote from the
+/// literal it read, so it parses.
+pub fn literal_json(cell: &'static LiteralCell, json: &'static str) -> Node<'static> {
+    cell.get_or_init(|| serde_json::from_str(json).unwrap_or(serde_json::Value::Null))
+        .node()
+}
+
 pub fn string(s: &'static str) -> Node<'static> {
     Node::String(Cow::Borrowed(s))
 }
