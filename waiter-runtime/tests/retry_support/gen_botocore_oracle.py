@@ -69,6 +69,9 @@ Both runs are deterministic (fixed seeds), and each leaves the other's files alo
     where the SDKs differ among themselves, and our cold start too). `cold` sequences have a
     throttle before that first measurement: there our documented cold-start deviation applies
     (see README "Adaptive retries").
+  - `limiter_sdk_cold`: the same simulation with nothing held back at the start: throttled above
+    the capacity, 1 % at random and a third of the responses of the first half second. For
+    `ColdStart::Sdk`, compared from the first response on.
 
 Random sequences come from fixed seeds: the output is the same on every run.
 """
@@ -625,6 +628,53 @@ def gen_classify_21():
     return rows
 
 
+def gen_limiter_sdk_cold(rng, steps):
+    """A cold client with no constraint on its first responses: throttled above the capacity,
+    1 % at random, and a third of the responses in its first half second."""
+    t0 = start_time(rng)
+    clock = FakeClock(t0)
+    limiter = adaptive.ClientRateLimiter(
+        rate_adjustor=throttling.CubicCalculator(starting_max_rate=0, start_time=t0),
+        rate_clocker=adaptive.RateClocker(clock),
+        token_bucket=bucket.TokenBucket(max_rate=1, clock=clock),
+        throttling_detector=FixedThrottling(),
+        clock=clock,
+    )
+    capacity = rng.choice([2.0, 10.0, 30.0])
+    demand = capacity * rng.choice([1.5, 3.0, 6.0])
+    recent = []
+    rows = []
+    for _ in range(steps):
+        if rng.random() < 0.03:
+            demand = capacity * rng.choice([0.3, 1.5, 3.0, 10.0])
+        clock.t += rng.expovariate(demand)
+        planned = clock.t
+        send = None
+        if limiter._enabled:
+            while True:
+                try:
+                    limiter._token_bucket.acquire(block=False)
+                    break
+                except CapacityNotAvailableError:
+                    clock.t += limiter._token_bucket._sleep_amount(1) + 1e-6
+            send = clock.t
+        clock.t += rng.uniform(0.0, 0.02)
+        resp = clock.t
+        recent = [t for t in recent if t > resp - 1.0] + [resp]
+        throttled = len(recent) > capacity or rng.random() < 0.01
+        if resp - t0 < 0.5 and rng.random() < 0.33:
+            throttled = True
+        limiter.on_receiving_response(throttled=throttled)
+        p = limiter._rate_adjustor.get_params_snapshot()
+        b = limiter._token_bucket
+        rows.append([
+            None if send is None else planned, send, resp, throttled,
+            limiter._rate_clocker.measured_rate, b.max_rate, b.max_capacity,
+            b.available_capacity, p.w_max, p.k, p.last_fail, limiter._enabled,
+        ])
+    return {"t0": t0, "cold": True, "steps": rows}
+
+
 def main_144():
     import botocore
     rng = random.Random(20261125)
@@ -663,6 +713,8 @@ def main():
         "clocker": gen_clocker(rng, 30, 150),
         "bucket": gen_bucket(rng, 30, 100),
         "limiter": limiter,
+        # For `ColdStart::Sdk` (drawn last: the keys above are unchanged by it).
+        "limiter_sdk_cold": [gen_limiter_sdk_cold(rng, 150) for _ in range(24)],
     })
 
 
