@@ -164,3 +164,23 @@ fn delays_near_the_largest_duration_are_clamped_to_their_bound() {
         assert_eq!(fixed.delay(ErrorKind::ServerError, 3, 0.3, None), bound);
     }
 }
+
+proptest::proptest! {
+    /// Any `x-amz-retry-after` value: never a panic; whole milliseconds are read as botocore
+    /// reads them (Python's `int()`), negatives ignored.
+    #[test]
+    fn any_x_amz_retry_after_value_is_read_or_ignored_never_a_panic(
+        junk in ".{0,40}",
+        n in 0u64..=u64::MAX,
+        pad in "[ \t]{0,3}",
+    ) {
+        let _ = parse_amz_retry_after(&junk);
+        let ms = Some(Duration::from_millis(n));
+        proptest::prop_assert_eq!(parse_amz_retry_after(&format!("{pad}{n}{pad}")), ms);
+        proptest::prop_assert_eq!(parse_amz_retry_after(&format!("+{n}")), ms);
+        let negative = parse_amz_retry_after(&format!("-{n}"));
+        proptest::prop_assert_eq!(negative, (n == 0).then_some(Duration::ZERO));
+        proptest::prop_assert_eq!(parse_amz_retry_after(&format!("{n}.5")), None);
+        proptest::prop_assert_eq!(parse_amz_retry_after(&format!("{n}ms")), None);
+    }
+}
