@@ -82,7 +82,10 @@ pub enum ColdStart {
     /// `ClientRateLimiter`: the bucket is built at a max rate of 1 token/s (filling from the
     /// client's creation), a throttle cuts from the measured rate (0 until the first bucket
     /// closes: the 0.5/s floor), the cap is twice the measured rate. For users who must match
-    /// an SDK exactly, and for differential tests.
+    /// an SDK exactly, and for differential tests. [`RateLimiterState`](super::RateLimiterState)
+    /// is botocore's state step by step; the shared
+    /// [`ClientRateLimiter`](super::ClientRateLimiter) keeps its documented difference (tokens
+    /// taken without the lock: less than one token short of botocore's, never more).
     Sdk,
 }
 
