@@ -475,7 +475,8 @@ pub async fn run(
     let retrier = Retrier::new(
         RetryConfig::adaptive()
             .max_attempts(options.max_attempts)
-            .initial_backoff(Duration::from_millis(50))
+            .transient_backoff(Duration::from_millis(50))
+            .throttling_backoff(Duration::from_millis(50))
             .max_backoff(Duration::from_secs(1))
             .build(),
     )

@@ -53,7 +53,8 @@ async fn adaptive_mode_cuts_the_request_rate_under_throttling() {
     let retrier = Retrier::new(
         RetryConfig::adaptive()
             .max_attempts(3)
-            .initial_backoff(Duration::from_millis(1))
+            .transient_backoff(Duration::from_millis(1))
+            .throttling_backoff(Duration::from_millis(1))
             .max_backoff(Duration::from_millis(5))
             .build(),
     )

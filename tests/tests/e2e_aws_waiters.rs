@@ -118,7 +118,8 @@ impl Aws {
         let retrier = Retrier::new(
             RetryConfig::standard()
                 .max_attempts(5)
-                .initial_backoff(Duration::from_millis(5))
+                .transient_backoff(Duration::from_millis(5))
+                .throttling_backoff(Duration::from_millis(5))
                 .max_backoff(Duration::from_millis(40))
                 .build(),
         )

@@ -28,7 +28,8 @@ use waiter_tests::capacity::{CapacityService, Reply};
 fn fast() -> Retrier {
     Retrier::new(
         RetryConfig::standard()
-            .initial_backoff(Duration::from_millis(20))
+            .transient_backoff(Duration::from_millis(20))
+            .throttling_backoff(Duration::from_millis(20))
             .jitter(Jitter::None)
             .build(),
     )
@@ -213,7 +214,8 @@ async fn the_quota_shared_by_clones_stops_a_retry_storm() {
 fn adaptive(limiter: &ClientRateLimiter) -> Retrier {
     Retrier::new(
         RetryConfig::adaptive()
-            .initial_backoff(Duration::from_millis(20))
+            .transient_backoff(Duration::from_millis(20))
+            .throttling_backoff(Duration::from_millis(20))
             .jitter(Jitter::None)
             .build(),
     )
@@ -315,7 +317,8 @@ async fn adaptive_mode_throttles_less_than_standard_against_a_fixed_capacity() {
     let retrier = |config: waiter_runtime::retry::RetryConfigBuilder| {
         Retrier::new(
             config
-                .initial_backoff(Duration::from_millis(50))
+                .transient_backoff(Duration::from_millis(50))
+                .throttling_backoff(Duration::from_millis(50))
                 .max_attempts(5)
                 .build(),
         )

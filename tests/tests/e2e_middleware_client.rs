@@ -12,7 +12,8 @@ fn middleware() -> RetryMiddleware {
     RetryMiddleware::new(Retrier::new(
         RetryConfig::standard()
             .max_attempts(6)
-            .initial_backoff(Duration::from_millis(10))
+            .transient_backoff(Duration::from_millis(10))
+            .throttling_backoff(Duration::from_millis(10))
             .jitter(Jitter::None)
             .build(),
     ))

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use waiter_runtime::retry::{ErrorKind, Retrier, RetryConfig};
+use waiter_runtime::retry::{ErrorKind, Retrier, RetryBehavior, RetryConfig};
 use waiter_runtime::{ProvideErrorMetadata, WaiterError};
 use waiter_tests::client::{ResourceClient, ResourceError};
 use waiter_tests::service::{ExampleService, Fault, FaultConfig, Outcome, RunningService, Settle};
@@ -15,7 +15,8 @@ type Seen = Arc<Mutex<Vec<(u32, ErrorKind, Duration)>>>;
 fn fast(max_attempts: u32) -> RetryConfig {
     RetryConfig::standard()
         .max_attempts(max_attempts)
-        .initial_backoff(Duration::from_millis(5))
+        .transient_backoff(Duration::from_millis(5))
+        .throttling_backoff(Duration::from_millis(5))
         .max_backoff(Duration::from_millis(20))
         .build()
 }
@@ -115,35 +116,43 @@ async fn errors_the_service_documents_as_final_are_not_retried() {
 }
 
 #[tokio::test]
-async fn retry_after_replaces_the_backoff_bounded_by_max_backoff() {
-    let config = RetryConfig::standard()
-        .max_attempts(3)
-        .initial_backoff(Duration::from_millis(1))
-        .max_backoff(Duration::from_millis(400))
-        .build();
-    let (service, client, seen) = setup(config).await;
-    service.faults().set(FaultConfig {
-        retry_after: Some(Duration::from_millis(150)),
-        ..FaultConfig::none()
-    });
-    service.faults().script([Fault::Throttle]);
-    let started = std::time::Instant::now();
-    client.list_resources("").await.unwrap();
-    assert!(
-        started.elapsed() >= Duration::from_millis(150),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_eq!(seen.lock().unwrap()[0].2, Duration::from_millis(150));
-
-    // A hint above max_backoff is cut to max_backoff.
-    service.faults().set(FaultConfig {
-        retry_after: Some(Duration::from_secs(30)),
-        ..FaultConfig::none()
-    });
-    service.faults().script([Fault::SlowDown]);
-    client.list_resources("").await.unwrap();
-    assert_eq!(seen.lock().unwrap()[1].2, Duration::from_millis(400));
+async fn retry_after_is_followed_within_5s_in_2_1_and_bounded_by_max_backoff_in_2_0() {
+    for behavior in [RetryBehavior::V2_1, RetryBehavior::V2_0] {
+        let config = RetryConfig::standard()
+            .behavior(behavior)
+            .max_attempts(3)
+            .transient_backoff(Duration::from_millis(1))
+            .throttling_backoff(Duration::from_millis(1))
+            .max_backoff(Duration::from_millis(400))
+            .build();
+        let (service, client, seen) = setup(config).await;
+        service.faults().set(FaultConfig {
+            retry_after: Some(Duration::from_millis(150)),
+            ..FaultConfig::none()
+        });
+        service.faults().script([Fault::Throttle]);
+        let started = std::time::Instant::now();
+        client.list_resources("").await.unwrap();
+        assert!(
+            started.elapsed() >= Duration::from_millis(150),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(seen.lock().unwrap()[0].2, Duration::from_millis(150));
+        if behavior == RetryBehavior::V2_1 {
+            // 2.1 follows a hint up to 5 s past the computed delay, whatever `max_backoff`
+            // (not waited here: real time; see `retry_backoff.rs` on the paused clock).
+            continue;
+        }
+        // 2.0: a hint above max_backoff is cut to max_backoff.
+        service.faults().set(FaultConfig {
+            retry_after: Some(Duration::from_secs(30)),
+            ..FaultConfig::none()
+        });
+        service.faults().script([Fault::SlowDown]);
+        client.list_resources("").await.unwrap();
+        assert_eq!(seen.lock().unwrap()[1].2, Duration::from_millis(400));
+    }
 }
 
 #[tokio::test]

@@ -83,7 +83,8 @@ async fn throttled_polls_are_retried_inside_the_poll_without_throttling_acceptor
     let client = ResourceClient::builder(service.url())
         .retry_config(
             RetryConfig::standard()
-                .initial_backoff(Duration::from_millis(5))
+                .transient_backoff(Duration::from_millis(5))
+                .throttling_backoff(Duration::from_millis(5))
                 .max_backoff(Duration::from_millis(20))
                 .build(),
         )

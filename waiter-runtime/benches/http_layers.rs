@@ -14,9 +14,11 @@
 //!    (successful calls per second) relative to capacity, over the time until the last call
 //!    ended and within the window, the share of requests the service throttled, failed
 //!    calls, p50/p99 latency of a call (retries included). Env `HTTP_LAYERS_CLIENTS`
-//!    (`reqwest-retry,standard,standard4,adaptive,floor,beta`) runs some rows only;
-//!    `HTTP_LAYERS_SERIES=1` prints, per second, what the service saw, the adaptive limiter's
-//!    rates and the retry quota's tokens.
+//!    (`reqwest-retry,standard,standard20,standard4,adaptive,floor,beta`) runs some rows only
+//!    (`standard20`: retry behavior 2.0); `HTTP_LAYERS_RETRY_AFTER_MS` puts an
+//!    `x-amz-retry-after` hint on every throttle; `HTTP_LAYERS_SERIES=1` prints, per second,
+//!    what the service saw, the adaptive limiter's rates and the retry quota's tokens;
+//!    `HTTP_LAYERS_STORM_ONLY=1` skips the overhead part.
 //! 2. **Overhead**: one `GET` that succeeds at once, sequentially, through a plain
 //!    `reqwest-middleware` client (the baseline), `reqwest-retry`, and our middleware in both
 //!    modes: first interleaved (rounds of a few requests through each client in turn, medians
@@ -35,7 +37,7 @@ use reqwest_retry::policies::ExponentialBackoff;
 use tokio::time::Instant;
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, Tuning};
 use waiter_runtime::retry::layer::RetryMiddleware;
-use waiter_runtime::retry::{Retrier, RetryConfig, RetryQuota};
+use waiter_runtime::retry::{Retrier, RetryBehavior, RetryConfig, RetryQuota};
 use waiter_tests::capacity::CapacityService;
 
 const CALLERS: usize = 100;
@@ -47,6 +49,8 @@ enum Client {
     Plain,
     ReqwestRetry,
     Standard,
+    /// Standard with the earlier retry behavior (2.0), as clients that pinned it run.
+    StandardV20,
     /// Standard with 4 attempts, as many as `reqwest-retry`'s 3 retries make: what the
     /// difference in failed calls owes to the number of attempts.
     StandardFourAttempts,
@@ -64,7 +68,8 @@ impl Client {
         match self {
             Client::Plain => "reqwest-middleware, no retries",
             Client::ReqwestRetry => "reqwest-retry (default policy)",
-            Client::Standard => "RetryMiddleware::standard()",
+            Client::Standard => "RetryMiddleware::standard() (retry behavior 2.1)",
+            Client::StandardV20 => "standard, behavior(RetryBehavior::V2_0)",
             Client::StandardFourAttempts => "standard, max_attempts(4) (reqwest-retry's count)",
             Client::Adaptive => "RetryMiddleware::adaptive()",
             Client::AdaptiveFloor => "adaptive, min_fill_rate 0.8 x capacity",
@@ -78,6 +83,7 @@ impl Client {
             Client::Plain => "plain",
             Client::ReqwestRetry => "reqwest-retry",
             Client::Standard => "standard",
+            Client::StandardV20 => "standard20",
             Client::StandardFourAttempts => "standard4",
             Client::Adaptive => "adaptive",
             Client::AdaptiveFloor => "floor",
@@ -113,6 +119,12 @@ impl Client {
                 return (client, Probe::default());
             }
             Client::Standard => (RetryMiddleware::standard(), None),
+            Client::StandardV20 => {
+                let config = RetryConfig::standard()
+                    .behavior(RetryBehavior::V2_0)
+                    .build();
+                (RetryMiddleware::new(Retrier::new(config)), None)
+            }
             Client::StandardFourAttempts => {
                 let config = RetryConfig::standard().max_attempts(4).build();
                 (RetryMiddleware::new(Retrier::new(config)), None)
@@ -155,8 +167,17 @@ struct StormResult {
     p99: Duration,
 }
 
-async fn storm(client: Client, secs: u64, series: bool) -> StormResult {
-    let service = Arc::new(CapacityService::start(CAPACITY, BURST, None).await.unwrap());
+async fn storm(
+    client: Client,
+    secs: u64,
+    series: bool,
+    retry_after: Option<Duration>,
+) -> StormResult {
+    let service = Arc::new(
+        CapacityService::start(CAPACITY, BURST, retry_after)
+            .await
+            .unwrap(),
+    );
     let (http, probe) = client.build_with_probe();
     let url = Arc::new(service.url("/work"));
     let start = Instant::now();
@@ -234,13 +255,19 @@ fn storms() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(30);
     let series = std::env::var_os("HTTP_LAYERS_SERIES").is_some();
+    // Env `HTTP_LAYERS_RETRY_AFTER_MS=200`: every throttle carries `x-amz-retry-after: 200`.
+    let retry_after = std::env::var("HTTP_LAYERS_RETRY_AFTER_MS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map(Duration::from_millis);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
     println!(
-        "\nstorm: {CALLERS} callers for {secs} s against {CAPACITY} requests/s (bursts of {BURST})\n"
+        "\nstorm: {CALLERS} callers for {secs} s against {CAPACITY} requests/s (bursts of {BURST}), \
+         x-amz-retry-after {retry_after:?}\n"
     );
     // Goodput two ways: successful calls over the time until the last call ended (calls under
     // way at the deadline finish, retries and backoffs included), and successful calls that
@@ -254,6 +281,7 @@ fn storms() {
     for client in [
         Client::ReqwestRetry,
         Client::Standard,
+        Client::StandardV20,
         Client::StandardFourAttempts,
         Client::Adaptive,
         Client::AdaptiveFloor,
@@ -265,7 +293,7 @@ fn storms() {
         {
             continue;
         }
-        let r = rt.block_on(storm(client, secs, series));
+        let r = rt.block_on(storm(client, secs, series, retry_after));
         let failed = r.calls - r.succeeded;
         println!(
             "| {} | {:.3} | {:.3} | {:.1} s | {:.1} % ({} of {}) | {} ({:.1} %) | {} | {:.2} ms | {:.1} ms |",
@@ -395,6 +423,10 @@ criterion_group! {
 
 fn main() {
     storms();
+    // Env `HTTP_LAYERS_STORM_ONLY=1`: the storm tables only.
+    if std::env::var_os("HTTP_LAYERS_STORM_ONLY").is_some() {
+        return;
+    }
     overhead_interleaved();
     benches();
     Criterion::default().configure_from_args().final_summary();

@@ -65,7 +65,8 @@ fn bench(c: &mut Criterion, group: &str, failures: u32) {
     let ours = Retrier::new(
         RetryConfig::standard()
             .max_attempts(3)
-            .initial_backoff(Duration::ZERO)
+            .transient_backoff(Duration::ZERO)
+            .throttling_backoff(Duration::ZERO)
             .build(),
     );
     let mut g = c.benchmark_group(group);

@@ -124,9 +124,10 @@ impl Mode {
 #[error_metadata(code = "ThrottlingException", status = 400)]
 struct Throttled;
 
-/// The client's retrier: the AWS standard defaults (3 attempts, full-jitter backoff from 1 s
-/// capped at 20 s, a retry quota of 500 costing 5 per retry), plus, in adaptive mode, the
-/// client rate limiter (kept here to sample its fill rate).
+/// The client's retrier: the AWS standard defaults, retry behavior 2.1 (3 attempts; after a
+/// throttle, the only error here, full-jitter backoff from 1 s capped at 20 s and 5 tokens of
+/// a retry quota of 500 per retry, as in 2.0), plus, in adaptive mode, the client rate limiter
+/// (kept here to sample its fill rate).
 fn retrier(mode: Mode) -> (Retrier, Option<ClientRateLimiter>) {
     match mode {
         Mode::Standard => (Retrier::new(RetryConfig::standard().build()), None),

@@ -35,7 +35,8 @@ async fn retrier_new_in_adaptive_mode_has_a_limiter_of_its_own() {
     let retrier = Retrier::new(
         RetryConfig::adaptive()
             .max_attempts(3)
-            .initial_backoff(Duration::from_millis(10))
+            .transient_backoff(Duration::from_millis(10))
+            .throttling_backoff(Duration::from_millis(10))
             .build(),
     );
     let start = Instant::now();
@@ -64,7 +65,8 @@ fn adaptive(limiter: &ClientRateLimiter) -> Retrier {
     Retrier::new(
         RetryConfig::adaptive()
             .max_attempts(3)
-            .initial_backoff(Duration::from_millis(10))
+            .transient_backoff(Duration::from_millis(10))
+            .throttling_backoff(Duration::from_millis(10))
             .build(),
     )
     .with_rate_limiter(Arc::new(limiter.clone()))
@@ -175,7 +177,8 @@ async fn standard_mode_never_paces() {
     let retrier = Retrier::new(
         RetryConfig::standard()
             .max_attempts(3)
-            .initial_backoff(Duration::from_millis(10))
+            .transient_backoff(Duration::from_millis(10))
+            .throttling_backoff(Duration::from_millis(10))
             .build(),
     );
     drive(&retrier, 5, || OpError::Throttled).await;
@@ -203,7 +206,8 @@ async fn a_retry_is_served_before_later_calls_first_attempts() {
     let retrier = Retrier::new(
         RetryConfig::adaptive()
             .max_attempts(2)
-            .initial_backoff(Duration::from_millis(10))
+            .transient_backoff(Duration::from_millis(10))
+            .throttling_backoff(Duration::from_millis(10))
             .jitter(Jitter::None)
             .build(),
     )

@@ -1,6 +1,7 @@
-//! Backoff on tokio's paused clock: exact delays without jitter, bounds with full jitter,
-//! the server's retry-after hint replacing the delay and bounded by `max_backoff`, and a
-//! property test that delays stay within their bounds for any attempt.
+//! Backoff on tokio's paused clock: exact delays without jitter (the transient and the
+//! throttling base of retry behavior 2.1), bounds with full jitter, the server's retry-after
+//! hint (2.1: followed within 5 s of the computed delay; 2.0: replacing it, bounded by
+//! `max_backoff`), and a property test that delays stay within their bounds for any attempt.
 
 mod retry_support;
 
@@ -9,7 +10,9 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use retry_support::{Script, TestError};
-use waiter_runtime::retry::{Jitter, Retrier, RetryConfig, RetryQuota, StopReason};
+use waiter_runtime::retry::{
+    ErrorKind, Jitter, Retrier, RetryBehavior, RetryConfig, RetryQuota, StopReason,
+};
 
 const S: fn(u64) -> Duration = Duration::from_secs;
 
@@ -18,18 +21,60 @@ fn retrier(config: RetryConfig) -> Retrier {
     Retrier::new(config).with_quota(RetryQuota::builder().capacity(1_000_000).build())
 }
 
+const MS: fn(u64) -> Duration = Duration::from_millis;
+
 #[tokio::test(start_paused = true)]
-async fn without_jitter_delays_double_then_cap() {
+async fn without_jitter_throttles_double_from_1s_then_cap() {
     let config = RetryConfig::standard()
         .max_attempts(8)
         .max_backoff(S(20))
         .jitter(Jitter::None)
         .build();
-    let script = Script::failing(TestError::Unavailable);
+    let script = Script::failing(TestError::Throttling);
     let report = retrier(config).run_report(|| script.call()).await;
     assert_eq!(report.attempts, 8);
     assert_eq!(report.stop, StopReason::MaxAttempts);
     assert_eq!(script.gaps(), [S(1), S(2), S(4), S(8), S(16), S(20), S(20)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_jitter_transient_errors_double_from_50ms_in_2_1_and_1s_in_2_0() {
+    let build = |behavior| {
+        RetryConfig::standard()
+            .behavior(behavior)
+            .max_attempts(8)
+            .max_backoff(S(2))
+            .jitter(Jitter::None)
+            .build()
+    };
+    for error in [TestError::Unavailable, TestError::Timeout] {
+        let script = Script::failing(error.clone());
+        retrier(build(RetryBehavior::V2_1))
+            .run(|| script.call())
+            .await
+            .unwrap_err();
+        // The cap (2 s) applies to the bound, before any jitter.
+        let expected = [50, 100, 200, 400, 800, 1600, 2000].map(MS);
+        assert_eq!(script.gaps(), expected, "{error:?}");
+        let script = Script::failing(error.clone());
+        retrier(build(RetryBehavior::V2_0))
+            .run(|| script.call())
+            .await
+            .unwrap_err();
+        assert_eq!(script.gaps(), [S(1), S(2), S(2), S(2), S(2), S(2), S(2)]);
+    }
+    // A throttle then a transient error: each retry takes the base of its own error.
+    let script = Script::new([
+        Err(TestError::Throttling),
+        Err(TestError::Unavailable),
+        Err(TestError::Throttling),
+        Ok(1),
+    ]);
+    retrier(build(RetryBehavior::V2_1))
+        .run(|| script.call())
+        .await
+        .unwrap();
+    assert_eq!(script.gaps(), [S(1), MS(100), S(2)]);
 }
 
 #[tokio::test(start_paused = true)]
@@ -47,10 +92,13 @@ async fn no_delay_before_the_first_try() {
 async fn full_jitter_delays_stay_below_each_attempts_bound() {
     let config = RetryConfig::standard()
         .max_attempts(7)
-        .initial_backoff(Duration::from_millis(100))
+        .transient_backoff(Duration::from_millis(100))
+        .throttling_backoff(Duration::from_millis(100))
         .max_backoff(S(2))
         .build();
-    let bounds: Vec<Duration> = (1..7).map(|a| config.backoff_bound(a)).collect();
+    let bounds: Vec<Duration> = (1..7)
+        .map(|a| config.backoff_bound(ErrorKind::ServerError, a))
+        .collect();
     assert_eq!(
         bounds,
         [100, 200, 400, 800, 1600, 2000].map(Duration::from_millis),
@@ -86,7 +134,8 @@ async fn full_jitter_delays_stay_below_each_attempts_bound() {
 async fn full_jitter_spreads_delays_over_the_whole_range() {
     let config = RetryConfig::standard()
         .max_attempts(2)
-        .initial_backoff(S(1))
+        .transient_backoff(S(1))
+        .throttling_backoff(S(1))
         .build();
     let retrier = retrier(config);
     let mut low = false;
@@ -105,8 +154,45 @@ async fn full_jitter_spreads_delays_over_the_whole_range() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn retry_after_replaces_the_computed_delay() {
+async fn retry_after_is_followed_within_5s_of_the_computed_delay_in_2_1() {
     let config = RetryConfig::standard()
+        .max_attempts(5)
+        .jitter(Jitter::None)
+        .build();
+    let script = Script::new([
+        // t = 50 ms: max(50 ms, min(1.5 s, 5.05 s)) = 1.5 s.
+        Err(TestError::UnavailableAfter(MS(1500))),
+        // t = 100 ms: the hint (10 ms) never shortens the computed delay.
+        Err(TestError::UnavailableAfter(MS(10))),
+        // t = 200 ms: an hour is cut to t + 5 s.
+        Err(TestError::UnavailableAfter(S(3600))),
+        Ok(7),
+    ]);
+    let out = retrier(config).run(|| script.call()).await;
+    assert_eq!(out, Ok(7));
+    assert_eq!(script.gaps(), [MS(1500), MS(100), MS(5200)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn retry_after_with_jitter_stays_between_t_and_t_plus_5s() {
+    let config = RetryConfig::standard().max_attempts(2).build();
+    let delays = Arc::new(Mutex::new(Vec::new()));
+    let recorded = delays.clone();
+    let retrier = retrier(config).on_retry(move |event| recorded.lock().unwrap().push(event.delay));
+    for _ in 0..100 {
+        let script = Script::new([Err(TestError::UnavailableAfter(S(60))), Ok(1)]);
+        retrier.run(|| script.call()).await.unwrap();
+    }
+    let delays = delays.lock().unwrap();
+    // t in [0, 50 ms): the delay is t + 5 s.
+    assert!(delays.iter().all(|d| (S(5)..S(5) + MS(50)).contains(d)));
+    assert!(delays.iter().any(|d| *d != delays[0]), "jittered");
+}
+
+#[tokio::test(start_paused = true)]
+async fn retry_after_replaces_the_computed_delay_in_2_0() {
+    let config = RetryConfig::standard()
+        .behavior(RetryBehavior::V2_0)
         .max_attempts(3)
         .jitter(Jitter::None)
         .build();
@@ -124,8 +210,9 @@ async fn retry_after_replaces_the_computed_delay() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn retry_after_is_bounded_by_max_backoff() {
+async fn retry_after_is_bounded_by_max_backoff_in_2_0() {
     let config = RetryConfig::standard()
+        .behavior(RetryBehavior::V2_0)
         .max_attempts(2)
         .max_backoff(S(5))
         .build();
@@ -138,7 +225,8 @@ async fn retry_after_is_bounded_by_max_backoff() {
 async fn zero_backoff_retries_immediately() {
     let config = RetryConfig::standard()
         .max_attempts(4)
-        .initial_backoff(Duration::ZERO)
+        .transient_backoff(Duration::ZERO)
+        .throttling_backoff(Duration::ZERO)
         .build();
     let script = Script::new([Err(TestError::Unavailable), Err(TestError::Timeout), Ok(3)]);
     assert_eq!(retrier(config).run(|| script.call()).await, Ok(3));
@@ -148,6 +236,7 @@ async fn zero_backoff_retries_immediately() {
 #[tokio::test(start_paused = true)]
 async fn time_budget_stops_a_retry_that_would_end_past_it() {
     let config = RetryConfig::standard()
+        .behavior(RetryBehavior::V2_0)
         .max_attempts(10)
         .jitter(Jitter::None)
         .max_total_time(Duration::from_millis(3500))
@@ -164,6 +253,7 @@ async fn time_budget_stops_a_retry_that_would_end_past_it() {
 #[tokio::test(start_paused = true)]
 async fn time_budget_counts_the_time_attempts_take() {
     let config = RetryConfig::standard()
+        .behavior(RetryBehavior::V2_0)
         .max_attempts(10)
         .jitter(Jitter::None)
         .max_total_time(S(10))
@@ -186,6 +276,7 @@ async fn time_budget_counts_the_first_try_through_run_too() {
     // `run` makes the first try before entering the retry loop; the budget still starts
     // before it.
     let config = RetryConfig::standard()
+        .behavior(RetryBehavior::V2_0)
         .max_attempts(10)
         .jitter(Jitter::None)
         .max_total_time(S(10))
@@ -211,10 +302,22 @@ proptest! {
         max_ms in 0u64..=1_000_000,
         random in 0.0f64..1.0,
         hint_ms in proptest::option::of(0u64..=10_000_000),
+        throttle in any::<bool>(),
     ) {
         let (initial, max) = (Duration::from_millis(initial_ms), Duration::from_millis(max_ms));
-        let config = RetryConfig::standard().initial_backoff(initial).max_backoff(max).build();
-        let bound = config.backoff_bound(attempt);
+        let kind = if throttle { ErrorKind::ThrottlingError } else { ErrorKind::TransientError };
+        // The base of the other kind is something else: only `kind`'s applies.
+        let other = initial + Duration::from_millis(7);
+        let (transient, throttling) = if throttle { (other, initial) } else { (initial, other) };
+        let build = |behavior, jitter| RetryConfig::standard()
+            .behavior(behavior)
+            .transient_backoff(transient)
+            .throttling_backoff(throttling)
+            .max_backoff(max)
+            .jitter(jitter)
+            .build();
+        let config = build(RetryBehavior::V2_1, Jitter::Full);
+        let bound = config.backoff_bound(kind, attempt);
 
         // The bound is min(initial * 2^(attempt-1), max), computed without overflow.
         let doublings = attempt.saturating_sub(1);
@@ -228,20 +331,21 @@ proptest! {
         prop_assert!(bound <= max);
 
         let hint = hint_ms.map(Duration::from_millis);
-        let delay = config.delay(attempt, random, hint);
-        match hint {
-            Some(hint) => prop_assert_eq!(delay, hint.min(max)),
-            None => {
-                prop_assert!(delay <= bound);
-                // rand[0,1) * bound, up to Duration's nanosecond rounding.
-                let exact = bound.as_secs_f64() * random;
-                prop_assert!((delay.as_secs_f64() - exact).abs() <= 1e-6 * (1.0 + exact));
-                if !bound.is_zero() && random < 0.999 {
-                    prop_assert!(delay < bound);
-                }
-            }
+        let computed = config.delay(kind, attempt, random, None);
+        prop_assert!(computed <= bound);
+        // rand[0,1) * bound, up to Duration's nanosecond rounding.
+        let exact = bound.as_secs_f64() * random;
+        prop_assert!((computed.as_secs_f64() - exact).abs() <= 1e-6 * (1.0 + exact));
+        if !bound.is_zero() && random < 0.999 {
+            prop_assert!(computed < bound);
         }
-        let no_jitter = RetryConfig::standard().initial_backoff(initial).max_backoff(max).jitter(Jitter::None).build();
-        prop_assert_eq!(no_jitter.delay(attempt, random, None), bound);
+        if let Some(hint) = hint {
+            let delay = config.delay(kind, attempt, random, Some(hint));
+            prop_assert_eq!(delay, hint.clamp(computed, computed + Duration::from_secs(5)));
+            let v2_0 = build(RetryBehavior::V2_0, Jitter::Full);
+            prop_assert_eq!(v2_0.delay(kind, attempt, random, Some(hint)), hint.min(max));
+        }
+        let no_jitter = build(RetryBehavior::V2_1, Jitter::None);
+        prop_assert_eq!(no_jitter.delay(kind, attempt, random, None), bound);
     }
 }

@@ -25,7 +25,8 @@ fn classify(error: TestError) -> RetryAction {
 fn fast(max_attempts: u32) -> RetryConfig {
     RetryConfig::standard()
         .max_attempts(max_attempts)
-        .initial_backoff(Duration::ZERO)
+        .transient_backoff(Duration::ZERO)
+        .throttling_backoff(Duration::ZERO)
         .build()
 }
 

@@ -1,6 +1,6 @@
-//! Adaptive retry against botocore as oracle: random sequences recorded from botocore 1.43's
-//! own `CubicCalculator`, `RateClocker`, `TokenBucket` and `ClientRateLimiter` on a fake clock
-//! (`retry_support/gen_botocore_oracle.py`, fixture `retry_support/botocore_adaptive.json`),
+//! Adaptive retry against botocore as oracle (its adaptive classes are the same in 1.43 and
+//! 1.44): random sequences recorded from botocore 1.43's own `CubicCalculator`, `RateClocker`,
+//! `TokenBucket` and `ClientRateLimiter` on a fake clock (`retry_support/gen_botocore_oracle.py`, fixture `retry_support/botocore_adaptive.json`),
 //! replayed through our explicit-time types and compared step by step, floats to 1e-9 relative
 //! (1e-12 absolute near zero, for the tokens left after a take).
 //!
@@ -9,12 +9,15 @@
 //! service was seen to admit, where the SDKs cut it from the measured rate (0, or an idle
 //! start's trickle) to the 0.5/s floor. `warm` sequences have no throttle before that first
 //! measurement and must match botocore at every step from the first measurement on; `cold`
-//! ones have one, and the deviation is asserted where it applies.
+//! ones have one, and the deviation is asserted where it applies. With `ColdStart::Sdk`
+//! (`Tuning::SDK`) there is no deviation: every sequence matches from the first response.
 
 use std::time::Duration;
 
 use serde_json::Value;
-use waiter_runtime::retry::adaptive::{Cubic, RateLimiterState, TokenBucket, TransmitRate, Tuning};
+use waiter_runtime::retry::adaptive::{
+    ColdStart, Cubic, RateLimiterState, TokenBucket, TransmitRate, Tuning,
+};
 
 const FIXTURE: &str = include_str!("retry_support/botocore_adaptive.json");
 
@@ -662,4 +665,93 @@ async fn shared_limiter_on_the_paused_clock_against_botocore() {
         sequences >= 8 && compared >= 50 && short_steps > 0,
         "{sequences} sequences, {compared} steps, {short_steps} short"
     );
+}
+
+/// `ColdStart::Sdk` (`Tuning::SDK`): botocore's `ClientRateLimiter` value for value from the
+/// first response of a cold client, every sequence of the fixture (warm; cold, which throttle
+/// before the first measurement; `limiter_sdk_cold`, throttled a third of the time in their
+/// first half second), every step: tokens (taken, waited for, refilled),
+/// fill rate, capacity, measured rate, CUBIC's state, on or off.
+#[test]
+fn sdk_cold_start_matches_botocore_from_the_first_response() {
+    let fixture = fixture();
+    let (mut compared, mut cold_throttles, mut waits, mut throttles) = (0, 0, 0, 0);
+    let sequences: Vec<&Value> = seqs(&fixture, "limiter")
+        .iter()
+        .chain(seqs(&fixture, "limiter_sdk_cold"))
+        .collect();
+    let mut first_half_second = 0;
+    for (n, seq) in sequences.iter().enumerate() {
+        let t0 = f(&seq["t0"]);
+        let mut state = RateLimiterState::with_tuning(Tuning::SDK, t0);
+        // A shadow of the transmit rate, to count the throttles before its first measurement.
+        let mut shadow = TransmitRate::new(Tuning::AWS, t0);
+        for (i, step) in steps(seq).iter().map(Step::parse).enumerate() {
+            let what = format!("limiter sequence {n} (t0 = {t0}, SDK cold start) step {i}");
+            acquire_like_botocore(&mut state, &step, &what);
+            waits += usize::from(step.send > step.planned);
+            shadow.record(step.resp);
+            state.on_response(step.resp, step.throttled);
+            assert_eq!(state.is_enabled(), step.enabled, "{what}: enabled");
+            assert_close(
+                state.measured_transmit_rate(),
+                step.measured,
+                &format!("{what}: measured rate"),
+            );
+            assert_same_state(&state, &step, true, &what);
+            throttles += usize::from(step.throttled);
+            if step.throttled && !shadow.is_measured() {
+                cold_throttles += 1;
+            }
+            first_half_second += usize::from(step.throttled && step.resp - t0 < 0.5);
+            compared += 1;
+        }
+    }
+    eprintln!(
+        "{} sequences, {compared} steps compared with the tokens from the first response: \
+         {throttles} throttles ({cold_throttles} before the first measurement, \
+         {first_half_second} in the first half second), {waits} waits",
+        sequences.len()
+    );
+    assert_eq!(compared, 30 * 220 + 12 * 200 + 24 * 150);
+    assert!(cold_throttles >= 30, "{cold_throttles} cold throttles");
+    assert!(first_half_second >= 15, "{first_half_second}");
+    assert!(throttles > 300 && waits > 300);
+}
+
+/// The option is a choice of the user's: the default stays our paced cold start, and the two
+/// differ on a cold throttle (the SDKs fall to the 0.5/s floor).
+#[test]
+fn the_default_cold_start_is_unchanged_and_differs_from_the_sdks() {
+    assert_eq!(Tuning::default(), Tuning::AWS);
+    assert_eq!(Tuning::AWS.cold_start, ColdStart::Observed);
+    assert!(Tuning::SDK.validate().is_ok());
+    let fixture = fixture();
+    let cold = seqs(&fixture, "limiter")
+        .iter()
+        .find(|seq| seq["cold"] == true)
+        .expect("a cold sequence");
+    let t0 = f(&cold["t0"]);
+    let mut ours = RateLimiterState::new(t0);
+    let mut sdk = RateLimiterState::with_tuning(Tuning::SDK, t0);
+    for step in steps(cold).iter().map(Step::parse) {
+        for state in [&mut ours, &mut sdk] {
+            if state.is_enabled() {
+                let at = step.send.unwrap_or(step.resp);
+                let _ = state.try_acquire(at);
+            }
+            state.on_response(step.resp, step.throttled);
+        }
+        if step.throttled {
+            assert_close(sdk.fill_rate(), step.fill_rate, "the SDK's cut");
+            assert!(
+                ours.fill_rate() > sdk.fill_rate(),
+                "ours {} sdk {}",
+                ours.fill_rate(),
+                sdk.fill_rate()
+            );
+            return;
+        }
+    }
+    panic!("a cold sequence throttles");
 }

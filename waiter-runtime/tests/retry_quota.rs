@@ -1,5 +1,8 @@
 //! The retry quota through the retrier: exact token counts for every rule, exhaustion, and
-//! the invariant that many concurrent calls neither create nor lose a token.
+//! the invariant that many concurrent calls neither create nor lose a token. The mechanics are
+//! pinned to the costs of retry behavior 2.0 (5, 10 after a transient error); the costs of 2.1
+//! (14, 5 after a throttle) have tests of their own here and are replayed against botocore 1.44
+//! in `retry_oracle_standard.rs`.
 
 mod retry_support;
 
@@ -9,19 +12,26 @@ use std::time::Duration;
 
 use retry_support::{Script, TestError};
 use waiter_runtime::retry::{
-    ErrorKind, QuotaExhausted, Retrier, RetryConfig, RetryQuota, StopReason,
+    ErrorKind, QuotaExhausted, Retrier, RetryBehavior, RetryConfig, RetryQuota, RetryQuotaBuilder,
+    StopReason,
 };
+
+fn v2_0_quota() -> RetryQuotaBuilder {
+    RetryQuota::builder().behavior(RetryBehavior::V2_0)
+}
 
 fn fast(max_attempts: u32) -> RetryConfig {
     RetryConfig::standard()
+        .behavior(RetryBehavior::V2_0)
         .max_attempts(max_attempts)
-        .initial_backoff(Duration::ZERO)
+        .transient_backoff(Duration::ZERO)
+        .throttling_backoff(Duration::ZERO)
         .build()
 }
 
 #[tokio::test(start_paused = true)]
 async fn standard_quota_starts_with_500_tokens() {
-    let quota = RetryQuota::default();
+    let quota = v2_0_quota().build();
     assert_eq!((quota.available(), quota.capacity()), (500, 500));
     assert_eq!(quota.cost_of(ErrorKind::ServerError), 5);
     assert_eq!(quota.cost_of(ErrorKind::ThrottlingError), 5);
@@ -101,7 +111,7 @@ async fn max_attempts_exhausted_returns_nothing() {
 
 #[tokio::test(start_paused = true)]
 async fn no_tokens_no_retry() {
-    let quota = RetryQuota::builder().capacity(12).build();
+    let quota = v2_0_quota().capacity(12).build();
     let retrier = Retrier::new(fast(10)).with_quota(quota.clone());
     let script = Script::failing(TestError::Unavailable);
     let report = retrier.run_report(|| script.call()).await;
@@ -139,7 +149,7 @@ async fn no_tokens_no_retry() {
 
 #[tokio::test(start_paused = true)]
 async fn a_transient_retry_needs_10_tokens() {
-    let quota = RetryQuota::builder().capacity(9).build();
+    let quota = v2_0_quota().capacity(9).build();
     let retrier = Retrier::new(fast(3)).with_quota(quota.clone());
     let script = Script::failing(TestError::Timeout);
     let report = retrier.run_report(|| script.call()).await;
@@ -156,7 +166,7 @@ async fn a_transient_retry_needs_10_tokens() {
 
 #[tokio::test(start_paused = true)]
 async fn costs_are_configurable() {
-    let quota = RetryQuota::builder()
+    let quota = v2_0_quota()
         .capacity(100)
         .retry_cost(7)
         .timeout_retry_cost(20)
@@ -202,7 +212,7 @@ fn concurrent_calls_neither_create_nor_lose_tokens() {
         .build()
         .unwrap();
     rt.block_on(async {
-        let quota = RetryQuota::builder().capacity(2_000).build();
+        let quota = v2_0_quota().capacity(2_000).build();
         let retrier = Retrier::new(fast(4)).with_quota(quota.clone());
         let taken = Arc::new(AtomicU64::new(0));
         let returned = Arc::new(AtomicU64::new(0));
@@ -265,7 +275,7 @@ fn concurrent_exhaustion_grants_exactly_what_the_tokens_pay_for() {
         .build()
         .unwrap();
     rt.block_on(async {
-        let quota = RetryQuota::builder().capacity(50).build();
+        let quota = v2_0_quota().capacity(50).build();
         let retrier = Retrier::new(fast(2)).with_quota(quota.clone());
         let mut tasks = Vec::new();
         for _ in 0..100 {
@@ -300,7 +310,7 @@ fn concurrent_exhaustion_grants_exactly_what_the_tokens_pay_for() {
 #[test]
 fn racing_threads_neither_create_nor_lose_tokens() {
     const CAPACITY: u32 = 1_000_000;
-    let quota = RetryQuota::builder().capacity(CAPACITY).build();
+    let quota = v2_0_quota().capacity(CAPACITY).build();
     // Start below capacity so first-try refunds are not all capped away.
     let drain: Vec<_> = (0..20_000)
         .map(|_| {
@@ -377,4 +387,35 @@ fn racing_threads_neither_create_nor_lose_tokens() {
         u64::from(quota.available()) + taken,
         u64::from(start) + returned
     );
+}
+
+#[tokio::test(start_paused = true)]
+async fn retry_behavior_2_1_costs_14_after_any_error_but_a_throttle_5_after_one() {
+    let retrier = Retrier::new(
+        RetryConfig::standard()
+            .max_attempts(3)
+            .transient_backoff(Duration::ZERO)
+            .throttling_backoff(Duration::ZERO)
+            .build(),
+    );
+    assert_eq!(retrier.quota().available(), 500);
+    for (error, cost) in [
+        (TestError::Unavailable, 14),
+        (TestError::Timeout, 14),
+        (TestError::ModeledRetryable(400), 14),
+        (TestError::Throttling, 5),
+        (TestError::ModeledThrottling, 5),
+    ] {
+        let before = retrier.quota().available();
+        let script = Script::new([Err(error.clone()), Ok(1)]);
+        let report = retrier.run_report(|| script.call()).await;
+        assert_eq!(report.tokens_taken, cost, "{error:?}");
+        // A success after a retry gives back what the retry took.
+        assert_eq!(report.tokens_returned, cost as u32, "{error:?}");
+        assert_eq!(retrier.quota().available(), before, "{error:?}");
+    }
+    let script = Script::failing(TestError::Timeout);
+    let report = retrier.run_report(|| script.call()).await;
+    assert_eq!((report.attempts, report.tokens_taken), (3, 28));
+    assert_eq!(retrier.quota().available(), 472);
 }

@@ -10,14 +10,18 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use retry_support::{Script, TestError};
+use tokio::time::Instant;
 use waiter_runtime::poll_scope::{NamedErrors, PollScope};
 use waiter_runtime::retry::{
-    ErrorKind, Jitter, RateLimiter, Retrier, RetryAction, RetryConfig, RetryReason, StopReason,
-    classifier_fn,
+    ErrorKind, Jitter, RateLimiter, Retrier, RetryAction, RetryBehavior, RetryConfig, RetryQuota,
+    RetryReason, StopReason, classifier_fn,
 };
 
+/// Retry behavior 2.0's whole-second timings make the rules below easy to read; 2.1's are
+/// covered by `retry_backoff.rs`, `retry_quota.rs` and the oracle tests.
 fn no_jitter(max_attempts: u32) -> RetryConfig {
     RetryConfig::standard()
+        .behavior(RetryBehavior::V2_0)
         .max_attempts(max_attempts)
         .jitter(Jitter::None)
         .build()
@@ -344,7 +348,8 @@ async fn the_rate_limiter_paces_every_attempt_and_learns_of_throttling() {
     let retrier = Retrier::new(
         RetryConfig::adaptive()
             .max_attempts(3)
-            .initial_backoff(Duration::ZERO)
+            .transient_backoff(Duration::ZERO)
+            .throttling_backoff(Duration::ZERO)
             .build(),
     )
     .with_rate_limiter(limiter.clone());
@@ -426,4 +431,122 @@ fn retrier_debug_names_its_parts() {
     let debug = format!("{retrier:?}");
     assert!(debug.contains("max_attempts: 3"), "{debug}");
     assert!(debug.contains("available: 500"), "{debug}");
+}
+
+fn empty_quota_retrier(behavior: RetryBehavior) -> Retrier {
+    Retrier::new(
+        RetryConfig::standard()
+            .behavior(behavior)
+            .jitter(Jitter::None)
+            .build(),
+    )
+    .with_quota(
+        RetryQuota::builder()
+            .behavior(behavior)
+            .capacity(13)
+            .build(),
+    )
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_long_polling_call_backs_off_once_when_the_quota_is_empty() {
+    let retrier = empty_quota_retrier(RetryBehavior::V2_1);
+    // 13 tokens: a retry after a 503 costs 14 (none), after a throttle 5.
+    for (error, backoff) in [
+        (TestError::Unavailable, Duration::from_millis(50)),
+        (TestError::Timeout, Duration::from_millis(50)),
+    ] {
+        let start = Instant::now();
+        let script = Script::failing(error.clone());
+        let report = retrier
+            .customize()
+            .long_polling(true)
+            .run_report(|| script.call())
+            .await;
+        assert!(
+            matches!(report.stop, StopReason::QuotaExhausted(_)),
+            "{error:?}"
+        );
+        assert_eq!((report.attempts, report.tokens_taken), (1, 0));
+        assert_eq!(start.elapsed(), backoff, "{error:?}");
+        // The same call, not long-polling: back at once.
+        let start = Instant::now();
+        let report = retrier.run_report(|| script.call()).await;
+        assert!(matches!(report.stop, StopReason::QuotaExhausted(_)));
+        assert_eq!(start.elapsed(), Duration::ZERO);
+    }
+    // Throttles still find tokens (5 each): retried as usual, then the backoff of the third
+    // attempt's refusal (1 s base, attempt 3: 4 s).
+    let start = Instant::now();
+    let script = Script::failing(TestError::Throttling);
+    let report = retrier
+        .customize()
+        .long_polling(true)
+        .max_attempts(5)
+        .run_report(|| script.call())
+        .await;
+    assert_eq!(report.attempts, 3);
+    assert!(matches!(report.stop, StopReason::QuotaExhausted(_)));
+    assert_eq!(
+        script.gaps(),
+        [Duration::from_secs(1), Duration::from_secs(2)]
+    );
+    assert_eq!(start.elapsed(), Duration::from_secs(1 + 2 + 4));
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_long_polling_backoff_is_only_for_an_empty_quota_in_2_1() {
+    // Retry behavior 2.0 returns at once, long-polling or not.
+    let retrier = empty_quota_retrier(RetryBehavior::V2_0);
+    let start = Instant::now();
+    let script = Script::failing(TestError::Timeout); // 10 tokens in 2.0: there are 13
+    let report = retrier
+        .customize()
+        .long_polling(true)
+        .max_attempts(5)
+        .run_report(|| script.call())
+        .await;
+    assert_eq!(report.attempts, 2);
+    assert!(matches!(report.stop, StopReason::QuotaExhausted(_)));
+    assert_eq!(start.elapsed(), Duration::from_secs(1));
+
+    // 2.1, but the call stops for another reason: no backoff.
+    let retrier = Retrier::new(RetryConfig::standard().jitter(Jitter::None).build());
+    for (error, max_attempts, stop) in [
+        (TestError::Unavailable, 1, StopReason::MaxAttempts),
+        (TestError::NotFound, 3, StopReason::NotRetryable),
+    ] {
+        let start = Instant::now();
+        let script = Script::failing(error);
+        let report = retrier
+            .customize()
+            .long_polling(true)
+            .max_attempts(max_attempts)
+            .run_report(|| script.call())
+            .await;
+        assert_eq!(report.stop, stop);
+        assert_eq!(start.elapsed(), Duration::ZERO, "{stop:?}");
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_long_polling_backoff_never_waits_past_the_waiter_deadline() {
+    let retrier = empty_quota_retrier(RetryBehavior::V2_1);
+    let start = Instant::now();
+    // The waiter's deadline is 20 ms away: a 50 ms backoff does not fit, the call ends there.
+    let scope = poll(
+        NamedErrors::codes(["NotFound"]),
+        Some(Duration::from_millis(20)),
+    );
+    let script = Script::failing(TestError::Unavailable);
+    let report = scope
+        .run(
+            retrier
+                .customize()
+                .long_polling(true)
+                .run_report(|| script.call()),
+        )
+        .await;
+    assert_eq!(report.stop, StopReason::WaiterDeadline);
+    assert_eq!(start.elapsed(), Duration::ZERO);
 }

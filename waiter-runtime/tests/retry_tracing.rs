@@ -29,11 +29,12 @@ async fn one_tracing_event_per_retry() {
     assert_eq!(retries.len(), 2);
     assert_eq!(retries[0]["attempt"], "1");
     assert_eq!(retries[0]["reason"], "server error");
-    assert_eq!(retries[0]["delay"], "1s");
+    // Retry behavior 2.1: a 50 ms base after transient errors.
+    assert_eq!(retries[0]["delay"], "50ms");
     assert_eq!(retries[0]["level"], "DEBUG");
     assert_eq!(retries[1]["attempt"], "2");
     assert_eq!(retries[1]["reason"], "transient error");
-    assert_eq!(retries[1]["delay"], "2s");
+    assert_eq!(retries[1]["delay"], "100ms");
     assert_eq!(retries[1]["error_code"], "Timeout");
 
     // A stop after a retryable error says why.

@@ -55,7 +55,8 @@ fn no_jitter(attempts: u32) -> RetryConfig {
     RetryConfig::standard()
         .max_attempts(attempts)
         .jitter(Jitter::None)
-        .initial_backoff(Duration::from_millis(100))
+        .transient_backoff(Duration::from_millis(100))
+        .throttling_backoff(Duration::from_millis(100))
         .build()
 }
 
@@ -276,7 +277,8 @@ async fn no_retry_waits_past_the_deadline_and_the_wait_reports_the_time_out() {
             RetryConfig::standard()
                 .max_attempts(100)
                 .jitter(Jitter::None)
-                .initial_backoff(SECS(1))
+                .transient_backoff(SECS(1))
+                .throttling_backoff(SECS(1))
                 .max_backoff(SECS(4))
                 .build(),
         )),

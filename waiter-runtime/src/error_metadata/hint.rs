@@ -34,13 +34,56 @@ pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     Some(at.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
-/// Parses an `x-amz-retry-after` value: a number of milliseconds.
+/// Parses an `x-amz-retry-after` value: a whole number of milliseconds, read as botocore
+/// reads it (Python's `int()`): surrounding whitespace, a sign and `_` between digits are
+/// allowed. A negative value, anything else (`1.5`, `5s`, empty) and a value too large for a
+/// float (over ~1.8e308) are ignored (`None`), as botocore ignores them; a merely absurd one
+/// (years) saturates, and the retrier bounds it (retry behavior 2.1: at most 5 s past the
+/// computed delay).
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::error_metadata::hint::parse_amz_retry_after;
+///
+/// assert_eq!(parse_amz_retry_after(" +1_500 "), Some(Duration::from_millis(1500)));
+/// assert_eq!(parse_amz_retry_after("-0"), Some(Duration::ZERO));
+/// for ignored in ["-5", "1.5", "5s", "", "_5", "5__0", "0x10"] {
+///     assert_eq!(parse_amz_retry_after(ignored), None, "{ignored:?}");
+/// }
+/// ```
 pub fn parse_amz_retry_after(value: &str) -> Option<Duration> {
     let value = value.trim();
-    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+    let (negative, digits) = match value.as_bytes().first()? {
+        b'+' => (false, &value[1..]),
+        b'-' => (true, &value[1..]),
+        _ => (false, value),
+    };
+    // Digits, with single underscores between them.
+    let bytes = digits.as_bytes();
+    let well_formed = !bytes.is_empty()
+        && bytes.first().is_some_and(u8::is_ascii_digit)
+        && bytes.last().is_some_and(u8::is_ascii_digit)
+        && bytes.iter().all(|b| b.is_ascii_digit() || *b == b'_')
+        && !digits.contains("__");
+    if !well_formed {
         return None;
     }
-    Some(Duration::from_millis(value.parse().unwrap_or(u64::MAX)))
+    let digits: String = digits.chars().filter(char::is_ascii_digit).collect();
+    let significant = digits.trim_start_matches('0');
+    if significant.is_empty() {
+        return Some(Duration::ZERO);
+    }
+    if negative {
+        return None;
+    }
+    // botocore divides by 1000.0: an int beyond a float's range raises and is ignored.
+    let as_float: f64 = significant.parse().ok()?;
+    if !as_float.is_finite() {
+        return None;
+    }
+    Some(Duration::from_millis(
+        significant.parse().unwrap_or(u64::MAX),
+    ))
 }
 
 /// The retry-after hint in a response's headers (names compared case-insensitively):

@@ -1,5 +1,5 @@
 //! Exponential backoff with full jitter. [`bound`] is the crate's one exponential backoff: the
-//! retrier's (`initial_backoff`, `max_backoff`) and the waiter's (`minDelay`, `maxDelay`).
+//! retrier's (`transient_backoff` or `throttling_backoff`, `max_backoff`) and the waiter's (`minDelay`, `maxDelay`).
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::backoff;
+use super::{ErrorKind, backoff};
 
 /// How retries are paced.
 ///
@@ -90,44 +90,203 @@ impl fmt::Display for RetryModeParseError {
 
 impl std::error::Error for RetryModeParseError {}
 
+/// Which revision of the AWS SDKs' standard retry behavior the defaults follow.
+///
+/// The AWS SDKs revised their standard retry behavior in 2026 ("retry behavior 2.1"):
+/// botocore 1.44 ships it always on, the other SDKs behind `AWS_NEW_RETRIES_2026=true` until
+/// their default rollout. It is the default here; the earlier one stays available by name for
+/// clients that pinned its timings.
+///
+/// | | [`V2_0`](Self::V2_0) | [`V2_1`](Self::V2_1) (default) |
+/// |---|---|---|
+/// | base delay after a transient (non-throttling) error | 1 s | 50 ms |
+/// | base delay after a throttle | 1 s | 1 s |
+/// | quota cost of a retry after a transient error | 5, 10 after a [`TransientError`](ErrorKind::TransientError) | 14 |
+/// | quota cost of a retry after a throttle | 5 | 5 |
+/// | a server's retry-after hint | replaces the delay, at most `max_backoff` | `max(t, min(hint, t + 5 s))` |
+/// | long-polling call with an empty quota | returns at once | backs off once, then returns |
+///
+/// Parsed from `"2.1"` or `"2.0"` (also `"v2.1"`, `"v2_0"`, any case, trimmed):
+///
+/// ```
+/// use waiter_runtime::retry::{RetryBehavior, RetryConfig};
+///
+/// assert_eq!(RetryConfig::default().behavior(), RetryBehavior::V2_1);
+/// assert_eq!(" V2.0 ".parse::<RetryBehavior>(), Ok(RetryBehavior::V2_0));
+/// let err = "2026".parse::<RetryBehavior>().unwrap_err();
+/// assert_eq!(err.to_string(), "unknown retry behavior `2026`: expected one of `2.1`, `2.0`");
+/// ```
+#[non_exhaustive]
+#[derive(Clone, Copy, Eq, PartialEq, Hash, Debug, Default)]
+pub enum RetryBehavior {
+    /// The standard retry behavior before 2026 (botocore 1.43 and earlier, the other SDKs
+    /// without `AWS_NEW_RETRIES_2026`): one 1 s base for every error, 5 tokens a retry, 10
+    /// after a transient error.
+    V2_0,
+    /// Retry behavior 2.1 (botocore 1.44): a 50 ms base after transient errors and 1 s after
+    /// throttles, 14 tokens a retry after a transient error and 5 after a throttle,
+    /// `x-amz-retry-after` honoured within 5 s of the computed delay, long-polling calls back
+    /// off once when the quota is empty.
+    #[default]
+    V2_1,
+}
+
+const VALID_BEHAVIORS: &[RetryBehavior] = &[RetryBehavior::V2_1, RetryBehavior::V2_0];
+
+impl RetryBehavior {
+    /// The name this behavior is parsed from (`"2.1"`, `"2.0"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RetryBehavior::V2_0 => "2.0",
+            RetryBehavior::V2_1 => "2.1",
+        }
+    }
+}
+
+impl fmt::Display for RetryBehavior {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for RetryBehavior {
+    type Err = RetryBehaviorParseError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let trimmed = s.trim();
+        let bare = trimmed
+            .strip_prefix(['v', 'V'])
+            .unwrap_or(trimmed)
+            .replace('_', ".");
+        VALID_BEHAVIORS
+            .iter()
+            .copied()
+            .find(|behavior| bare == behavior.as_str())
+            .ok_or_else(|| RetryBehaviorParseError {
+                given: trimmed.to_owned(),
+            })
+    }
+}
+
+/// The string given is not a retry behavior. Its message lists the valid ones.
+#[derive(Clone, Eq, PartialEq, Debug)]
+pub struct RetryBehaviorParseError {
+    given: String,
+}
+
+impl RetryBehaviorParseError {
+    /// The (trimmed) string that was not recognised.
+    pub fn given(&self) -> &str {
+        &self.given
+    }
+}
+
+impl fmt::Display for RetryBehaviorParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown retry behavior `{}`: expected one of ",
+            self.given
+        )?;
+        for (i, behavior) in VALID_BEHAVIORS.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "`{behavior}`")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RetryBehaviorParseError {}
+
 /// How a computed backoff is randomised.
 #[non_exhaustive]
 #[derive(Clone, Copy, Eq, PartialEq, Hash, Debug, Default)]
 pub enum Jitter {
-    /// Full jitter: `rand[0,1) * min(initial_backoff * 2^(attempt-1), max_backoff)`.
+    /// Full jitter: `rand[0,1) * min(base * 2^(attempt-1), max_backoff)` (the cap applies
+    /// before the jitter), `base` the transient or the throttling base.
     #[default]
     Full,
-    /// No jitter: `min(initial_backoff * 2^(attempt-1), max_backoff)`. Clients that share a
-    /// service all retry at the same instants; meant for tests and single clients.
+    /// No jitter: `min(base * 2^(attempt-1), max_backoff)`. Clients that share a service all
+    /// retry at the same instants; meant for tests and single clients.
     None,
 }
 
-/// What a [`Retrier`](super::Retrier) does: how many attempts, how long between them, the mode.
+/// A service whose AWS SDK clients ship retry defaults of their own.
+#[derive(Clone, Copy, Eq, PartialEq, Hash, Debug)]
+enum ServicePreset {
+    /// DynamoDB and DynamoDB Streams: 4 attempts, 25 ms transient base (retry behavior 2.1).
+    DynamoDb,
+}
+
+/// The values a behavior (and a service preset) gives the settings left unset.
+struct Defaults {
+    max_attempts: u32,
+    transient_backoff: Duration,
+    throttling_backoff: Duration,
+}
+
+fn defaults(behavior: RetryBehavior, preset: Option<ServicePreset>) -> Defaults {
+    match (behavior, preset) {
+        (RetryBehavior::V2_0, _) => Defaults {
+            max_attempts: 3,
+            transient_backoff: Duration::from_secs(1),
+            throttling_backoff: Duration::from_secs(1),
+        },
+        (RetryBehavior::V2_1, None) => Defaults {
+            max_attempts: 3,
+            transient_backoff: Duration::from_millis(50),
+            throttling_backoff: Duration::from_secs(1),
+        },
+        (RetryBehavior::V2_1, Some(ServicePreset::DynamoDb)) => Defaults {
+            max_attempts: 4,
+            transient_backoff: Duration::from_millis(25),
+            throttling_backoff: Duration::from_secs(1),
+        },
+    }
+}
+
+/// How far past the computed delay retry behavior 2.1 follows a server's retry-after hint.
+pub(crate) const RETRY_AFTER_MAX_ADDITIONAL: Duration = Duration::from_secs(5);
+
+/// What a [`Retrier`](super::Retrier) does: how many attempts, how long between them, the mode
+/// and the [`RetryBehavior`] its defaults follow.
 ///
-/// Cheap to clone. Build one with [`RetryConfig::standard`] (or [`RetryConfig::adaptive`]):
+/// Cheap to clone. Build one with [`RetryConfig::standard`] (or [`RetryConfig::adaptive`],
+/// [`RetryConfig::dynamodb`]). Settings given explicitly keep precedence over the defaults of
+/// the behavior, whichever order the builder calls come in:
 ///
 /// ```
 /// use std::time::Duration;
-/// use waiter_runtime::retry::{RetryConfig, RetryMode};
+/// use waiter_runtime::retry::{ErrorKind, RetryBehavior, RetryConfig, RetryMode};
+///
+/// // Defaults (retry behavior 2.1): 3 attempts (the first try counts), 50 ms base after a
+/// // transient error, 1 s after a throttle, 20 s max backoff.
+/// let config = RetryConfig::default();
+/// assert_eq!(config.max_attempts(), 3);
+/// assert_eq!(config.transient_backoff(), Duration::from_millis(50));
+/// assert_eq!(config.throttling_backoff(), Duration::from_secs(1));
+/// assert_eq!(config.backoff_bound(ErrorKind::ServerError, 3), Duration::from_millis(200));
 ///
 /// let config = RetryConfig::standard()
 ///     .max_attempts(5)
-///     .initial_backoff(Duration::from_millis(200))
+///     .transient_backoff(Duration::from_millis(200))
+///     .behavior(RetryBehavior::V2_0) // the earlier defaults for what is not set
 ///     .max_total_time(Duration::from_secs(30))
 ///     .build();
 /// assert_eq!(config.max_attempts(), 5);
-/// assert_eq!(config.max_backoff(), Duration::from_secs(20));
+/// assert_eq!(config.transient_backoff(), Duration::from_millis(200));
+/// assert_eq!(config.throttling_backoff(), Duration::from_secs(1));
 /// assert_eq!(config.mode(), RetryMode::Standard);
-///
-/// // Defaults: 3 attempts (the first try counts), 1 s initial backoff, 20 s max backoff.
-/// let config = RetryConfig::default();
-/// assert_eq!((config.max_attempts(), config.initial_backoff()), (3, Duration::from_secs(1)));
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct RetryConfig {
     mode: RetryMode,
+    behavior: RetryBehavior,
     max_attempts: u32,
-    initial_backoff: Duration,
+    transient_backoff: Duration,
+    throttling_backoff: Duration,
     max_backoff: Duration,
     max_total_time: Option<Duration>,
     jitter: Jitter,
@@ -140,23 +299,53 @@ impl Default for RetryConfig {
 }
 
 impl RetryConfig {
-    /// A builder for the standard mode, with the defaults.
+    /// A builder for the standard mode, retry behavior 2.1 (see [`RetryBehavior`]).
     pub fn standard() -> RetryConfigBuilder {
         RetryConfigBuilder {
-            config: RetryConfig {
-                mode: RetryMode::Standard,
-                max_attempts: 3,
-                initial_backoff: Duration::from_secs(1),
-                max_backoff: Duration::from_secs(20),
-                max_total_time: None,
-                jitter: Jitter::Full,
-            },
+            mode: RetryMode::Standard,
+            behavior: RetryBehavior::default(),
+            preset: None,
+            max_attempts: None,
+            transient_backoff: None,
+            throttling_backoff: None,
+            max_backoff: Duration::from_secs(20),
+            max_total_time: None,
+            jitter: Jitter::Full,
         }
     }
 
     /// A builder for the adaptive mode, with the defaults.
     pub fn adaptive() -> RetryConfigBuilder {
         RetryConfig::standard().mode(RetryMode::Adaptive)
+    }
+
+    /// A builder with the defaults the AWS SDKs give DynamoDB and DynamoDB Streams clients
+    /// under retry behavior 2.1: 4 attempts and a 25 ms base after transient errors
+    /// (throttles keep the 1 s base). For a hand-written DynamoDB client, so that it retries
+    /// with the SDK's numbers. Explicit settings keep precedence; under
+    /// [`RetryBehavior::V2_0`] the preset does not apply (the general defaults do).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use waiter_runtime::retry::{RetryBehavior, RetryConfig};
+    ///
+    /// let config = RetryConfig::dynamodb().build();
+    /// assert_eq!(config.max_attempts(), 4);
+    /// assert_eq!(config.transient_backoff(), Duration::from_millis(25));
+    /// assert_eq!(config.throttling_backoff(), Duration::from_secs(1));
+    ///
+    /// // Adaptive, and one more attempt than the preset:
+    /// let config = RetryConfig::dynamodb().adaptive().max_attempts(5).build();
+    /// assert_eq!((config.max_attempts(), config.transient_backoff()), (5, Duration::from_millis(25)));
+    ///
+    /// let config = RetryConfig::dynamodb().behavior(RetryBehavior::V2_0).build();
+    /// assert_eq!((config.max_attempts(), config.transient_backoff()), (3, Duration::from_secs(1)));
+    /// ```
+    pub fn dynamodb() -> RetryConfigBuilder {
+        RetryConfigBuilder {
+            preset: Some(ServicePreset::DynamoDb),
+            ..RetryConfig::standard()
+        }
     }
 
     /// One attempt, never a retry.
@@ -169,17 +358,45 @@ impl RetryConfig {
         self.mode
     }
 
+    /// The retry behavior the defaults (and the retry-after and long-polling rules) follow.
+    pub fn behavior(&self) -> RetryBehavior {
+        self.behavior
+    }
+
     /// The most attempts a call makes, the first try included (at least 1).
     pub fn max_attempts(&self) -> u32 {
         self.max_attempts
     }
 
-    /// The backoff bound for the first retry.
-    pub fn initial_backoff(&self) -> Duration {
-        self.initial_backoff
+    /// The backoff bound for the first retry after a transient (non-throttling) error.
+    pub fn transient_backoff(&self) -> Duration {
+        self.transient_backoff
     }
 
-    /// No backoff (nor server retry-after hint) waits longer than this.
+    /// The backoff bound for the first retry after a throttle.
+    pub fn throttling_backoff(&self) -> Duration {
+        self.throttling_backoff
+    }
+
+    /// The backoff bound for the first retry after a transient error.
+    #[deprecated(
+        note = "retry behavior 2.1 has two bases: use `transient_backoff()` or `throttling_backoff()`"
+    )]
+    pub fn initial_backoff(&self) -> Duration {
+        self.transient_backoff
+    }
+
+    /// The base for a retry after an error of `kind`: the throttling base after a throttle,
+    /// the transient base after any other error.
+    pub fn base_backoff(&self, kind: ErrorKind) -> Duration {
+        match kind {
+            ErrorKind::ThrottlingError => self.throttling_backoff,
+            _ => self.transient_backoff,
+        }
+    }
+
+    /// No computed backoff waits longer than this (a retry-after hint may, in 2.1: see
+    /// [`delay`](Self::delay)).
     pub fn max_backoff(&self) -> Duration {
         self.max_backoff
     }
@@ -194,97 +411,255 @@ impl RetryConfig {
         self.jitter
     }
 
-    /// The largest delay before the retry that follows failed attempt `attempt` (1 for the first
-    /// try): `min(initial_backoff * 2^(attempt-1), max_backoff)`.
+    /// The largest delay before the retry that follows failed attempt `attempt` (1 for the
+    /// first try) after an error of `kind`: `min(base * 2^(attempt-1), max_backoff)`, `base`
+    /// the [throttling or transient base](Self::base_backoff).
     ///
     /// ```
     /// use std::time::Duration;
-    /// use waiter_runtime::retry::RetryConfig;
+    /// use waiter_runtime::retry::{ErrorKind, RetryConfig};
     ///
     /// let config = RetryConfig::standard().max_backoff(Duration::from_secs(5)).build();
-    /// let bounds: Vec<u64> = (1..=5).map(|a| config.backoff_bound(a).as_secs()).collect();
+    /// let bounds: Vec<u64> =
+    ///     (1..=5).map(|a| config.backoff_bound(ErrorKind::ThrottlingError, a).as_secs()).collect();
     /// assert_eq!(bounds, [1, 2, 4, 5, 5]);
+    /// let bounds: Vec<u128> =
+    ///     (1..=5).map(|a| config.backoff_bound(ErrorKind::TransientError, a).as_millis()).collect();
+    /// assert_eq!(bounds, [50, 100, 200, 400, 800]);
     /// ```
-    pub fn backoff_bound(&self, attempt: u32) -> Duration {
-        backoff::bound(attempt, self.initial_backoff, self.max_backoff)
+    pub fn backoff_bound(&self, kind: ErrorKind, attempt: u32) -> Duration {
+        backoff::bound(attempt, self.base_backoff(kind), self.max_backoff)
     }
 
-    /// The delay before the retry that follows failed attempt `attempt`, given a random number
-    /// in `[0, 1)` (ignored without jitter) and the server's retry-after hint, which replaces
-    /// the computed delay and is bounded by [`max_backoff`](Self::max_backoff).
+    /// The delay before the retry that follows failed attempt `attempt` after an error of
+    /// `kind`, given a random number in `[0, 1)` (ignored without jitter) and the server's
+    /// retry-after hint.
+    ///
+    /// The computed delay is `t = random * backoff_bound(kind, attempt)`. With a hint:
+    /// * [`RetryBehavior::V2_1`]: `max(t, min(hint, t + 5 s))`, as botocore 1.44: the hint is
+    ///   honoured, never more than 5 s past the computed delay, never less than it;
+    /// * [`RetryBehavior::V2_0`]: the hint replaces the delay, bounded by
+    ///   [`max_backoff`](Self::max_backoff).
     ///
     /// ```
     /// use std::time::Duration;
-    /// use waiter_runtime::retry::RetryConfig;
+    /// use waiter_runtime::retry::{ErrorKind, RetryBehavior, RetryConfig};
     ///
-    /// let config = RetryConfig::default();
-    /// assert_eq!(config.delay(3, 0.5, None), Duration::from_secs(2));
-    /// assert_eq!(config.delay(1, 0.5, Some(Duration::from_secs(7))), Duration::from_secs(7));
-    /// assert_eq!(config.delay(1, 0.5, Some(Duration::from_secs(60))), Duration::from_secs(20));
+    /// let (s, ms) = (Duration::from_secs, Duration::from_millis);
+    /// let throttle = ErrorKind::ThrottlingError;
+    /// let config = RetryConfig::default(); // 2.1
+    /// assert_eq!(config.delay(throttle, 3, 0.5, None), s(2));
+    /// assert_eq!(config.delay(throttle, 1, 0.5, Some(s(3))), s(3));
+    /// assert_eq!(config.delay(throttle, 1, 0.5, Some(s(60))), ms(5500)); // t + 5 s
+    /// assert_eq!(config.delay(throttle, 1, 0.5, Some(ms(10))), ms(500)); // never below t
+    ///
+    /// let config = RetryConfig::standard().behavior(RetryBehavior::V2_0).build();
+    /// assert_eq!(config.delay(throttle, 1, 0.5, Some(s(7))), s(7));
+    /// assert_eq!(config.delay(throttle, 1, 0.5, Some(s(60))), s(20));
     /// ```
-    pub fn delay(&self, attempt: u32, random: f64, retry_after: Option<Duration>) -> Duration {
-        match retry_after {
-            Some(hint) => hint.min(self.max_backoff),
-            None => {
-                let bound = self.backoff_bound(attempt);
-                match self.jitter {
-                    Jitter::Full => backoff::jittered(bound, random),
-                    Jitter::None => bound,
-                }
-            }
+    pub fn delay(
+        &self,
+        kind: ErrorKind,
+        attempt: u32,
+        random: f64,
+        retry_after: Option<Duration>,
+    ) -> Duration {
+        let bound = self.backoff_bound(kind, attempt);
+        let computed = match self.jitter {
+            Jitter::Full => backoff::jittered(bound, random),
+            Jitter::None => bound,
+        };
+        match (self.behavior, retry_after) {
+            (_, None) => computed,
+            (RetryBehavior::V2_0, Some(hint)) => hint.min(self.max_backoff),
+            (RetryBehavior::V2_1, Some(hint)) => hint
+                .min(computed.saturating_add(RETRY_AFTER_MAX_ADDITIONAL))
+                .max(computed),
         }
     }
 }
 
+/// A [`RetryConfigBuilder`] setting that cannot work, from
+/// [`try_build`](RetryConfigBuilder::try_build).
+///
+/// Delays are [`Duration`]s, so never negative nor NaN: a number of seconds read from
+/// elsewhere goes through [`Duration::try_from_secs_f64`], which rejects those with a typed
+/// error of its own.
+///
+/// ```
+/// use std::time::Duration;
+/// use waiter_runtime::retry::{InvalidRetryConfig, RetryConfig};
+///
+/// let err = RetryConfig::standard().max_attempts(0).try_build().unwrap_err();
+/// assert_eq!(err, InvalidRetryConfig::ZeroAttempts);
+/// assert_eq!(err.to_string(), "invalid retry config: `max_attempts` is 0 but must be at least 1 (the first try counts)");
+///
+/// assert!(Duration::try_from_secs_f64(-0.05).is_err());
+/// assert!(Duration::try_from_secs_f64(f64::NAN).is_err());
+/// ```
+#[non_exhaustive]
+#[derive(Clone, Copy, Eq, PartialEq, Debug)]
+pub enum InvalidRetryConfig {
+    /// `max_attempts(0)`: the first try counts, so at least 1.
+    ZeroAttempts,
+    /// A backoff base above `max_backoff`: every delay would be the max.
+    BaseAboveMax {
+        /// `"transient_backoff"` or `"throttling_backoff"`.
+        setting: &'static str,
+        /// The base given.
+        base: Duration,
+        /// The max backoff.
+        max_backoff: Duration,
+    },
+}
+
+impl fmt::Display for InvalidRetryConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InvalidRetryConfig::ZeroAttempts => f.write_str(
+                "invalid retry config: `max_attempts` is 0 but must be at least 1 (the first try counts)",
+            ),
+            InvalidRetryConfig::BaseAboveMax {
+                setting,
+                base,
+                max_backoff,
+            } => write!(
+                f,
+                "invalid retry config: `{setting}` is {base:?}, above `max_backoff` ({max_backoff:?})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InvalidRetryConfig {}
+
 /// Builds a [`RetryConfig`]; see there.
+///
+/// Settings not given come from the [`RetryBehavior`] (and the service preset, for
+/// [`RetryConfig::dynamodb`]) when the config is built, so `behavior(..)` may come before or
+/// after them.
 #[derive(Clone, Debug)]
 #[must_use = "call `.build()` to get the RetryConfig"]
 pub struct RetryConfigBuilder {
-    config: RetryConfig,
+    mode: RetryMode,
+    behavior: RetryBehavior,
+    preset: Option<ServicePreset>,
+    max_attempts: Option<u32>,
+    transient_backoff: Option<Duration>,
+    throttling_backoff: Option<Duration>,
+    max_backoff: Duration,
+    max_total_time: Option<Duration>,
+    jitter: Jitter,
 }
 
 impl RetryConfigBuilder {
     /// The retry mode.
     pub fn mode(mut self, mode: RetryMode) -> Self {
-        self.config.mode = mode;
+        self.mode = mode;
         self
     }
 
-    /// The most attempts a call makes, the first try included. Default 3.
+    /// The adaptive mode (same as `mode(RetryMode::Adaptive)`).
+    pub fn adaptive(self) -> Self {
+        self.mode(RetryMode::Adaptive)
+    }
+
+    /// The retry behavior whose defaults apply to the settings not given. Default
+    /// [`RetryBehavior::V2_1`].
+    pub fn behavior(mut self, behavior: RetryBehavior) -> Self {
+        self.behavior = behavior;
+        self
+    }
+
+    /// The most attempts a call makes, the first try included. Default 3 (4 for
+    /// [`RetryConfig::dynamodb`]).
     ///
-    /// The first try is always made: `0` means the same as `1`, no retries.
+    /// The first try is always made: [`build`](Self::build) takes `0` as `1`, no retries;
+    /// [`try_build`](Self::try_build) reports it.
     pub fn max_attempts(mut self, max_attempts: u32) -> Self {
-        self.config.max_attempts = max_attempts.max(1);
+        self.max_attempts = Some(max_attempts);
         self
     }
 
-    /// The backoff bound for the first retry; it doubles for each one after. Default 1 s.
-    pub fn initial_backoff(mut self, initial_backoff: Duration) -> Self {
-        self.config.initial_backoff = initial_backoff;
+    /// The backoff bound for the first retry after a transient (non-throttling) error; it
+    /// doubles for each one after. Default 50 ms (25 ms for [`RetryConfig::dynamodb`]; 1 s in
+    /// [`RetryBehavior::V2_0`]).
+    pub fn transient_backoff(mut self, base: Duration) -> Self {
+        self.transient_backoff = Some(base);
         self
     }
 
-    /// No backoff, nor any server retry-after hint, waits longer than this. Default 20 s.
+    /// The backoff bound for the first retry after a throttle; it doubles for each one after.
+    /// Default 1 s.
+    pub fn throttling_backoff(mut self, base: Duration) -> Self {
+        self.throttling_backoff = Some(base);
+        self
+    }
+
+    /// Sets both bases, the transient and the throttling one: what `initial_backoff` meant
+    /// when every error had one base.
+    #[deprecated(
+        note = "retry behavior 2.1 has two bases; this sets both: use `transient_backoff` and `throttling_backoff`"
+    )]
+    pub fn initial_backoff(self, base: Duration) -> Self {
+        self.transient_backoff(base).throttling_backoff(base)
+    }
+
+    /// No computed backoff waits longer than this. Default 20 s.
     pub fn max_backoff(mut self, max_backoff: Duration) -> Self {
-        self.config.max_backoff = max_backoff;
+        self.max_backoff = max_backoff;
         self
     }
 
     /// A total time budget for a call: no retry is scheduled whose backoff would end after it.
     /// An attempt under way is never cut short (give the operation its own timeout for that).
     pub fn max_total_time(mut self, budget: Duration) -> Self {
-        self.config.max_total_time = Some(budget);
+        self.max_total_time = Some(budget);
         self
     }
 
     /// How backoffs are randomised. Default [`Jitter::Full`].
     pub fn jitter(mut self, jitter: Jitter) -> Self {
-        self.config.jitter = jitter;
+        self.jitter = jitter;
         self
     }
 
-    /// The configuration.
+    /// The configuration, checked: zero attempts, or a base above `max_backoff`, is an error.
+    pub fn try_build(self) -> Result<RetryConfig, InvalidRetryConfig> {
+        if self.max_attempts == Some(0) {
+            return Err(InvalidRetryConfig::ZeroAttempts);
+        }
+        let config = self.build();
+        for (setting, base) in [
+            ("transient_backoff", config.transient_backoff),
+            ("throttling_backoff", config.throttling_backoff),
+        ] {
+            if base > config.max_backoff {
+                return Err(InvalidRetryConfig::BaseAboveMax {
+                    setting,
+                    base,
+                    max_backoff: config.max_backoff,
+                });
+            }
+        }
+        Ok(config)
+    }
+
+    /// The configuration (`max_attempts(0)` taken as 1; see [`try_build`](Self::try_build)
+    /// for a checked one).
     pub fn build(self) -> RetryConfig {
-        self.config
+        let defaults = defaults(self.behavior, self.preset);
+        RetryConfig {
+            mode: self.mode,
+            behavior: self.behavior,
+            max_attempts: self.max_attempts.unwrap_or(defaults.max_attempts).max(1),
+            transient_backoff: self.transient_backoff.unwrap_or(defaults.transient_backoff),
+            throttling_backoff: self
+                .throttling_backoff
+                .unwrap_or(defaults.throttling_backoff),
+            max_backoff: self.max_backoff,
+            max_total_time: self.max_total_time,
+            jitter: self.jitter,
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! Retries as the AWS SDKs do them: a standard strategy with exponential backoff and full
 //! jitter, prioritised retry classifiers, and a retry quota shared by all the calls of a client.
 //!
-//! * [`RetryConfig`]: attempts, backoff, time budget, [`RetryMode`];
+//! * [`RetryConfig`]: attempts, backoff, time budget, [`RetryMode`], [`RetryBehavior`] (the
+//!   AWS SDKs' retry behavior 2.1 by default, 2.0 by name);
 //! * [`Retrier`]: runs an async operation and retries it (`retrier.run(|| async { ... })`);
 //! * [`ClassifyRetry`], [`RetryAction`], [`RetryClassifierPriority`]: decide what is retried
 //!   ([the built-in classifiers](classifiers));
@@ -53,7 +54,10 @@ pub use classifiers::{
     ErrorCodeClassifier, HttpStatusCodeClassifier, ModeledAsRetryableClassifier,
     TransientErrorClassifier,
 };
-pub use config::{Jitter, RetryConfig, RetryConfigBuilder, RetryMode, RetryModeParseError};
+pub use config::{
+    InvalidRetryConfig, Jitter, RetryBehavior, RetryBehaviorParseError, RetryConfig,
+    RetryConfigBuilder, RetryMode, RetryModeParseError,
+};
 pub use quota::{QuotaExhausted, RetryQuota, RetryQuotaBuilder, RetryToken};
 pub use rate_limit::RateLimiter;
 pub use retrier::{CustomizedRun, Retrier, RetryEvent, RunReport, StopReason};

@@ -17,30 +17,32 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::ErrorKind;
+use super::{ErrorKind, RetryBehavior};
 
 /// The token bucket that limits retries across all the calls of one retrier (or of every
 /// retrier it is shared with). Cloning shares it.
 ///
-/// Standard costs: 500 tokens; a retry costs 5, a retry after a transient error (timeout,
-/// connection, IO) 10; a success on the first try gives 1 back (never above capacity), a
+/// 500 tokens. What a retry costs depends on the [`RetryBehavior`] (retry behavior 2.1 by
+/// default): 14 after a transient or server error (timeouts included) and 5 after a throttle
+/// in 2.1; 5, and 10 after a [`TransientError`](ErrorKind::TransientError) (timeout,
+/// connection, IO), in 2.0. A success on the first try gives 1 back (never above capacity), a
 /// success after retries gives back what the last retry took.
 ///
 /// ```
 /// use waiter_runtime::retry::{ErrorKind, RetryQuota};
 ///
-/// let quota = RetryQuota::builder().capacity(12).build();
+/// let quota = RetryQuota::builder().capacity(20).build();
 /// let token = quota.acquire(); // before the first try
-/// let token = token.schedule_retry(ErrorKind::ServerError).unwrap(); // takes 5
-/// assert_eq!(quota.available(), 7);
-/// // A retry after a timeout costs 10, only 7 are left: no retry, the call is done.
+/// let token = token.schedule_retry(ErrorKind::ServerError).unwrap(); // takes 14
+/// assert_eq!(quota.available(), 6);
+/// // A retry after a timeout costs 14 too, only 6 are left: no retry, the call is done.
 /// assert!(token.schedule_retry(ErrorKind::TransientError).is_err());
-/// assert_eq!(quota.available(), 7);
+/// assert_eq!(quota.available(), 6);
 ///
 /// let token = quota.acquire().schedule_retry(ErrorKind::ThrottlingError).unwrap();
-/// assert_eq!(quota.available(), 2);
+/// assert_eq!(quota.available(), 1);
 /// assert_eq!(token.success(), 5); // what the last retry took comes back
-/// assert_eq!(quota.available(), 7);
+/// assert_eq!(quota.available(), 6);
 /// ```
 #[derive(Clone)]
 pub struct RetryQuota {
@@ -57,7 +59,35 @@ struct Bucket {
 struct Costs {
     retry: u32,
     timeout_retry: u32,
+    throttling_retry: u32,
     success_reward: u32,
+}
+
+impl Costs {
+    fn of(behavior: RetryBehavior) -> Costs {
+        match behavior {
+            RetryBehavior::V2_0 => Costs {
+                retry: 5,
+                timeout_retry: 10,
+                throttling_retry: 5,
+                success_reward: 1,
+            },
+            RetryBehavior::V2_1 => Costs {
+                retry: 14,
+                timeout_retry: 14,
+                throttling_retry: 5,
+                success_reward: 1,
+            },
+        }
+    }
+
+    fn of_kind(&self, kind: ErrorKind) -> u32 {
+        match kind {
+            ErrorKind::TransientError => self.timeout_retry,
+            ErrorKind::ThrottlingError => self.throttling_retry,
+            _ => self.retry,
+        }
+    }
 }
 
 impl Default for RetryQuota {
@@ -73,21 +103,18 @@ impl fmt::Debug for RetryQuota {
             .field("capacity", &self.inner.capacity)
             .field("retry_cost", &self.inner.costs.retry)
             .field("timeout_retry_cost", &self.inner.costs.timeout_retry)
+            .field("throttling_retry_cost", &self.inner.costs.throttling_retry)
             .field("success_reward", &self.inner.costs.success_reward)
             .finish()
     }
 }
 
 impl RetryQuota {
-    /// A builder starting from the standard costs.
+    /// A builder starting from the costs of retry behavior 2.1.
     pub fn builder() -> RetryQuotaBuilder {
         RetryQuotaBuilder {
             capacity: 500,
-            costs: Costs {
-                retry: 5,
-                timeout_retry: 10,
-                success_reward: 1,
-            },
+            costs: Costs::of(RetryBehavior::default()),
         }
     }
 
@@ -103,10 +130,7 @@ impl RetryQuota {
 
     /// What a retry after an error of `kind` costs.
     pub fn cost_of(&self, kind: ErrorKind) -> u32 {
-        match kind {
-            ErrorKind::TransientError => self.inner.costs.timeout_retry,
-            _ => self.inner.costs.retry,
-        }
+        self.inner.costs.of_kind(kind)
     }
 
     /// Whether two handles share one bucket.
@@ -155,7 +179,18 @@ impl Bucket {
     }
 }
 
-/// Builds a [`RetryQuota`]; every value defaults to the standard one.
+/// Builds a [`RetryQuota`]; every value defaults to the one of retry behavior 2.1.
+///
+/// ```
+/// use waiter_runtime::retry::{ErrorKind, RetryBehavior, RetryQuota};
+///
+/// let quota = RetryQuota::builder().behavior(RetryBehavior::V2_0).build();
+/// assert_eq!(quota.cost_of(ErrorKind::ServerError), 5);
+/// assert_eq!(quota.cost_of(ErrorKind::TransientError), 10);
+/// let quota = RetryQuota::default();
+/// assert_eq!(quota.cost_of(ErrorKind::TransientError), 14);
+/// assert_eq!(quota.cost_of(ErrorKind::ThrottlingError), 5);
+/// ```
 #[derive(Clone, Debug)]
 #[must_use = "call `.build()` to get the RetryQuota"]
 pub struct RetryQuotaBuilder {
@@ -170,15 +205,29 @@ impl RetryQuotaBuilder {
         self
     }
 
-    /// What a retry costs. Default 5.
+    /// Every cost to the ones of `behavior` (the costs set before are replaced, those set
+    /// after keep precedence).
+    pub fn behavior(mut self, behavior: RetryBehavior) -> Self {
+        self.costs = Costs::of(behavior);
+        self
+    }
+
+    /// What a retry after a server or client error costs. Default 14 (5 in 2.0).
     pub fn retry_cost(mut self, cost: u32) -> Self {
         self.costs.retry = cost;
         self
     }
 
-    /// What a retry after a transient error (timeout, connection, IO) costs. Default 10.
+    /// What a retry after a transient error (timeout, connection, IO) costs. Default 14 (10
+    /// in 2.0).
     pub fn timeout_retry_cost(mut self, cost: u32) -> Self {
         self.costs.timeout_retry = cost;
+        self
+    }
+
+    /// What a retry after a throttle costs. Default 5.
+    pub fn throttling_retry_cost(mut self, cost: u32) -> Self {
+        self.costs.throttling_retry = cost;
         self
     }
 
@@ -272,10 +321,7 @@ impl<'q> RetryToken<'q> {
     /// try. With too few tokens, nothing is taken, the call is done (as [`failure`](Self::failure))
     /// and the error says what was missing.
     pub fn schedule_retry(self, kind: ErrorKind) -> Result<RetryToken<'q>, QuotaExhausted> {
-        let cost = match kind {
-            ErrorKind::TransientError => self.bucket.costs.timeout_retry,
-            _ => self.bucket.costs.retry,
-        };
+        let cost = self.bucket.costs.of_kind(kind);
         self.bucket.take(cost)?;
         Ok(RetryToken {
             bucket: self.bucket,
@@ -309,9 +355,35 @@ impl std::error::Error for QuotaExhausted {}
 mod tests {
     use super::*;
 
+    fn v2_0() -> RetryQuota {
+        RetryQuota::builder().behavior(RetryBehavior::V2_0).build()
+    }
+
+    #[test]
+    fn costs_follow_the_behavior() {
+        let quota = RetryQuota::default();
+        let costs: Vec<u32> = [
+            ErrorKind::TransientError,
+            ErrorKind::ServerError,
+            ErrorKind::ClientError,
+            ErrorKind::ThrottlingError,
+        ]
+        .into_iter()
+        .map(|kind| quota.cost_of(kind))
+        .collect();
+        assert_eq!(costs, [14, 14, 14, 5]);
+        let quota = RetryQuota::builder()
+            .behavior(RetryBehavior::V2_0)
+            .throttling_retry_cost(7)
+            .build();
+        assert_eq!(quota.cost_of(ErrorKind::TransientError), 10);
+        assert_eq!(quota.cost_of(ErrorKind::ServerError), 5);
+        assert_eq!(quota.cost_of(ErrorKind::ThrottlingError), 7);
+    }
+
     #[test]
     fn first_try_success_returns_the_reward_up_to_capacity() {
-        let quota = RetryQuota::default();
+        let quota = v2_0();
         assert_eq!(
             quota.acquire().success(),
             0,
@@ -330,7 +402,7 @@ mod tests {
 
     #[test]
     fn success_after_retries_returns_the_last_retry_cost() {
-        let quota = RetryQuota::default();
+        let quota = v2_0();
         let token = quota
             .acquire()
             .schedule_retry(ErrorKind::ServerError)
@@ -344,7 +416,10 @@ mod tests {
 
     #[test]
     fn exhaustion_takes_nothing() {
-        let quota = RetryQuota::builder().capacity(9).build();
+        let quota = RetryQuota::builder()
+            .behavior(RetryBehavior::V2_0)
+            .capacity(9)
+            .build();
         let err = quota
             .acquire()
             .schedule_retry(ErrorKind::TransientError)
@@ -365,7 +440,7 @@ mod tests {
 
     #[test]
     fn clones_share_the_bucket() {
-        let a = RetryQuota::default();
+        let a = v2_0();
         let b = a.clone();
         assert!(a.shares_bucket_with(&b));
         assert!(!a.shares_bucket_with(&RetryQuota::default()));

@@ -8,8 +8,8 @@ use std::time::Duration;
 use super::classifier::merged;
 use super::{
     ClassifyContext, ClassifyRetry, ErrorKind, QuotaExhausted, RateLimiter, RetryAction,
-    RetryClassifiers, RetryConfig, RetryQuota, RetryReason, RetryToken, SharedRetryClassifier,
-    backoff, run_classifiers,
+    RetryBehavior, RetryClassifiers, RetryConfig, RetryQuota, RetryReason, RetryToken,
+    SharedRetryClassifier, backoff, run_classifiers,
 };
 use crate::ProvideErrorMetadata;
 use crate::poll_scope::{self, PollScope};
@@ -44,7 +44,7 @@ type RetryHook = Arc<dyn Fn(&RetryEvent<'_>) + Send + Sync>;
 /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
 /// # async fn main() {
 /// let retrier = Retrier::new(
-///     RetryConfig::standard().max_attempts(4).initial_backoff(Duration::from_millis(100)).build(),
+///     RetryConfig::standard().max_attempts(4).throttling_backoff(Duration::from_millis(100)).build(),
 /// );
 /// let calls = AtomicU32::new(0);
 /// let out = retrier
@@ -135,7 +135,8 @@ impl Default for Retrier {
 }
 
 impl Retrier {
-    /// A retrier with the built-in classifiers and a standard quota of its own.
+    /// A retrier with the built-in classifiers and a standard quota of its own, whose costs
+    /// follow the config's [`RetryBehavior`](super::RetryBehavior).
     ///
     /// In [`RetryMode::Adaptive`](super::RetryMode::Adaptive), attempts are paced by a
     /// [`ClientRateLimiter`](super::adaptive::ClientRateLimiter) of its own (shared by clones),
@@ -145,8 +146,8 @@ impl Retrier {
             .then(|| Arc::new(super::adaptive::ClientRateLimiter::new()) as Arc<dyn RateLimiter>);
         Retrier {
             inner: Arc::new(Inner {
+                quota: RetryQuota::builder().behavior(config.behavior()).build(),
                 config,
-                quota: RetryQuota::default(),
                 classifiers: RetryClassifiers::defaults(),
                 on_retry: None,
                 rate_limiter,
@@ -289,8 +290,9 @@ impl Retrier {
     /// let report = retrier.run_report(|| async { Err::<(), _>(Unavailable) }).await;
     /// assert_eq!(report.attempts, 3);
     /// assert_eq!(report.stop, StopReason::MaxAttempts);
-    /// assert_eq!((report.tokens_taken, report.tokens_returned), (10, 0));
-    /// assert_eq!(retrier.quota().available(), 490);
+    /// // Retry behavior 2.1: a retry after a server error costs 14 tokens.
+    /// assert_eq!((report.tokens_taken, report.tokens_returned), (28, 0));
+    /// assert_eq!(retrier.quota().available(), 472);
     /// # }
     /// ```
     pub async fn run_report<F, Fut, O, E>(&self, op: F) -> RunReport<O, E>
@@ -335,6 +337,7 @@ impl Retrier {
             classifiers: RetryClassifiers::new(),
             replace: false,
             max_attempts: None,
+            long_polling: false,
         }
     }
 
@@ -494,13 +497,7 @@ impl Retrier {
                 tracing::debug!(attempt, %reason, ?stop, "not retrying");
                 return done(stop, result, 0);
             }
-            // Random numbers only where jitter applies to a non-zero bound.
-            let delay = match (config.jitter(), reason.retry_after()) {
-                (super::Jitter::Full, None) if !config.backoff_bound(attempt).is_zero() => {
-                    config.delay(attempt, backoff::random(), None)
-                }
-                (_, hint) => config.delay(attempt, 0.0, hint),
-            };
+            let delay = backoff_delay(config, &reason, attempt);
             if let Some(deadline) = deadline {
                 // A delay reaching past what `Instant` can hold ends past any deadline.
                 let end = tokio::time::Instant::now().checked_add(delay);
@@ -522,6 +519,9 @@ impl Retrier {
                 Ok(next) => next,
                 Err(exhausted) => {
                     tracing::debug!(attempt, %reason, %exhausted, "not retrying");
+                    if call.long_polling && config.behavior() == RetryBehavior::V2_1 {
+                        long_polling_backoff(delay).await;
+                    }
                     return done(StopReason::QuotaExhausted(exhausted), result, 0);
                 }
             };
@@ -559,6 +559,33 @@ impl Retrier {
     }
 }
 
+/// The delay before the retry that follows failed attempt `attempt` for `reason`. A random
+/// number is drawn only where the jitter applies to a non-zero bound and its result is used
+/// (in 2.0 a retry-after hint replaces the computed delay).
+fn backoff_delay(config: &RetryConfig, reason: &RetryReason, attempt: u32) -> Duration {
+    let kind = reason.kind();
+    let hint = reason.retry_after();
+    let jittered = config.jitter() == super::Jitter::Full
+        && !config.backoff_bound(kind, attempt).is_zero()
+        && (hint.is_none() || config.behavior() == RetryBehavior::V2_1);
+    let random = if jittered { backoff::random() } else { 0.0 };
+    config.delay(kind, attempt, random, hint)
+}
+
+/// Retry behavior 2.1's rule for long-polling operations: when the quota refuses a retry, the
+/// call still backs off once before it returns, so that a caller polling in a loop does not
+/// spin against a failing service. The delay already fits the time budget and the waiter's
+/// deadline: both are checked before the quota.
+async fn long_polling_backoff(delay: Duration) {
+    tracing::debug!(
+        ?delay,
+        "long-polling operation: backing off before returning"
+    );
+    if !delay.is_zero() {
+        Box::pin(tokio::time::sleep(delay)).await;
+    }
+}
+
 /// Waits for the rate limiter; inside a waiter's poll, a wait is added to the poll's counters.
 /// The clock is read only when the limiter makes the attempt wait.
 async fn acquire_timed(limiter: &dyn RateLimiter, ticket: u64) {
@@ -587,6 +614,7 @@ pub struct CustomizedRun<'r> {
     classifiers: RetryClassifiers,
     replace: bool,
     max_attempts: Option<u32>,
+    long_polling: bool,
 }
 
 #[derive(Default)]
@@ -594,6 +622,8 @@ struct CallSettings {
     classifiers: Option<RetryClassifiers>,
     replace: bool,
     max_attempts: Option<u32>,
+    /// A long-polling operation (see [`CustomizedRun::long_polling`]).
+    long_polling: bool,
     /// The waiter's own retries around a whole poll (`Waiter::retry`): they stand down when
     /// the operation has a retry layer of its own.
     waiter_owned: bool,
@@ -624,6 +654,42 @@ impl<'r> CustomizedRun<'r> {
         self
     }
 
+    /// Marks this call as a long-polling operation (SQS `ReceiveMessage`, Step Functions
+    /// `GetActivityTask`, SWF `PollForActivityTask`/`PollForDecisionTask`...): under retry
+    /// behavior 2.1, when the retry quota refuses a retry (and only then), the call still
+    /// waits the backoff it would have waited before it returns the error, as the AWS SDKs
+    /// do, so that a caller polling in a loop does not spin against a failing service. Under
+    /// 2.0 it changes nothing.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use waiter_runtime::ProvideErrorMetadata;
+    /// use waiter_runtime::retry::{Jitter, Retrier, RetryConfig, RetryQuota, StopReason};
+    ///
+    /// #[derive(Debug, ProvideErrorMetadata)]
+    /// #[error_metadata(status = 503)]
+    /// struct Unavailable;
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let retrier = Retrier::new(RetryConfig::standard().jitter(Jitter::None).build())
+    ///     .with_quota(RetryQuota::builder().capacity(0).build()); // empty
+    /// let start = tokio::time::Instant::now();
+    /// let report = retrier
+    ///     .customize()
+    ///     .long_polling(true)
+    ///     .run_report(|| async { Err::<(), _>(Unavailable) })
+    ///     .await;
+    /// assert!(matches!(report.stop, StopReason::QuotaExhausted(_)));
+    /// assert_eq!(report.attempts, 1);
+    /// assert_eq!(start.elapsed(), Duration::from_millis(50)); // backed off once
+    /// # }
+    /// ```
+    pub fn long_polling(mut self, long_polling: bool) -> Self {
+        self.long_polling = long_polling;
+        self
+    }
+
     fn settings(self) -> (&'r Retrier, CallSettings) {
         let classifiers =
             (self.replace || !self.classifiers.is_empty()).then_some(self.classifiers);
@@ -633,6 +699,7 @@ impl<'r> CustomizedRun<'r> {
                 classifiers,
                 replace: self.replace,
                 max_attempts: self.max_attempts,
+                long_polling: self.long_polling,
                 waiter_owned: false,
             },
         )

@@ -10,7 +10,8 @@
 //! throttle that comes before a whole half-second of traffic has been measured cuts the rate to
 //! `0.7 x` the rate the service was seen to admit so far, where the SDKs cut it to the
 //! 0.5/s floor and then need seconds to climb back (see
-//! [`RateLimiterState::on_response`]).
+//! [`RateLimiterState::on_response`]). [`Tuning::SDK`] (`cold_start: ColdStart::Sdk`) turns
+//! the deviation off, for users and tests that must match an SDK from the first response.
 //!
 //! The pieces are plain values driven by explicit timestamps, so they can be tested against
 //! the SDKs' published tables and simulated at any speed:
@@ -67,4 +68,4 @@ pub use cubic::Cubic;
 pub use limiter::{Acquire, ClientRateLimiter, Ticket};
 pub use state::{InvalidRate, RateLimiterState};
 pub use transmit::TransmitRate;
-pub use tuning::{InvalidTuning, Tuning};
+pub use tuning::{ColdStart, InvalidTuning, Tuning};

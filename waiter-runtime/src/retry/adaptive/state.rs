@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::{Cubic, TokenBucket, TransmitRate, Tuning};
+use super::{ColdStart, Cubic, TokenBucket, TransmitRate, Tuning};
 
 /// The whole adaptive algorithm as a plain value: no clock, no lock, no task. Every method takes
 /// the current time in seconds from an origin of the caller's choosing, so tests replay
@@ -44,13 +44,21 @@ impl RateLimiterState {
 
     /// Same as [`new`](Self::new) with other constants (see [`Tuning`]), used as given:
     /// check them first with [`Tuning::validate`].
+    ///
+    /// With [`ColdStart::Sdk`] the bucket is set to a max rate of 1 token/s at `now`, as
+    /// botocore builds its `TokenBucket(max_rate=1)` with the client: it fills from then on
+    /// (unused until the first throttle).
     pub fn with_tuning(tuning: Tuning, now: f64) -> Self {
+        let mut bucket = TokenBucket::new(tuning);
+        if tuning.cold_start == ColdStart::Sdk {
+            bucket.set_rate(now, SDK_INITIAL_MAX_RATE);
+        }
         Self {
             tuning,
             enabled: false,
             transmit: TransmitRate::new(tuning, now),
             cubic: Cubic::new(tuning, now),
-            bucket: TokenBucket::new(tuning),
+            bucket,
             calculated_rate: 0.0,
             admitted_unmeasured: 0,
         }
@@ -138,7 +146,13 @@ impl RateLimiterState {
     /// let admitted = 20.0 / 0.205;
     /// assert!((state.fill_rate() - 0.7 * admitted).abs() < 1e-9); // not the 0.5/s floor
     /// ```
+    ///
+    /// With [`ColdStart::Sdk`] in the [`Tuning`] none of this applies: the SDKs' algorithm
+    /// from the first response.
     pub fn on_response(&mut self, now: f64, throttled: bool) -> f64 {
+        if self.tuning.cold_start == ColdStart::Sdk {
+            return self.on_response_sdk(now, throttled);
+        }
         self.transmit.record(now);
         if !throttled && !self.transmit.is_measured() {
             self.admitted_unmeasured += 1;
@@ -162,6 +176,29 @@ impl RateLimiterState {
         if !self.transmit.is_measured() {
             self.bucket.limit_capacity(self.tuning.min_capacity);
         }
+        self.bucket.fill_rate()
+    }
+
+    /// botocore's `ClientRateLimiter.on_receiving_response`, line for line: the measured rate,
+    /// then CUBIC (a throttle cuts from `measured`, or from `min(measured, fill rate)` once
+    /// enabled), then the bucket's rate, `min(new rate, 2 x measured)`.
+    fn on_response_sdk(&mut self, now: f64, throttled: bool) -> f64 {
+        let measured = self.transmit.record(now);
+        self.calculated_rate = if throttled {
+            let in_effect = if self.enabled {
+                measured.min(self.bucket.fill_rate())
+            } else {
+                measured
+            };
+            self.enabled = true;
+            self.cubic.throttle(in_effect, now)
+        } else {
+            self.cubic.success(now)
+        };
+        let rate = self
+            .calculated_rate
+            .min(self.tuning.max_rate_multiplier * measured);
+        self.bucket.set_rate(now, rate);
         self.bucket.fill_rate()
     }
 
@@ -254,6 +291,10 @@ impl RateLimiterState {
         &self.tuning
     }
 }
+
+/// The max rate botocore's `TokenBucket` is built with (`TokenBucket(max_rate=1)` in
+/// `adaptive.register_retry_handler`).
+const SDK_INITIAL_MAX_RATE: f64 = 1.0;
 
 /// A rate given to [`RateLimiterState::steady_at`] that is not a finite number of requests per
 /// second, at least 0.

@@ -43,6 +43,50 @@ pub struct Tuning {
     pub min_fill_rate: f64,
     /// Lowest capacity of the bucket, in tokens. At least one token, so a request can always go.
     pub min_capacity: f64,
+    /// What a throttle does before the transmit rate has been measured: our paced start
+    /// ([`ColdStart::Observed`], the default) or the SDKs' algorithm value for value
+    /// ([`ColdStart::Sdk`]).
+    pub cold_start: ColdStart,
+}
+
+/// How the adaptive limiter treats its first half second of traffic, before its transmit rate
+/// has been measured. See [`RateLimiterState::on_response`](super::RateLimiterState::on_response).
+///
+/// ```
+/// use waiter_runtime::retry::adaptive::{ColdStart, RateLimiterState, Tuning};
+///
+/// // Ten successes in 0.1 s, then a throttle, on a cold client.
+/// let replay = |tuning: Tuning| {
+///     let mut state = RateLimiterState::with_tuning(tuning, 0.0);
+///     for i in 1..=10 {
+///         state.on_response(i as f64 * 0.01, false);
+///     }
+///     state.on_response(0.105, true);
+///     state.fill_rate()
+/// };
+/// // Ours: 0.7 x the rate the service was seen to admit (10 / 0.105 s).
+/// assert!((replay(Tuning::AWS) - 0.7 * 10.0 / 0.105).abs() < 1e-9);
+/// // The SDKs': 0.7 x the measured rate (0, nothing measured yet), so the 0.5/s floor.
+/// assert_eq!(replay(Tuning { cold_start: ColdStart::Sdk, ..Tuning::AWS }), 0.5);
+/// assert_eq!(Tuning::SDK.cold_start, ColdStart::Sdk);
+/// ```
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ColdStart {
+    /// Our documented deviation (the default): until a whole bucket of traffic is measured, a
+    /// throttle cuts the rate to `beta x` the rate the service was observed to admit, the
+    /// `2 x` cap follows the rate sent so far and the bucket holds at most `min_capacity`.
+    #[default]
+    Observed,
+    /// The AWS SDKs' algorithm from the first response, value for value with botocore's
+    /// `ClientRateLimiter`: the bucket is built at a max rate of 1 token/s (filling from the
+    /// client's creation), a throttle cuts from the measured rate (0 until the first bucket
+    /// closes: the 0.5/s floor), the cap is twice the measured rate. For users who must match
+    /// an SDK exactly, and for differential tests. [`RateLimiterState`](super::RateLimiterState)
+    /// is botocore's state step by step; the shared
+    /// [`ClientRateLimiter`](super::ClientRateLimiter) keeps its documented difference (tokens
+    /// taken without the lock: less than one token short of botocore's, never more).
+    Sdk,
 }
 
 impl Default for Tuning {
@@ -88,6 +132,14 @@ impl Tuning {
         max_rate_multiplier: 2.0,
         min_fill_rate: 0.5,
         min_capacity: 1.0,
+        cold_start: ColdStart::Observed,
+    };
+
+    /// The AWS SDKs' constants with their cold start too ([`ColdStart::Sdk`]): botocore's
+    /// `ClientRateLimiter` value for value from the first response.
+    pub const SDK: Tuning = Tuning {
+        cold_start: ColdStart::Sdk,
+        ..Tuning::AWS
     };
 
     /// Checks every field is in the range the algorithm needs.

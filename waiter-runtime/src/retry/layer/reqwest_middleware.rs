@@ -47,8 +47,8 @@ impl RetryMiddleware {
         }
     }
 
-    /// The standard mode with its defaults (3 attempts, full-jitter backoff from 1 s, a quota
-    /// of 500 tokens).
+    /// The standard mode with its defaults (retry behavior 2.1: 3 attempts, full-jitter backoff
+    /// from 50 ms after a transient error and from 1 s after a throttle, a quota of 500 tokens).
     pub fn standard() -> Self {
         Self::new(Retrier::new(RetryConfig::standard().build()))
     }

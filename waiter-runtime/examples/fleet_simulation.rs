@@ -1,0 +1,485 @@
+//! A fleet of clients sharing one service: N independent clients (each its own `Retrier`,
+//! with its own retry quota and, in adaptive mode, its own rate limiter, as separate processes
+//! of a fleet would have) and 100 callers in all, against one service whose capacity `C`
+//! halves at t = 30 s.
+//!
+//! The service is a token bucket (`C` = 500 requests/s, then 250/s; bursts of `C / 10`) that
+//! answers every request after 50 ms: a throttling error (`ThrottlingException`) when it has no
+//! token, and a transient `503` for 2 % of the requests it admits (a background failure rate,
+//! where retry behaviors 2.0 and 2.1 differ: 2.1 backs off from 50 ms and charges 14 tokens,
+//! 2.0 from 1 s and charges 5). Callers make calls back to back for 60 simulated seconds, on
+//! tokio's paused clock. Per mode (standard 2.0, standard 2.1, adaptive) and number of clients
+//! (1, 10, 50, 100) it prints: total goodput over the capacity offered (successful responses
+//! over `C x 30 s + C/2 x 30 s`), the share of requests throttled, the share of calls that
+//! failed, Jain's fairness index of the clients' goodput (`(sum x)^2 / (n sum x^2)`: 1 when
+//! every client gets the same, `1/n` when one gets everything), and the time to converge after
+//! the drop: from t = 30 s to the first second from which, for 5 seconds running, the fleet
+//! sends at most 1.25 x the new capacity and gets at least 0.8 x of it through. It then draws
+//! the fleet's per-second series (sent, admitted, throttled, the capacity, and in adaptive mode
+//! the sum of the clients' fill rates) at 50 clients for each standard behavior and for
+//! adaptive, and at 1 client for adaptive, in `docs/fleet.svg`.
+//!
+//! ```text
+//! cargo run --release -p waiter-benches --example fleet_simulation [-- --no-chart] [-- --series]
+//! ```
+//!
+//! Env `FLEET_ONLY="adaptive:1"` runs one row (mode name, clients).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use plotters::prelude::*;
+use tokio::time::{Instant, sleep};
+use waiter_runtime::ProvideErrorMetadata;
+use waiter_runtime::retry::adaptive::{ClientRateLimiter, Tuning};
+use waiter_runtime::retry::{Retrier, RetryBehavior, RetryConfig};
+
+/// Requests per second the service admits before the drop.
+const C: f64 = 500.0;
+/// When the capacity halves.
+const DROP_AT: u64 = 30;
+/// Time the service takes to answer.
+const LATENCY: Duration = Duration::from_millis(50);
+/// Simulated time during which callers start calls.
+const RUN: u64 = 60;
+/// Callers in all, spread evenly over the clients.
+const CALLERS: usize = 100;
+/// Share of admitted requests that fail with a transient 503.
+const TRANSIENT_SHARE: f64 = 0.02;
+/// Seconds running the fleet must stay near the new capacity to count as converged.
+const SETTLED_FOR: usize = 5;
+
+fn capacity_at(second: u64) -> f64 {
+    if second < DROP_AT { C } else { C / 2.0 }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The service
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Bin {
+    sent: u32,
+    admitted: u32,
+    throttled: u32,
+    transient: u32,
+    /// Sum of the clients' fill rates at the end of the second (adaptive clients, enabled).
+    fill_rates: Option<f64>,
+}
+
+#[derive(Debug, ProvideErrorMetadata)]
+enum ServiceError {
+    #[error_metadata(code = "ThrottlingException", status = 400)]
+    Throttled,
+    #[error_metadata(code = "ServiceUnavailable", status = 503)]
+    Unavailable,
+}
+
+struct Service {
+    origin: Instant,
+    requests: AtomicU64,
+    state: Mutex<ServiceState>,
+}
+
+struct ServiceState {
+    tokens: f64,
+    last: Instant,
+    bins: Vec<Bin>,
+}
+
+/// A deterministic draw in [0, 1) for request `n` (splitmix64).
+fn draw(n: u64) -> f64 {
+    let mut z = n.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+impl Service {
+    fn new() -> Self {
+        let now = Instant::now();
+        Self {
+            origin: now,
+            requests: AtomicU64::new(0),
+            state: Mutex::new(ServiceState {
+                tokens: C / 10.0,
+                last: now,
+                bins: vec![Bin::default(); RUN as usize + 60],
+            }),
+        }
+    }
+
+    async fn send(&self) -> Result<(), ServiceError> {
+        let n = self.requests.fetch_add(1, Ordering::Relaxed);
+        let outcome = {
+            let mut s = self.state.lock().unwrap();
+            let now = Instant::now();
+            let second = (now - self.origin).as_secs();
+            let rate = capacity_at(second);
+            s.tokens = (s.tokens + (now - s.last).as_secs_f64() * rate).min(rate / 10.0);
+            s.last = now;
+            let admitted = s.tokens >= 1.0;
+            if admitted {
+                s.tokens -= 1.0;
+            }
+            let transient = admitted && draw(n) < TRANSIENT_SHARE;
+            if let Some(bin) = s.bins.get_mut(second as usize) {
+                bin.sent += 1;
+                bin.admitted += u32::from(admitted && !transient);
+                bin.throttled += u32::from(!admitted);
+                bin.transient += u32::from(transient);
+            }
+            match (admitted, transient) {
+                (false, _) => Err(ServiceError::Throttled),
+                (true, true) => Err(ServiceError::Unavailable),
+                (true, false) => Ok(()),
+            }
+        };
+        sleep(LATENCY).await;
+        outcome
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fleet
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mode {
+    Standard20,
+    Standard21,
+    Adaptive,
+    /// Adaptive with the SDKs' exact cold start (`Tuning::SDK`).
+    AdaptiveSdk,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Standard20 => "standard 2.0",
+            Mode::Standard21 => "standard 2.1",
+            Mode::Adaptive => "adaptive",
+            Mode::AdaptiveSdk => "adaptive, SDK cold start",
+        }
+    }
+
+    /// One client: its own retrier (own quota) and, in adaptive mode, its own limiter.
+    fn client(self) -> (Retrier, Option<ClientRateLimiter>) {
+        let adaptive = |tuning| {
+            let limiter = ClientRateLimiter::with_tuning(tuning).expect("a valid tuning");
+            let retrier = Retrier::new(RetryConfig::adaptive().build())
+                .with_rate_limiter(Arc::new(limiter.clone()));
+            (retrier, Some(limiter))
+        };
+        match self {
+            Mode::Standard20 => (
+                Retrier::new(
+                    RetryConfig::standard()
+                        .behavior(RetryBehavior::V2_0)
+                        .build(),
+                ),
+                None,
+            ),
+            Mode::Standard21 => (Retrier::new(RetryConfig::standard().build()), None),
+            Mode::Adaptive => adaptive(Tuning::AWS),
+            Mode::AdaptiveSdk => adaptive(Tuning::SDK),
+        }
+    }
+}
+
+struct Report {
+    mode: Mode,
+    clients: usize,
+    goodput: f64,
+    throttled_share: f64,
+    failed_calls: f64,
+    calls: usize,
+    jain: f64,
+    /// Seconds from the drop until the fleet settled near the new capacity, if it did.
+    converged_after: Option<u64>,
+    /// Per-client goodput, lowest and highest, over the mean.
+    spread: (f64, f64),
+    bins: Vec<Bin>,
+}
+
+async fn simulate(mode: Mode, clients: usize) -> Report {
+    let service = Arc::new(Service::new());
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(RUN);
+    let fleet: Vec<_> = (0..clients).map(|_| mode.client()).collect();
+    let limiters: Vec<ClientRateLimiter> = fleet.iter().filter_map(|(_, l)| l.clone()).collect();
+    let mut tasks = Vec::new();
+    for (client, (retrier, _)) in fleet.iter().enumerate() {
+        // Callers spread evenly: the first `CALLERS % clients` clients get one more.
+        let callers = CALLERS / clients + usize::from(client < CALLERS % clients);
+        for _ in 0..callers {
+            let (service, retrier) = (service.clone(), retrier.clone());
+            tasks.push((
+                client,
+                tokio::spawn(async move {
+                    let (mut ok, mut failed) = (0u64, 0u64);
+                    while Instant::now() < deadline {
+                        match retrier.run(|| service.send()).await {
+                            Ok(()) => ok += 1,
+                            Err(_) => failed += 1,
+                        }
+                    }
+                    (ok, failed)
+                }),
+            ));
+        }
+    }
+    let sampler = (!limiters.is_empty()).then(|| {
+        let service = service.clone();
+        tokio::spawn(async move {
+            for second in 0..RUN as usize {
+                sleep(Duration::from_secs(1)).await;
+                let rates: Vec<f64> = limiters
+                    .iter()
+                    .map(ClientRateLimiter::state)
+                    .filter(|s| s.is_enabled())
+                    .map(|s| s.fill_rate())
+                    .collect();
+                if !rates.is_empty() {
+                    service.state.lock().unwrap().bins[second].fill_rates =
+                        Some(rates.iter().sum());
+                }
+            }
+        })
+    });
+    let mut per_client = vec![0u64; clients];
+    let (mut calls, mut failed) = (0usize, 0usize);
+    for (client, task) in tasks {
+        let (ok, bad) = task.await.unwrap();
+        per_client[client] += ok;
+        calls += (ok + bad) as usize;
+        failed += bad as usize;
+    }
+    if let Some(sampler) = sampler {
+        sampler.await.unwrap();
+    }
+    let bins = service.state.lock().unwrap().bins[..RUN as usize].to_vec();
+    let (sent, admitted, throttled) = bins.iter().fold((0u64, 0u64, 0u64), |(s, a, t), b| {
+        (
+            s + u64::from(b.sent),
+            a + u64::from(b.admitted),
+            t + u64::from(b.throttled),
+        )
+    });
+    let offered: f64 = (0..RUN).map(capacity_at).sum();
+    let xs: Vec<f64> = per_client.iter().map(|&x| x as f64).collect();
+    let sum: f64 = xs.iter().sum();
+    let squares: f64 = xs.iter().map(|x| x * x).sum();
+    let mean = sum / xs.len() as f64;
+    let (lo, hi) = xs
+        .iter()
+        .fold((f64::MAX, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    Report {
+        mode,
+        clients,
+        goodput: admitted as f64 / offered,
+        throttled_share: throttled as f64 / sent as f64,
+        failed_calls: failed as f64 / calls as f64,
+        calls,
+        jain: if squares > 0.0 {
+            sum * sum / (xs.len() as f64 * squares)
+        } else {
+            0.0
+        },
+        converged_after: converged_after(&bins),
+        spread: (lo / mean, hi / mean),
+        bins,
+    }
+}
+
+/// Seconds from the drop to the first second from which the fleet sent at most 1.25 x and got
+/// at least 0.8 x the new capacity through, `SETTLED_FOR` seconds running.
+fn converged_after(bins: &[Bin]) -> Option<u64> {
+    let target = C / 2.0;
+    // Admitted counts successes only: 2 % of what the service admits fails.
+    let near = |b: &Bin| {
+        f64::from(b.sent) <= 1.25 * target
+            && f64::from(b.admitted) >= 0.8 * (1.0 - TRANSIENT_SHARE) * target
+    };
+    let after = &bins[DROP_AT as usize..];
+    (0..after.len().saturating_sub(SETTLED_FOR - 1))
+        .find(|&s| after[s..s + SETTLED_FOR].iter().all(near))
+        .map(|s| s as u64)
+}
+
+fn run(mode: Mode, clients: usize) -> Report {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build()
+        .expect("runtime")
+        .block_on(simulate(mode, clients))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The chart
+// ---------------------------------------------------------------------------------------------
+
+fn chart(path: &PathBuf, panels: &[&Report]) -> Result<(), Box<dyn std::error::Error>> {
+    let root = SVGBackend::new(path, (1000, 300 * panels.len() as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    for (area, r) in root.split_evenly((panels.len(), 1)).iter().zip(panels) {
+        let y_max = r
+            .bins
+            .iter()
+            .map(|b| f64::from(b.sent).max(b.fill_rates.unwrap_or(0.0)))
+            .fold(C * 1.5, f64::max)
+            * 1.1;
+        let title = format!(
+            "{}, {} clients: goodput {:.2} C, {:.1} % throttled, {:.2} % of calls failed, \
+             Jain {:.3}, converged {} after the drop",
+            r.mode.name(),
+            r.clients,
+            r.goodput,
+            r.throttled_share * 100.0,
+            r.failed_calls * 100.0,
+            r.jain,
+            r.converged_after
+                .map_or("not within 30 s".to_owned(), |s| format!("{s} s")),
+        );
+        let mut chart = ChartBuilder::on(area)
+            .caption(title, ("sans-serif", 15))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0f64..RUN as f64, 0f64..y_max)?;
+        chart
+            .configure_mesh()
+            .x_desc("simulated time (s)")
+            .y_desc("requests / s")
+            .light_line_style(WHITE.mix(0.0))
+            .draw()?;
+        let series = |f: fn(&Bin) -> Option<f64>| {
+            r.bins
+                .iter()
+                .enumerate()
+                .filter_map(move |(s, b)| f(b).map(|v| (s as f64 + 0.5, v)))
+                .collect::<Vec<_>>()
+        };
+        chart
+            .draw_series(LineSeries::new(
+                (0..=RUN).map(|s| (s as f64, capacity_at(s.min(RUN - 1)))),
+                BLACK.mix(0.5).stroke_width(1),
+            ))?
+            .label("service capacity (halves at 30 s)")
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK.mix(0.5)));
+        let lines = [
+            (
+                "sent",
+                RGBColor(31, 119, 180),
+                series(|b| Some(f64::from(b.sent))),
+            ),
+            (
+                "admitted (succeeded)",
+                RGBColor(44, 160, 44),
+                series(|b| Some(f64::from(b.admitted))),
+            ),
+            (
+                "throttled",
+                RGBColor(214, 39, 40),
+                series(|b| Some(f64::from(b.throttled))),
+            ),
+            (
+                "sum of the clients' fill rates",
+                RGBColor(255, 127, 14),
+                series(|b| b.fill_rates),
+            ),
+        ];
+        for (label, color, points) in lines {
+            if points.is_empty() {
+                continue;
+            }
+            chart
+                .draw_series(LineSeries::new(points, color.stroke_width(2)))?
+                .label(label)
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .draw()?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let flag = |name: &str| args.iter().any(|a| a == name);
+    println!(
+        "service: {C} req/s, {} req/s from t = {DROP_AT} s, bursts of C/10, {} ms per response, \
+         {:.0} % of admitted requests a transient 503; {CALLERS} callers in all, {RUN} s simulated",
+        C / 2.0,
+        LATENCY.as_millis(),
+        TRANSIENT_SHARE * 100.0
+    );
+    println!();
+    println!(
+        "| mode | clients | goodput / C | throttled | failed calls | calls | Jain's index | client goodput min / max (x mean) | converged after the drop |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut panels = Vec::new();
+    for mode in [
+        Mode::Standard20,
+        Mode::Standard21,
+        Mode::Adaptive,
+        Mode::AdaptiveSdk,
+    ] {
+        for clients in [1, 10, 50, 100] {
+            // Env `FLEET_ONLY=adaptive:1`: that row only (mode name, clients).
+            let only = std::env::var("FLEET_ONLY").ok();
+            if only.is_some_and(|only| only != format!("{}:{clients}", mode.name())) {
+                continue;
+            }
+            let r = run(mode, clients);
+            println!(
+                "| {} | {} | {:.3} | {:.1} % | {:.2} % | {} | {:.3} | {:.2} / {:.2} | {} |",
+                r.mode.name(),
+                r.clients,
+                r.goodput,
+                r.throttled_share * 100.0,
+                r.failed_calls * 100.0,
+                r.calls,
+                r.jain,
+                r.spread.0,
+                r.spread.1,
+                r.converged_after
+                    .map_or("not within 30 s".to_owned(), |s| format!("{s} s")),
+            );
+            if flag("--series") {
+                for (i, b) in r.bins.iter().enumerate() {
+                    println!(
+                        "  {i:>2} s: sent {:>5} admitted {:>4} throttled {:>5} 503 {:>3} fill rates {:?}",
+                        b.sent, b.admitted, b.throttled, b.transient, b.fill_rates
+                    );
+                }
+            }
+            let drawn = match mode {
+                Mode::Standard20 | Mode::Standard21 => clients == 50,
+                Mode::Adaptive => clients == 1 || clients == 50,
+                Mode::AdaptiveSdk => false,
+            };
+            if drawn {
+                panels.push(r);
+            }
+        }
+    }
+    if !flag("--no-chart") {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/fleet.svg");
+        chart(&path, &panels.iter().collect::<Vec<_>>())?;
+        println!("\nchart: {}", path.canonicalize()?.display());
+    }
+    Ok(())
+}
