@@ -26,7 +26,8 @@ type RetryHook = Arc<dyn Fn(&RetryEvent<'_>) + Send + Sync>;
 /// Inside a waiter's poll (see [`poll_scope`](crate::poll_scope)) it follows one more rule: an
 /// error that one of the waiter's acceptors names is returned at once, never retried (it may be
 /// the waiter's own terminal condition); every other error is retried as outside a waiter, but
-/// no retry waits past the waiter's deadline.
+/// no retry waits past the waiter's deadline (one that would is moved up to leave its attempt
+/// time to answer before it).
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU32, Ordering};
@@ -396,6 +397,19 @@ impl Retrier {
 
         let mut attempt = 1u32;
         let mut tokens_taken = 0u64;
+        // Inside a poll with a deadline, attempts are timed: a retry that would end past the
+        // deadline is moved up to leave the attempt twice the longest one so far to answer
+        // (see below). A first try made before this loop without a start time began with the
+        // poll, as far as we know.
+        let timed = scope
+            .as_ref()
+            .is_some_and(|scope| scope.deadline().is_some());
+        let mut attempt_began = match (&scope, &first) {
+            (Some(scope), Some(first)) if timed => Some(first.started.unwrap_or(scope.started())),
+            _ if timed => Some(started),
+            _ => None,
+        };
+        let mut longest_attempt = Duration::ZERO;
         let (mut first, ticket) = match first {
             Some(first) if first.acquired => (Some(first.result), first.ticket),
             first => (
@@ -413,9 +427,15 @@ impl Retrier {
                     if let Some(limiter) = &inner.rate_limiter {
                         acquire_timed(&**limiter, ticket).await;
                     }
+                    if timed {
+                        attempt_began = Some(tokio::time::Instant::now());
+                    }
                     op().await
                 }
             };
+            if let Some(began) = attempt_began {
+                longest_attempt = longest_attempt.max(began.elapsed());
+            }
             // The waiter's own retries (`Waiter::retry`) stand down once the operation has a
             // retry layer of its own: no double retries.
             if call.waiter_owned
@@ -495,7 +515,7 @@ impl Retrier {
                 return done(stop, result, 0);
             }
             // Random numbers only where jitter applies to a non-zero bound.
-            let delay = match (config.jitter(), reason.retry_after()) {
+            let mut delay = match (config.jitter(), reason.retry_after()) {
                 (super::Jitter::Full, None) if !config.backoff_bound(attempt).is_zero() => {
                     config.delay(attempt, backoff::random(), None)
                 }
@@ -510,12 +530,27 @@ impl Retrier {
                     return done(StopReason::TimeBudgetExhausted, result, 0);
                 }
             }
-            if let Some(scope) = &scope {
+            if let (Some(scope), Some(deadline)) =
+                (&scope, scope.as_ref().and_then(PollScope::deadline))
+            {
                 if !scope.fits(delay) {
-                    token.failure();
-                    scope.record_deadline_stop();
-                    tracing::debug!(attempt, %reason, ?delay, "not retrying: the retry would end past the waiter's deadline");
-                    return done(StopReason::WaiterDeadline, result, 0);
+                    // The waiter's own rule for its last poll (see `waiter::delay`): rather than
+                    // give up with time left, retry when there is just time left for the
+                    // attempt to answer, twice the longest attempt so far. Give up only when
+                    // there is not.
+                    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+                    match left.checked_sub(longest_attempt.saturating_mul(2)) {
+                        Some(early) if !left.is_zero() => {
+                            tracing::debug!(attempt, %reason, ?delay, ?early, "the retry would end past the waiter's deadline: moved up to leave its attempt time to answer");
+                            delay = early;
+                        }
+                        _ => {
+                            token.failure();
+                            scope.record_deadline_stop();
+                            tracing::debug!(attempt, %reason, ?delay, "not retrying: the retry would end past the waiter's deadline");
+                            return done(StopReason::WaiterDeadline, result, 0);
+                        }
+                    }
                 }
             }
             token = match token.schedule_retry(reason.kind()) {
@@ -553,6 +588,11 @@ impl Retrier {
             if !delay.is_zero() {
                 // Boxed: keeps the timer out of every call's future, retried or not.
                 Box::pin(tokio::time::sleep(delay)).await;
+            } else {
+                // A retry that does not sleep still lets the runtime run other tasks once this
+                // task has spent its budget (tokio's cooperative scheduling): zero-delay
+                // retries of an operation that is ready at once cannot hold a thread.
+                tokio::task::consume_budget().await;
             }
             attempt += 1;
         }
@@ -695,8 +735,8 @@ pub enum StopReason {
     /// The call runs inside a waiter's poll and one of the waiter's acceptors names the error:
     /// the waiter decides what it means, so it is returned at once.
     NamedByWaiter,
-    /// A retry was indicated inside a waiter's poll, but its wait would have ended past the
-    /// waiter's deadline.
+    /// A retry was indicated inside a waiter's poll, but too little time was left before the
+    /// waiter's deadline for another attempt to answer (twice the longest attempt so far).
     WaiterDeadline,
     /// The waiter's own retries ([`Waiter::retry`](crate::waiter::Waiter::retry)) stood down:
     /// the operation retried inside the poll with a retry layer of its own.
