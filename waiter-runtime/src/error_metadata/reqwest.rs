@@ -5,11 +5,16 @@ use std::time::Duration;
 
 use super::ProvideErrorMetadata;
 use super::http::{error_type, retry_after_from_header_map};
+use super::hyper_verdict;
 use super::io::is_transient_io_kind;
 
 /// A reqwest error has no code; its status is the response's (from `error_for_status`); it is
-/// transient when the request timed out, could not connect, failed while being sent or while
-/// its body was read, or when an IO error of a transient kind caused it.
+/// transient when the request timed out or could not connect, when hyper says the connection
+/// was lost before the response was complete (or before the request went out), when an IO
+/// error of a transient kind caused it, or when it failed while being sent or while its body
+/// was read for another reason. A malformed response (a bad status line, status `000`,
+/// headers too large or too many) is not transient: the server answered, and would answer the
+/// same again (the tower layer's `TransportError` judges hyper's errors the same way).
 ///
 /// So with the default classifiers, a reqwest-based client retries timeouts, connection
 /// errors and (after `error_for_status()`) 500, 502, 503 and 504, with no code of its own.
@@ -23,20 +28,20 @@ impl ProvideErrorMetadata for reqwest::Error {
     }
 
     fn is_transient(&self) -> bool {
-        if self.is_timeout() || self.is_connect() || self.is_body() {
-            return true;
-        }
-        if self.is_request() && self.status().is_none() {
+        if self.is_timeout() || self.is_connect() {
             return true;
         }
         let mut source = self.source();
         while let Some(err) = source {
+            if let Some(verdict) = err.downcast_ref::<hyper::Error>().and_then(hyper_verdict) {
+                return verdict;
+            }
             if let Some(io) = err.downcast_ref::<std::io::Error>() {
                 return is_transient_io_kind(io.kind());
             }
             source = err.source();
         }
-        false
+        self.is_body() || (self.is_request() && self.status().is_none())
     }
 }
 

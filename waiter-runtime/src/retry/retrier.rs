@@ -358,11 +358,34 @@ impl Retrier {
         self.execute(&call, op, token, None).await
     }
 
+    /// [`run_report`](Self::run_report) for an operation that can be repeated only while
+    /// `can_repeat()` says so (a retry layer holding a copy of the request for one more
+    /// attempt): when a retry is indicated and it cannot, the last result is returned as it is
+    /// ([`StopReason::CannotRepeat`]), and no token is taken for a retry that is not made.
+    #[cfg(any(feature = "tower", feature = "reqwest-middleware"))]
+    pub(crate) async fn run_report_while<F, Fut, O, E>(
+        &self,
+        op: F,
+        can_repeat: &(dyn Fn() -> bool + Sync),
+    ) -> RunReport<O, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        let token = self.inner.quota.acquire();
+        let call = CallSettings {
+            can_repeat: Some(can_repeat),
+            ..CallSettings::default()
+        };
+        self.execute(&call, op, token, None).await
+    }
+
     /// The retry loop. `token` was acquired before the first try; `first` is the first try
     /// when the caller already made it.
     async fn execute<'q, F, Fut, O, E>(
         &'q self,
-        call: &CallSettings,
+        call: &CallSettings<'_>,
         mut op: F,
         mut token: RetryToken<'q>,
         first: Option<FirstTry<O, E>>,
@@ -514,6 +537,12 @@ impl Retrier {
                 tracing::debug!(attempt, %reason, ?stop, "not retrying");
                 return done(stop, result, 0);
             }
+            if call.can_repeat.is_some_and(|can_repeat| !can_repeat()) {
+                token.failure();
+                let stop = StopReason::CannotRepeat;
+                tracing::debug!(attempt, %reason, ?stop, "not retrying: the operation cannot be repeated");
+                return done(stop, result, 0);
+            }
             // Random numbers only where jitter applies to a non-zero bound.
             let mut delay = match (config.jitter(), reason.retry_after()) {
                 (super::Jitter::Full, None) if !config.backoff_bound(attempt).is_zero() => {
@@ -630,13 +659,15 @@ pub struct CustomizedRun<'r> {
 }
 
 #[derive(Default)]
-struct CallSettings {
+struct CallSettings<'a> {
     classifiers: Option<RetryClassifiers>,
     replace: bool,
     max_attempts: Option<u32>,
     /// The waiter's own retries around a whole poll (`Waiter::retry`): they stand down when
     /// the operation has a retry layer of its own.
     waiter_owned: bool,
+    /// Whether the operation can be made once more (see `run_report_while`).
+    can_repeat: Option<&'a (dyn Fn() -> bool + Sync)>,
 }
 
 impl<'r> CustomizedRun<'r> {
@@ -664,7 +695,7 @@ impl<'r> CustomizedRun<'r> {
         self
     }
 
-    fn settings(self) -> (&'r Retrier, CallSettings) {
+    fn settings(self) -> (&'r Retrier, CallSettings<'static>) {
         let classifiers =
             (self.replace || !self.classifiers.is_empty()).then_some(self.classifiers);
         (
@@ -674,6 +705,7 @@ impl<'r> CustomizedRun<'r> {
                 replace: self.replace,
                 max_attempts: self.max_attempts,
                 waiter_owned: false,
+                can_repeat: None,
             },
         )
     }
@@ -741,6 +773,9 @@ pub enum StopReason {
     /// The waiter's own retries ([`Waiter::retry`](crate::waiter::Waiter::retry)) stood down:
     /// the operation retried inside the poll with a retry layer of its own.
     RetriedByOperation,
+    /// A retry was indicated but the operation could not be made again: a retry layer had no
+    /// copy of the request to send (the last response is the caller's).
+    CannotRepeat,
 }
 
 /// A retry about to happen, as passed to [`Retrier::on_retry`] hooks.
