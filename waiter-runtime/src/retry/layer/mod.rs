@@ -44,6 +44,11 @@ mod tower;
 
 use std::time::Duration;
 
+// Without a layer, only the docs name them.
+#[cfg_attr(
+    not(any(feature = "tower", feature = "reqwest-middleware")),
+    allow(unused_imports)
+)]
 use super::{HttpStatusCodeClassifier, Retrier};
 use crate::ProvideErrorMetadata;
 use crate::error_metadata::{error_code_from_header_map, retry_after_from_header_map};
@@ -144,12 +149,14 @@ impl<R: HttpResponse, E: ProvideErrorMetadata> ProvideErrorMetadata for HttpFail
 }
 
 /// Whether a response is an error for the classifiers.
+#[cfg(any(feature = "tower", feature = "reqwest-middleware"))]
 fn is_failure(status: u16) -> bool {
     status >= 400
 }
 
 /// The retrier both layers use: `retrier` plus a classifier retrying `429 Too Many Requests`
 /// as throttling (the built-in status classifier retries 500, 502, 503 and 504).
+#[cfg(any(feature = "tower", feature = "reqwest-middleware"))]
 fn http_retrier(retrier: Retrier) -> Retrier {
     retrier.retry_classifier(HttpStatusCodeClassifier::new_from_codes([429]))
 }
