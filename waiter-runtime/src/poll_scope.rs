@@ -22,8 +22,9 @@
 //! An error that no acceptor names and that is still failing when the retries stop (attempts,
 //! quota) ends the wait as `WaiterError::OperationFailed`. A retry whose wait would end past the
 //! waiter's deadline is moved up, as the waiter's own last poll is, to leave its attempt twice
-//! the longest attempt so far to answer before the deadline; when that time is not left, the
-//! retry is given up and the wait ends as `WaiterError::ExceededMaxWait`, with that error.
+//! the longest attempt so far to answer before the deadline; when that time is not left, or
+//! the server's retry-after hint asks for later, the retry is given up and the wait ends as
+//! `WaiterError::ExceededMaxWait`, with that error.
 //!
 //! The [`Waiter`](crate::waiter::Waiter) runs each poll inside a [`PollScope`] that carries the
 //! errors its acceptors name ([`NamedErrors`]: the `errorType` codes, every error when an

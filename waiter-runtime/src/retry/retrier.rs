@@ -566,10 +566,11 @@ impl Retrier {
                     // The waiter's own rule for its last poll (see `waiter::delay`): rather than
                     // give up with time left, retry when there is just time left for the
                     // attempt to answer, twice the longest attempt so far. Give up only when
-                    // there is not.
+                    // there is not, or when the server said when to come back (its hint is a
+                    // minimum: an earlier attempt would only be refused again).
                     let left = deadline.saturating_duration_since(tokio::time::Instant::now());
                     match left.checked_sub(longest_attempt.saturating_mul(2)) {
-                        Some(early) if !left.is_zero() => {
+                        Some(early) if !left.is_zero() && reason.retry_after().is_none() => {
                             tracing::debug!(attempt, %reason, ?delay, ?early, "the retry would end past the waiter's deadline: moved up to leave its attempt time to answer");
                             delay = early;
                         }
@@ -768,7 +769,8 @@ pub enum StopReason {
     /// the waiter decides what it means, so it is returned at once.
     NamedByWaiter,
     /// A retry was indicated inside a waiter's poll, but too little time was left before the
-    /// waiter's deadline for another attempt to answer (twice the longest attempt so far).
+    /// waiter's deadline for another attempt to answer (twice the longest attempt so far), or
+    /// the server's retry-after hint would have ended past it.
     WaiterDeadline,
     /// The waiter's own retries ([`Waiter::retry`](crate::waiter::Waiter::retry)) stood down:
     /// the operation retried inside the poll with a retry layer of its own.
