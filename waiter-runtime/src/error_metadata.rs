@@ -79,6 +79,8 @@ pub mod field;
 pub mod hint;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(any(feature = "reqwest", feature = "reqwest-0_12", feature = "tower"))]
+mod hyper;
 #[cfg(feature = "io")]
 mod io;
 #[cfg(any(feature = "reqwest", feature = "reqwest-0_12"))]
@@ -88,6 +90,8 @@ mod reqwest_middleware;
 
 #[cfg(feature = "http")]
 pub use self::http::{error_code_from_header_map, retry_after_from_header_map};
+#[cfg(any(feature = "reqwest", feature = "reqwest-0_12", feature = "tower"))]
+pub(crate) use self::hyper::hyper_verdict;
 #[cfg(feature = "io")]
 pub use self::io::is_transient_io_kind;
 

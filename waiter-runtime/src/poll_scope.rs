@@ -20,8 +20,11 @@
 //! * a `success: false` acceptor names every error: one attempt per poll, whatever the error.
 //!
 //! An error that no acceptor names and that is still failing when the retries stop (attempts,
-//! quota) ends the wait as `WaiterError::OperationFailed`; one whose next retry would wait past
-//! the waiter's deadline ends it as `WaiterError::ExceededMaxWait`, with that error.
+//! quota) ends the wait as `WaiterError::OperationFailed`. A retry whose wait would end past the
+//! waiter's deadline is moved up, as the waiter's own last poll is, to leave its attempt twice
+//! the longest attempt so far to answer before the deadline; when that time is not left, or
+//! the server's retry-after hint asks for later, the retry is given up and the wait ends as
+//! `WaiterError::ExceededMaxWait`, with that error.
 //!
 //! The [`Waiter`](crate::waiter::Waiter) runs each poll inside a [`PollScope`] that carries the
 //! errors its acceptors name ([`NamedErrors`]: the `errorType` codes, every error when an
@@ -194,6 +197,9 @@ pub struct PollScope {
 struct Shared {
     named: NamedErrors,
     deadline: Option<Instant>,
+    /// When the scope was made: the start of the poll's first attempt, for a retry layer
+    /// that made it before it looked at the scope.
+    started: Instant,
     retries: AtomicU32,
     retry_wait_nanos: AtomicU64,
     rate_limit_wait_nanos: AtomicU64,
@@ -220,6 +226,7 @@ impl PollScope {
             shared: Arc::new(Shared {
                 named,
                 deadline,
+                started: Instant::now(),
                 retries: AtomicU32::new(0),
                 retry_wait_nanos: AtomicU64::new(0),
                 rate_limit_wait_nanos: AtomicU64::new(0),
@@ -247,6 +254,11 @@ impl PollScope {
     /// The waiter's deadline (`None`: no deadline).
     pub fn deadline(&self) -> Option<Instant> {
         self.shared.deadline
+    }
+
+    /// When the scope was made (just before the poll began).
+    pub(crate) fn started(&self) -> Instant {
+        self.shared.started
     }
 
     /// Whether a wait of `delay` from now ends at or before the waiter's deadline.

@@ -299,7 +299,7 @@ fn capacity_stays_within_zero_and_max_under_any_sequence() {
             ..Tuning::AWS
         },
     ] {
-        let mut state = RateLimiterState::with_tuning(tuning, 0.0);
+        let mut state = RateLimiterState::with_tuning(tuning, 0.0).unwrap();
         let mut now = 0.0;
         for _ in 0..100_000 {
             now += rng.random_range(0.0..0.05);

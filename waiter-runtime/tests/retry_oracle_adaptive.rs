@@ -683,7 +683,7 @@ fn sdk_cold_start_matches_botocore_from_the_first_response() {
     let mut first_half_second = 0;
     for (n, seq) in sequences.iter().enumerate() {
         let t0 = f(&seq["t0"]);
-        let mut state = RateLimiterState::with_tuning(Tuning::SDK, t0);
+        let mut state = RateLimiterState::with_tuning(Tuning::SDK, t0).unwrap();
         // A shadow of the transmit rate, to count the throttles before its first measurement.
         let mut shadow = TransmitRate::new(Tuning::AWS, t0);
         for (i, step) in steps(seq).iter().map(Step::parse).enumerate() {
@@ -733,7 +733,7 @@ fn the_default_cold_start_is_unchanged_and_differs_from_the_sdks() {
         .expect("a cold sequence");
     let t0 = f(&cold["t0"]);
     let mut ours = RateLimiterState::new(t0);
-    let mut sdk = RateLimiterState::with_tuning(Tuning::SDK, t0);
+    let mut sdk = RateLimiterState::with_tuning(Tuning::SDK, t0).unwrap();
     for step in steps(cold).iter().map(Step::parse) {
         for state in [&mut ours, &mut sdk] {
             if state.is_enabled() {

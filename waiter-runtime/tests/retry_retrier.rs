@@ -229,14 +229,17 @@ async fn inside_a_poll_no_retry_waits_past_the_waiters_deadline() {
     let script = Script::failing(TestError::Throttling);
     let start = tokio::time::Instant::now();
     let report = scope.run(retrier.run_report(|| script.call())).await;
-    // Backoffs 1, 2 (ends at 3 s); the next, 4 s, would end at 7 s > 5 s.
+    // Backoffs 1, 2 (ends at 3 s); the next, 4 s, would end at 7 s > 5 s: it is moved up to
+    // the deadline (these attempts take no time, so they need no time to answer), as the
+    // waiter's last poll is; after that attempt no time is left.
     assert_eq!(
         (report.attempts, report.stop),
-        (3, StopReason::WaiterDeadline)
+        (4, StopReason::WaiterDeadline)
     );
-    assert_eq!(start.elapsed(), Duration::from_secs(3));
+    assert_eq!(start.elapsed(), Duration::from_secs(5));
+    assert_eq!(script.gaps(), [1, 2, 2].map(Duration::from_secs));
     assert!(scope.stopped_at_deadline());
-    assert_eq!(retrier.quota().available(), 490);
+    assert_eq!(retrier.quota().available(), 485);
     // A delay that ends exactly at the deadline is allowed.
     let scope = poll(NamedErrors::none(), Some(Duration::from_secs(3)));
     let script = Script::failing(TestError::Throttling);

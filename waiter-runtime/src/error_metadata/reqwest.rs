@@ -6,9 +6,13 @@
 macro_rules! provide_for_reqwest {
     ($reqwest:ident, $version:literal) => {
         #[doc = concat!("A reqwest ", $version, " error has no code; its status is the response's")]
-        /// (from `error_for_status`); it is transient when the request timed out, could not
-        /// connect, failed while being sent or while its body was read, or when an IO error of
-        /// a transient kind caused it.
+        /// (from `error_for_status`); it is transient when the request timed out or could not
+        /// connect, when hyper says the connection was lost before the response was complete
+        /// (or before the request went out), when an IO error of a transient kind caused it, or
+        /// when it failed while being sent or while its body was read for another reason. A
+        /// malformed response (a bad status line, status `000`, headers too large or too many)
+        /// is not transient: the server answered, and would answer the same again (the tower
+        /// layer's `TransportError` judges hyper's errors the same way).
         ///
         /// So with the default classifiers, a reqwest-based client retries timeouts, connection
         /// errors and (after `error_for_status()`) 500, 502, 503 and 504, with no code of its own.
@@ -22,20 +26,23 @@ macro_rules! provide_for_reqwest {
             }
 
             fn is_transient(&self) -> bool {
-                if self.is_timeout() || self.is_connect() || self.is_body() {
-                    return true;
-                }
-                if self.is_request() && self.status().is_none() {
+                if self.is_timeout() || self.is_connect() {
                     return true;
                 }
                 let mut source = ::std::error::Error::source(self);
                 while let Some(err) = source {
+                    if let Some(verdict) = err
+                        .downcast_ref::<::hyper::Error>()
+                        .and_then($crate::error_metadata::hyper_verdict)
+                    {
+                        return verdict;
+                    }
                     if let Some(io) = err.downcast_ref::<::std::io::Error>() {
                         return $crate::error_metadata::is_transient_io_kind(io.kind());
                     }
                     source = err.source();
                 }
-                false
+                self.is_body() || (self.is_request() && self.status().is_none())
             }
         }
 

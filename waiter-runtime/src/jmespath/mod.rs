@@ -119,6 +119,7 @@ mod input_output;
 pub(crate) mod matchers;
 mod node;
 mod searchable;
+mod serialized;
 
 /// Helpers the emitted code calls, re-exported by the runtime's private module.
 #[path = "rt.rs"]

@@ -228,7 +228,8 @@ impl<'a> Node<'a> {
     /// [Depth](Node#depth)): 256, twice what `serde_json` parses by default.
     pub const MAX_DEPTH: usize = 256;
 
-    /// An owned node holding a copy of `value` (parts deeper than [`Node::MAX_DEPTH`] are `null`).
+    /// An owned node holding a copy of `value` (parts deeper than [`Node::MAX_DEPTH`] are
+    /// `null`; they are dropped without recursion, so any depth is fine).
     pub fn from_value(value: Value) -> Node<'static> {
         from_value_at(value, 0)
     }
@@ -450,7 +451,10 @@ fn from_value_at(value: Value, depth: usize) -> Node<'static> {
         Value::Bool(b) => Node::Bool(b),
         Value::Number(n) => Node::Number(n),
         Value::String(s) => Node::String(Cow::Owned(s)),
-        _ if depth >= Node::MAX_DEPTH => Node::Null,
+        _ if depth >= Node::MAX_DEPTH => {
+            drop_iteratively(value);
+            Node::Null
+        }
         Value::Array(a) => Node::Array(Array::Owned(
             a.into_iter().map(|v| from_value_at(v, depth + 1)).collect(),
         )),
@@ -459,6 +463,19 @@ fn from_value_at(value: Value, depth: usize) -> Node<'static> {
                 .map(|(k, v)| (Cow::Owned(k), from_value_at(v, depth + 1)))
                 .collect(),
         )),
+    }
+}
+
+/// Drops `value` without recursion, however deep it is (a `Value` drops itself recursively):
+/// its arrays and objects are emptied onto a heap stack first.
+fn drop_iteratively(value: Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(members) => stack.extend(members.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
     }
 }
 

@@ -874,9 +874,10 @@ pub enum Verdict {
     },
 }
 
-/// `#[searchable(serde)]` fields: the JSON form of any `Serialize` value.
+/// `#[searchable(serde)]` fields: the JSON form of any `Serialize` value, depth bounded as
+/// [`Serialized`](super::Serialized)'s.
 pub fn serialized<T: serde::Serialize + ?Sized>(value: &T) -> Node<'static> {
-    Node::from_value(serde_json::to_value(value).unwrap_or(serde_json::Value::Null))
+    super::serialized::to_node(value)
 }
 
 /// One-member object for union (data-carrying enum) variants.
@@ -890,6 +891,42 @@ pub fn flat<'a>(node: Node<'a>) -> Option<Object<'a>> {
         Node::Object(o) => Some(o),
         _ => None,
     }
+}
+
+thread_local! {
+    /// How many flattened members deep the lookups running on this thread are.
+    static FLATTENED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f` one flattened member deeper: `None` past [`Node::MAX_DEPTH`] of them (a type that
+/// flattens itself, `more: Option<Box<Self>>`, nested deeper than that), whose members are
+/// then not looked into, as deeper data is `null` to whole-value operations.
+fn flattened<R>(f: impl FnOnce() -> R) -> Option<R> {
+    struct Level;
+    impl Drop for Level {
+        fn drop(&mut self) {
+            FLATTENED.with(|depth| depth.set(depth.get() - 1));
+        }
+    }
+    let depth = FLATTENED.with(|depth| {
+        let d = depth.get();
+        if d < Node::MAX_DEPTH {
+            depth.set(d + 1);
+        }
+        d
+    });
+    if depth >= Node::MAX_DEPTH {
+        return None;
+    }
+    let _level = Level;
+    Some(f())
+}
+
+/// The member `name` of a `#[serde(flatten)]` field's value, if it is an object (at most
+/// [`Node::MAX_DEPTH`] flattened members deep).
+pub fn flat_get<'a>(node: Node<'a>, name: &str) -> Option<Node<'a>> {
+    let Node::Object(o) = node else { return None };
+    flattened(|| o.get(name)).flatten()
 }
 
 pub use super::data_model::{AsBlob, AsTimestamp};
@@ -912,7 +949,7 @@ pub fn flat_entries<'a>(
             f(k, v)
         }
     };
-    match o {
+    flattened(|| match o {
         Object::View(view) => view.for_each_entry(&mut emit),
         Object::Owned(members) => {
             for (k, v) in members {
@@ -921,5 +958,5 @@ pub fn flat_entries<'a>(
                 }
             }
         }
-    }
+    });
 }

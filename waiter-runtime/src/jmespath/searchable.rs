@@ -982,7 +982,9 @@ map!(HashMap; S);
 ///
 /// The value is converted to a `serde_json::Value` on every search (the one case where the whole
 /// data is converted); prefer `#[derive(Searchable)]` on your own types. A value that fails to
-/// serialize searches as `null`.
+/// serialize searches as `null`. The conversion stops at [`Node::MAX_DEPTH`] levels of arrays
+/// and objects, as [`Node::from_value`] does (deeper parts are `null`, and are not serialized),
+/// and at four times that many nested options and newtypes: deep data cannot overflow the stack.
 ///
 /// ```
 /// use waiter_runtime::jmespath;
@@ -1001,6 +1003,6 @@ pub struct Serialized<T>(pub T);
 
 impl<T: serde::Serialize> Searchable for Serialized<T> {
     fn node(&self) -> Node<'_> {
-        Node::from_value(serde_json::to_value(&self.0).unwrap_or(Value::Null))
+        super::serialized::to_node(&self.0)
     }
 }

@@ -26,7 +26,8 @@ type RetryHook = Arc<dyn Fn(&RetryEvent<'_>) + Send + Sync>;
 /// Inside a waiter's poll (see [`poll_scope`](crate::poll_scope)) it follows one more rule: an
 /// error that one of the waiter's acceptors names is returned at once, never retried (it may be
 /// the waiter's own terminal condition); every other error is retried as outside a waiter, but
-/// no retry waits past the waiter's deadline.
+/// no retry waits past the waiter's deadline (one that would is moved up to leave its attempt
+/// time to answer before it).
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU32, Ordering};
@@ -360,11 +361,34 @@ impl Retrier {
         self.execute(&call, op, token, None).await
     }
 
+    /// [`run_report`](Self::run_report) for an operation that can be repeated only while
+    /// `can_repeat()` says so (a retry layer holding a copy of the request for one more
+    /// attempt): when a retry is indicated and it cannot, the last result is returned as it is
+    /// ([`StopReason::CannotRepeat`]), and no token is taken for a retry that is not made.
+    #[cfg(any(feature = "tower", feature = "reqwest-middleware"))]
+    pub(crate) async fn run_report_while<F, Fut, O, E>(
+        &self,
+        op: F,
+        can_repeat: &(dyn Fn() -> bool + Sync),
+    ) -> RunReport<O, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        let token = self.inner.quota.acquire();
+        let call = CallSettings {
+            can_repeat: Some(can_repeat),
+            ..CallSettings::default()
+        };
+        self.execute(&call, op, token, None).await
+    }
+
     /// The retry loop. `token` was acquired before the first try; `first` is the first try
     /// when the caller already made it.
     async fn execute<'q, F, Fut, O, E>(
         &'q self,
-        call: &CallSettings,
+        call: &CallSettings<'_>,
         mut op: F,
         mut token: RetryToken<'q>,
         first: Option<FirstTry<O, E>>,
@@ -399,6 +423,19 @@ impl Retrier {
 
         let mut attempt = 1u32;
         let mut tokens_taken = 0u64;
+        // Inside a poll with a deadline, attempts are timed: a retry that would end past the
+        // deadline is moved up to leave the attempt twice the longest one so far to answer
+        // (see below). A first try made before this loop without a start time began with the
+        // poll, as far as we know.
+        let timed = scope
+            .as_ref()
+            .is_some_and(|scope| scope.deadline().is_some());
+        let mut attempt_began = match (&scope, &first) {
+            (Some(scope), Some(first)) if timed => Some(first.started.unwrap_or(scope.started())),
+            _ if timed => Some(started),
+            _ => None,
+        };
+        let mut longest_attempt = Duration::ZERO;
         let (mut first, ticket) = match first {
             Some(first) if first.acquired => (Some(first.result), first.ticket),
             first => (
@@ -416,9 +453,15 @@ impl Retrier {
                     if let Some(limiter) = &inner.rate_limiter {
                         acquire_timed(&**limiter, ticket).await;
                     }
+                    if timed {
+                        attempt_began = Some(tokio::time::Instant::now());
+                    }
                     op().await
                 }
             };
+            if let Some(began) = attempt_began {
+                longest_attempt = longest_attempt.max(began.elapsed());
+            }
             // The waiter's own retries (`Waiter::retry`) stand down once the operation has a
             // retry layer of its own: no double retries.
             if call.waiter_owned
@@ -497,7 +540,13 @@ impl Retrier {
                 tracing::debug!(attempt, %reason, ?stop, "not retrying");
                 return done(stop, result, 0);
             }
-            let delay = backoff_delay(config, &reason, attempt);
+            if call.can_repeat.is_some_and(|can_repeat| !can_repeat()) {
+                token.failure();
+                let stop = StopReason::CannotRepeat;
+                tracing::debug!(attempt, %reason, ?stop, "not retrying: the operation cannot be repeated");
+                return done(stop, result, 0);
+            }
+            let mut delay = backoff_delay(config, &reason, attempt);
             if let Some(deadline) = deadline {
                 // A delay reaching past what `Instant` can hold ends past any deadline.
                 let end = tokio::time::Instant::now().checked_add(delay);
@@ -507,12 +556,28 @@ impl Retrier {
                     return done(StopReason::TimeBudgetExhausted, result, 0);
                 }
             }
-            if let Some(scope) = &scope {
+            if let (Some(scope), Some(deadline)) =
+                (&scope, scope.as_ref().and_then(PollScope::deadline))
+            {
                 if !scope.fits(delay) {
-                    token.failure();
-                    scope.record_deadline_stop();
-                    tracing::debug!(attempt, %reason, ?delay, "not retrying: the retry would end past the waiter's deadline");
-                    return done(StopReason::WaiterDeadline, result, 0);
+                    // The waiter's own rule for its last poll (see `waiter::delay`): rather than
+                    // give up with time left, retry when there is just time left for the
+                    // attempt to answer, twice the longest attempt so far. Give up only when
+                    // there is not, or when the server said when to come back (its hint is a
+                    // minimum: an earlier attempt would only be refused again).
+                    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+                    match left.checked_sub(longest_attempt.saturating_mul(2)) {
+                        Some(early) if !left.is_zero() && reason.retry_after().is_none() => {
+                            tracing::debug!(attempt, %reason, ?delay, ?early, "the retry would end past the waiter's deadline: moved up to leave its attempt time to answer");
+                            delay = early;
+                        }
+                        _ => {
+                            token.failure();
+                            scope.record_deadline_stop();
+                            tracing::debug!(attempt, %reason, ?delay, "not retrying: the retry would end past the waiter's deadline");
+                            return done(StopReason::WaiterDeadline, result, 0);
+                        }
+                    }
                 }
             }
             token = match token.schedule_retry(reason.kind()) {
@@ -553,6 +618,11 @@ impl Retrier {
             if !delay.is_zero() {
                 // Boxed: keeps the timer out of every call's future, retried or not.
                 Box::pin(tokio::time::sleep(delay)).await;
+            } else {
+                // A retry that does not sleep still lets the runtime run other tasks once this
+                // task has spent its budget (tokio's cooperative scheduling): zero-delay
+                // retries of an operation that is ready at once cannot hold a thread.
+                tokio::task::consume_budget().await;
             }
             attempt += 1;
         }
@@ -618,7 +688,7 @@ pub struct CustomizedRun<'r> {
 }
 
 #[derive(Default)]
-struct CallSettings {
+struct CallSettings<'a> {
     classifiers: Option<RetryClassifiers>,
     replace: bool,
     max_attempts: Option<u32>,
@@ -627,6 +697,8 @@ struct CallSettings {
     /// The waiter's own retries around a whole poll (`Waiter::retry`): they stand down when
     /// the operation has a retry layer of its own.
     waiter_owned: bool,
+    /// Whether the operation can be made once more (see `run_report_while`).
+    can_repeat: Option<&'a (dyn Fn() -> bool + Sync)>,
 }
 
 impl<'r> CustomizedRun<'r> {
@@ -690,7 +762,7 @@ impl<'r> CustomizedRun<'r> {
         self
     }
 
-    fn settings(self) -> (&'r Retrier, CallSettings) {
+    fn settings(self) -> (&'r Retrier, CallSettings<'static>) {
         let classifiers =
             (self.replace || !self.classifiers.is_empty()).then_some(self.classifiers);
         (
@@ -701,6 +773,7 @@ impl<'r> CustomizedRun<'r> {
                 max_attempts: self.max_attempts,
                 long_polling: self.long_polling,
                 waiter_owned: false,
+                can_repeat: None,
             },
         )
     }
@@ -762,12 +835,16 @@ pub enum StopReason {
     /// The call runs inside a waiter's poll and one of the waiter's acceptors names the error:
     /// the waiter decides what it means, so it is returned at once.
     NamedByWaiter,
-    /// A retry was indicated inside a waiter's poll, but its wait would have ended past the
-    /// waiter's deadline.
+    /// A retry was indicated inside a waiter's poll, but too little time was left before the
+    /// waiter's deadline for another attempt to answer (twice the longest attempt so far), or
+    /// the server's retry-after hint would have ended past it.
     WaiterDeadline,
     /// The waiter's own retries ([`Waiter::retry`](crate::waiter::Waiter::retry)) stood down:
     /// the operation retried inside the poll with a retry layer of its own.
     RetriedByOperation,
+    /// A retry was indicated but the operation could not be made again: a retry layer had no
+    /// copy of the request to send (the last response is the caller's).
+    CannotRepeat,
 }
 
 /// A retry about to happen, as passed to [`Retrier::on_retry`] hooks.

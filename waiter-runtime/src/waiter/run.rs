@@ -282,7 +282,8 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     ///
     /// Each poll runs inside a [`PollScope`]: a retry layer inside the operation returns at
     /// once the errors the waiter's acceptors name and retries the others, never past the
-    /// deadline. When such a retry gives up at the deadline, the wait ends as
+    /// deadline (a retry that would end past it is moved up to leave its attempt time to
+    /// answer). When no time is left for a retry, the wait ends as
     /// [`ExceededMaxWait`](WaiterError::ExceededMaxWait) with that error.
     ///
     /// The deadline is a tokio timer, which has a resolution of 1 ms: the wait ends at most

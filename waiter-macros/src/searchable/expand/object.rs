@@ -26,8 +26,8 @@ pub(super) fn object_impl(
     // `field`, `len`, `for_each_entry` agree on that.
     let flat_get = flat.iter().map(|f| {
         let v = value(f, access(&f.member));
-        quote!(if let #p::__Option::Some(o) = #p::flat(#v) {
-            if let #p::__Option::Some(n) = o.get(name) { return #p::__Option::Some(n); }
+        quote!(if let #p::__Option::Some(n) = #p::flat_get(#v, name) {
+            return #p::__Option::Some(n);
         })
     });
     let n = plain.len();

@@ -42,6 +42,11 @@ impl TokenBucket {
         }
     }
 
+    /// Moves the last refill in time (see `RateLimiterState::rebased`).
+    pub(crate) fn map_times(&mut self, f: impl Fn(f64) -> f64) {
+        self.last_refill = self.last_refill.map(f);
+    }
+
     /// Adds the tokens accrued since the last refill at the current fill rate.
     pub fn refill(&mut self, now: f64) {
         if let Some(last) = self.last_refill {

@@ -47,6 +47,11 @@ impl Cubic {
         cubic
     }
 
+    /// Moves the last throttle in time (the curve keeps its shape).
+    pub(crate) fn map_times(&mut self, f: impl Fn(f64) -> f64) {
+        self.last_throttle = f(self.last_throttle);
+    }
+
     fn compute_k(&self) -> f64 {
         (self.w_max * (1.0 - self.beta) / self.scale_constant).cbrt()
     }

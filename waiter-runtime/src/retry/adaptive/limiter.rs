@@ -185,11 +185,18 @@ impl ClientRateLimiter {
     /// assert!(ClientRateLimiter::with_tuning(Tuning { beta: 0.0, ..Tuning::AWS }).is_err());
     /// ```
     pub fn with_tuning(tuning: Tuning) -> Result<Self, InvalidTuning> {
-        tuning.validate()?;
-        Ok(Self::with_state(RateLimiterState::with_tuning(tuning, 0.0)))
+        Ok(Self::with_state(RateLimiterState::with_tuning(
+            tuning, 0.0,
+        )?))
     }
 
-    /// A limiter starting from `state`, whose time zero is now.
+    /// A limiter starting from `state`, whose time zero is now. A state whose times are ahead
+    /// of that (taken from a limiter whose clock ran for an hour, or built at a later `now`)
+    /// carries on from its latest instant (its last refill, bucket or throttle), which becomes
+    /// now: it refills from now on as it would have then, rather than not at all until the
+    /// new clock catches up.
+    /// (A state's constants were checked when it was built: see
+    /// [`RateLimiterState::with_tuning`].)
     ///
     /// ```
     /// use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
@@ -207,7 +214,7 @@ impl ClientRateLimiter {
                 free: Default::default(),
                 bucket_width: state.tuning().rate_bucket_width,
                 inner: Padded(Mutex::new(Inner {
-                    state,
+                    state: state.rebased(),
                     line: BTreeMap::new(),
                     next_key: 0,
                     last_now: 0.0,

@@ -66,6 +66,6 @@ mod tuning;
 pub use bucket::TokenBucket;
 pub use cubic::Cubic;
 pub use limiter::{Acquire, ClientRateLimiter, Ticket};
-pub use state::{InvalidRate, RateLimiterState};
+pub use state::{InvalidRate, InvalidSteadyState, RateLimiterState};
 pub use transmit::TransmitRate;
 pub use tuning::{ColdStart, InvalidTuning, Tuning};

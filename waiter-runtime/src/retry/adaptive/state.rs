@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::{ColdStart, Cubic, TokenBucket, TransmitRate, Tuning};
+use super::{ColdStart, Cubic, InvalidTuning, TokenBucket, TransmitRate, Tuning};
 
 /// The whole adaptive algorithm as a plain value: no clock, no lock, no task. Every method takes
 /// the current time in seconds from an origin of the caller's choosing, so tests replay
@@ -39,16 +39,32 @@ pub struct RateLimiterState {
 impl RateLimiterState {
     /// The state of a fresh client at `now`: not throttled yet, so the bucket is off.
     pub fn new(now: f64) -> Self {
-        Self::with_tuning(Tuning::AWS, now)
+        Self::unchecked(Tuning::AWS, now)
     }
 
-    /// Same as [`new`](Self::new) with other constants (see [`Tuning`]), used as given:
-    /// check them first with [`Tuning::validate`].
+    /// Same as [`new`](Self::new) with other constants (see [`Tuning`]), checked with
+    /// [`Tuning::validate`] as [`ClientRateLimiter::with_tuning`](super::ClientRateLimiter::with_tuning)
+    /// checks them: a state never holds constants out of range (a minimum fill rate of 0, say,
+    /// would set a timer for decades).
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::{RateLimiterState, Tuning};
+    ///
+    /// assert!(RateLimiterState::with_tuning(Tuning { min_fill_rate: 5.0, ..Tuning::AWS }, 0.0).is_ok());
+    /// let err = RateLimiterState::with_tuning(Tuning { min_fill_rate: 0.0, ..Tuning::AWS }, 0.0);
+    /// assert_eq!(err.unwrap_err().field(), "min_fill_rate");
+    /// ```
+    pub fn with_tuning(tuning: Tuning, now: f64) -> Result<Self, InvalidTuning> {
+        tuning.validate()?;
+        Ok(Self::unchecked(tuning, now))
+    }
+
+    /// [`with_tuning`](Self::with_tuning) for constants already checked.
     ///
     /// With [`ColdStart::Sdk`] the bucket is set to a max rate of 1 token/s at `now`, as
     /// botocore builds its `TokenBucket(max_rate=1)` with the client: it fills from then on
     /// (unused until the first throttle).
-    pub fn with_tuning(tuning: Tuning, now: f64) -> Self {
+    fn unchecked(tuning: Tuning, now: f64) -> Self {
         let mut bucket = TokenBucket::new(tuning);
         if tuning.cold_start == ColdStart::Sdk {
             bucket.set_rate(now, SDK_INITIAL_MAX_RATE);
@@ -84,15 +100,34 @@ impl RateLimiterState {
     /// # Ok::<(), waiter_runtime::retry::adaptive::InvalidRate>(())
     /// ```
     pub fn steady_at(rate: f64, now: f64) -> Result<Self, InvalidRate> {
-        Self::steady_at_with_tuning(Tuning::AWS, rate, now)
+        Self::steady(Tuning::AWS, rate, now)
     }
 
-    /// Same as [`steady_at`](Self::steady_at) with other constants.
-    pub fn steady_at_with_tuning(tuning: Tuning, rate: f64, now: f64) -> Result<Self, InvalidRate> {
+    /// Same as [`steady_at`](Self::steady_at) with other constants, checked as
+    /// [`with_tuning`](Self::with_tuning) checks them.
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::{InvalidSteadyState, RateLimiterState, Tuning};
+    ///
+    /// let tuning = Tuning { min_capacity: f64::NAN, ..Tuning::AWS };
+    /// let err = RateLimiterState::steady_at_with_tuning(tuning, 10.0, 0.0).unwrap_err();
+    /// assert!(matches!(err, InvalidSteadyState::Tuning(e) if e.field() == "min_capacity"));
+    /// ```
+    pub fn steady_at_with_tuning(
+        tuning: Tuning,
+        rate: f64,
+        now: f64,
+    ) -> Result<Self, InvalidSteadyState> {
+        tuning.validate().map_err(InvalidSteadyState::Tuning)?;
+        Self::steady(tuning, rate, now).map_err(InvalidSteadyState::Rate)
+    }
+
+    /// [`steady_at_with_tuning`](Self::steady_at_with_tuning) for constants already checked.
+    fn steady(tuning: Tuning, rate: f64, now: f64) -> Result<Self, InvalidRate> {
         if !(rate.is_finite() && rate >= 0.0) {
             return Err(InvalidRate { rate });
         }
-        let mut state = Self::with_tuning(tuning, now);
+        let mut state = Self::unchecked(tuning, now);
         let probe = Cubic::with_max_rate(tuning, rate, now);
         state.cubic = Cubic::with_max_rate(tuning, rate, now - probe.time_window());
         state.transmit = state.transmit.with_measured(rate);
@@ -101,6 +136,35 @@ impl RateLimiterState {
         state.calculated_rate = rate;
         state.enabled = true;
         Ok(state)
+    }
+
+    /// The same state on a clock whose zero is the state's latest instant (its last refill,
+    /// bucket or throttle) when that is after 0: a state taken from a limiter whose clock ran
+    /// on, given to a new limiter (whose clock starts at 0), carries on from where it was
+    /// instead of waiting for the new clock to catch up with the old one. Times move back by
+    /// whole transmit-rate buckets, so the latest instant lands at or just before 0; a time
+    /// that is not a finite number becomes 0.
+    pub(crate) fn rebased(mut self) -> Self {
+        let width = self.tuning.rate_bucket_width;
+        let latest = [
+            Some(self.transmit.last_bucket()),
+            self.bucket.last_refill(),
+            Some(self.cubic.last_throttle()),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|t| t.is_finite())
+        .fold(0.0f64, f64::max);
+        let by = -(latest / width).ceil() * width;
+        let by = if by.is_finite() { by } else { 0.0 };
+        let moved = |t: f64| {
+            let t = t + by;
+            if t.is_finite() { t } else { 0.0 }
+        };
+        self.transmit.map_times(moved);
+        self.bucket.map_times(moved);
+        self.cubic.map_times(moved);
+        self
     }
 
     /// Records a response at `now`: updates the measured rate, then CUBIC (a throttle cuts the
@@ -332,3 +396,30 @@ impl std::fmt::Display for InvalidRate {
 }
 
 impl std::error::Error for InvalidRate {}
+
+/// Constants or a rate given to [`RateLimiterState::steady_at_with_tuning`] that are out of range.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InvalidSteadyState {
+    /// A constant out of range (see [`Tuning::validate`]).
+    Tuning(InvalidTuning),
+    /// A rate that is not a finite number, at least 0.
+    Rate(InvalidRate),
+}
+
+impl std::fmt::Display for InvalidSteadyState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InvalidSteadyState::Tuning(e) => e.fmt(f),
+            InvalidSteadyState::Rate(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for InvalidSteadyState {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InvalidSteadyState::Tuning(e) => Some(e),
+            InvalidSteadyState::Rate(e) => Some(e),
+        }
+    }
+}

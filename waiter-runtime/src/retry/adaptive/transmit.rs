@@ -89,6 +89,17 @@ impl TransmitRate {
         self
     }
 
+    /// Moves the buckets in time (by whole bucket widths, so that they stay aligned).
+    pub(crate) fn map_times(&mut self, f: impl Fn(f64) -> f64) {
+        self.last_bucket = f(self.last_bucket);
+        self.first_bucket = self.first_bucket.map(f);
+    }
+
+    /// The start of the current bucket.
+    pub(crate) fn last_bucket(&self) -> f64 {
+        self.last_bucket
+    }
+
     /// Counts one response at `now`; returns the measured rate.
     pub fn record(&mut self, now: f64) -> f64 {
         let bucket = (now / self.width).floor() * self.width;

@@ -57,7 +57,7 @@ pub struct Tuning {
 ///
 /// // Ten successes in 0.1 s, then a throttle, on a cold client.
 /// let replay = |tuning: Tuning| {
-///     let mut state = RateLimiterState::with_tuning(tuning, 0.0);
+///     let mut state = RateLimiterState::with_tuning(tuning, 0.0).unwrap();
 ///     for i in 1..=10 {
 ///         state.on_response(i as f64 * 0.01, false);
 ///     }

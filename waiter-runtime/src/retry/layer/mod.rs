@@ -10,7 +10,9 @@
 //! or more is an error for the classifiers (an [`HttpFailure::Response`]), seen through its
 //! status, the error code its headers name (`x-amzn-ErrorType`, else `x-amz-error-code`) and
 //! its retry-after hint (`x-amz-retry-after`, else `Retry-After`); a failure to get a response
-//! is an [`HttpFailure::Transport`], transient when it is a connection, timeout or IO error.
+//! is an [`HttpFailure::Transport`], transient when it is a connection, timeout or IO error,
+//! and not when the response was malformed (a bad status line, status `000`, headers too large
+//! or too many: both layers judge hyper's errors alike).
 //! With the built-in classifiers plus `429` (which both layers add), that retries:
 //!
 //! * `429`, and the [throttling codes](super::classifiers::THROTTLING_ERROR_CODES), as
@@ -21,7 +23,8 @@
 //! Classifiers added to the retrier see the same [`HttpFailure`] (downcast it with
 //! [`ClassifyContext::downcast_error`](super::ClassifyContext::downcast_error) to read the
 //! response). When no retry is left, the caller gets the last response as a response (its
-//! status says what happened), or the last transport error.
+//! status says what happened), or the last transport error; so does a request that could be
+//! copied for some retries but not for the next (no token is taken for a retry not made).
 //!
 //! Clones of a layer share the retrier, so every clone of a client shares one retry quota and,
 //! in adaptive mode, one rate limiter.

@@ -1,5 +1,7 @@
 //! [`RetryMiddleware`]: the retrier as a `reqwest_middleware::Middleware`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use http::Extensions;
 use reqwest::{Request, Response};
 use reqwest_middleware::{Middleware, Next};
@@ -75,9 +77,11 @@ impl Middleware for RetryMiddleware {
         extensions: &mut Extensions,
         next: Next<'_>,
     ) -> reqwest_middleware::Result<Response> {
-        // The copy for the next attempt is made before each attempt is sent.
+        // The copy for the next attempt is made before each attempt is sent; the retrier asks
+        // whether there is one before it schedules a retry.
         let mut spare = req.try_clone();
-        let retryable = spare.is_some();
+        let has_copy = AtomicBool::new(spare.is_some());
+        let has_copy = &has_copy;
         let mut first = Some(req);
         // Every attempt gets the same extensions, one attempt at a time.
         let extensions = tokio::sync::Mutex::new(extensions);
@@ -87,11 +91,12 @@ impl Middleware for RetryMiddleware {
             let req = first.take().or_else(|| {
                 let req = spare.take()?;
                 spare = req.try_clone();
+                has_copy.store(spare.is_some(), Ordering::Relaxed);
                 Some(req)
             });
             async move {
                 let Some(req) = req else {
-                    // `try_clone` gave a copy for the first retry but not for a later one.
+                    // Not reached: the retrier asks `has_copy` before every retry.
                     return Err(Failure::Transport(reqwest_middleware::Error::Middleware(
                         anyhow::anyhow!("the request's body cannot be cloned for another attempt"),
                     )));
@@ -106,15 +111,10 @@ impl Middleware for RetryMiddleware {
                 }
             }
         };
-        let report = if retryable {
-            self.retrier.run_report(op).await
-        } else {
-            self.retrier
-                .customize()
-                .max_attempts(1)
-                .run_report(op)
-                .await
-        };
+        let report = self
+            .retrier
+            .run_report_while(op, &|| has_copy.load(Ordering::Relaxed))
+            .await;
         match report.result {
             Ok(response) | Err(HttpFailure::Response(response)) => Ok(response),
             Err(HttpFailure::Transport(e)) => Err(e),

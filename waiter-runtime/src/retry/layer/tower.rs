@@ -4,6 +4,7 @@ use std::error::Error as StdError;
 use std::fmt;
 use std::future::{Future, poll_fn};
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use tower::{BoxError, Layer, Service};
 
 use super::{HttpFailure, http_retrier, is_failure};
 use crate::ProvideErrorMetadata;
-use crate::error_metadata::is_transient_io_kind;
+use crate::error_metadata::{hyper_verdict, is_transient_io_kind};
 use crate::retry::{Retrier, RetryConfig};
 
 /// Runs every request of a `tower` HTTP client through a [`Retrier`] (see the
@@ -241,10 +242,9 @@ fn is_transient_error(error: &(dyn StdError + 'static)) -> bool {
         // A hyper(-util) client's request that lost its connection: closed before the response
         // was complete, or before the request was sent. Transient, as in the AWS SDKs' hyper
         // connector (which reports them as IO errors).
-        if let Some(e) = e.downcast_ref::<hyper::Error>() {
-            if e.is_incomplete_message() || e.is_canceled() || e.is_closed() || e.is_timeout() {
-                return true;
-            }
+        // A malformed response is not (`hyper_verdict`, shared with the reqwest layer).
+        if let Some(verdict) = e.downcast_ref::<hyper::Error>().and_then(hyper_verdict) {
+            return verdict;
         }
         #[cfg(feature = "reqwest")]
         if let Some(e) = e.downcast_ref::<reqwest::Error>() {
@@ -290,17 +290,23 @@ where
         let retrier = self.retrier.clone();
         let clone_request = self.clone_request.clone();
         Box::pin(async move {
+            // The copy for the next attempt is made before each attempt is sent; the retrier
+            // asks whether there is one before it schedules a retry (no phantom attempt, no
+            // token taken for it: the caller gets the last response).
             let mut spare = clone_request.clone_request(&request);
-            let retryable = spare.is_some();
+            let has_copy = AtomicBool::new(spare.is_some());
+            let has_copy = &has_copy;
             let mut first = Some((ready, request));
             let op = move || {
                 let attempt = first.take().map(|(svc, req)| (svc, req, true)).or_else(|| {
                     let req = spare.take()?;
                     spare = clone_request.clone_request(&req);
+                    has_copy.store(spare.is_some(), Ordering::Relaxed);
                     Some((template.clone(), req, false))
                 });
                 async move {
                     let Some((mut svc, req, is_ready)) = attempt else {
+                        // Not reached: the retrier asks `has_copy` before every retry.
                         return Err(Failure::Transport(TransportError::new(
                             "the request could not be copied for another attempt",
                         )));
@@ -319,11 +325,9 @@ where
                     }
                 }
             };
-            let report = if retryable {
-                retrier.run_report(op).await
-            } else {
-                retrier.customize().max_attempts(1).run_report(op).await
-            };
+            let report = retrier
+                .run_report_while(op, &|| has_copy.load(Ordering::Relaxed))
+                .await;
             match report.result {
                 Ok(response) | Err(HttpFailure::Response(response)) => Ok(response),
                 Err(HttpFailure::Transport(e)) => Err(e.into_inner()),
