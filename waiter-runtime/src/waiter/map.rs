@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use super::{PollObserver, Waiter};
 use super::acceptor::Polled;
 use super::poller::box_poller;
+use super::{PollObserver, Waiter};
 
 impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// The same waiter, its final output passed through `f` (`FinalPoll::result`,

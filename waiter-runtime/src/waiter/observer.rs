@@ -244,9 +244,20 @@ mod tests {
             rate_limit_wait: Duration::from_millis(50),
             ..event
         };
-        assert!(limited.to_string().ends_with("(2 attempts, 200ms waiting for retries, 50ms for the rate limiter)"));
-        let only_limited = PollEvent { attempts: 1, ..limited };
-        assert!(only_limited.to_string().ends_with("next poll in 2s (50ms waiting for the rate limiter)"));
+        assert!(
+            limited
+                .to_string()
+                .ends_with("(2 attempts, 200ms waiting for retries, 50ms for the rate limiter)")
+        );
+        let only_limited = PollEvent {
+            attempts: 1,
+            ..limited
+        };
+        assert!(
+            only_limited
+                .to_string()
+                .ends_with("next poll in 2s (50ms waiting for the rate limiter)")
+        );
         let confirming = PollEvent {
             state: AcceptorState::Success,
             acceptor: Some(0),
@@ -260,7 +271,14 @@ mod tests {
             confirming.to_string(),
             "ResourceActive poll 3 at 1.25s: success (2 of 3 in a row), next poll in 2s"
         );
-        let done = PollEvent { next_delay: None, consecutive_successes_needed: 1, ..confirming };
-        assert_eq!(done.to_string(), "ResourceActive poll 3 at 1.25s: success, done");
+        let done = PollEvent {
+            next_delay: None,
+            consecutive_successes_needed: 1,
+            ..confirming
+        };
+        assert_eq!(
+            done.to_string(),
+            "ResourceActive poll 3 at 1.25s: success, done"
+        );
     }
 }

@@ -385,7 +385,9 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             max_wait = ?max_wait,
             index = member.index(),
         );
-        self.run(max_wait, start, Some(member)).instrument(span).await
+        self.run(max_wait, start, Some(member))
+            .instrument(span)
+            .await
     }
 
     /// The loop. `member` is `None` for a wait of its own; inside a `WaitAll` it adds, around
@@ -557,7 +559,9 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             }
             self.observer.on_poll(&event);
             match (matched, result) {
-                (Some(matched), result) if matched.state == AcceptorState::Success && !confirming => {
+                (Some(matched), result)
+                    if matched.state == AcceptorState::Success && !confirming =>
+                {
                     return Ok(FinalPoll {
                         result,
                         polls,

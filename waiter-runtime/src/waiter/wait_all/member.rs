@@ -67,10 +67,7 @@ impl<'a> Group<'a> {
 
     /// The member at `index`.
     pub(crate) fn member(&self, index: usize) -> Member<'_, 'a> {
-        Member {
-            group: self,
-            index,
-        }
+        Member { group: self, index }
     }
 
     /// Stops every member not finished yet (fail-fast): `by` failed. `false` if the set was
@@ -96,12 +93,9 @@ impl<'a> Group<'a> {
         };
         let mut progress = progress.lock().unwrap_or_else(|e| e.into_inner());
         update(&mut progress.counts);
-        let report = progress.counts.report(
-            index,
-            self.names[index],
-            change,
-            self.start.elapsed(),
-        );
+        let report = progress
+            .counts
+            .report(index, self.names[index], change, self.start.elapsed());
         (progress.on_progress)(&report);
     }
 
@@ -201,9 +195,10 @@ impl<'g, 'a> Member<'g, 'a> {
                 }
             }
         };
-        self.group.report(self.index, WaitAllChange::PollStarted, |counts| {
-            counts.in_flight += 1;
-        });
+        self.group
+            .report(self.index, WaitAllChange::PollStarted, |counts| {
+                counts.in_flight += 1;
+            });
         Some(InFlight {
             member: self,
             permit,

@@ -175,8 +175,9 @@ impl<'a, O, E> WaitAll<'a, O, E> {
         let start = Instant::now();
         let names = waiters.iter().map(|w| w.metadata().name).collect();
         let group = Group::new(names, start, concurrency, on_progress);
-        let mut results: Vec<Option<WaitResult<O, E>>> =
-            std::iter::repeat_with(|| None).take(waiters.len()).collect();
+        let mut results: Vec<Option<WaitResult<O, E>>> = std::iter::repeat_with(|| None)
+            .take(waiters.len())
+            .collect();
         let mut running: FuturesUnordered<_> = waiters
             .into_iter()
             .enumerate()

@@ -147,7 +147,12 @@ mod tests {
         counts.finish(WaitAllChange::Succeeded);
         counts.finish(WaitAllChange::Failed);
         counts.in_flight = 1;
-        let line = counts.report(2, "Ready", WaitAllChange::Failed, Duration::from_millis(1_500));
+        let line = counts.report(
+            2,
+            "Ready",
+            WaitAllChange::Failed,
+            Duration::from_millis(1_500),
+        );
         assert_eq!(line.done(), 3);
         assert_eq!(
             line.to_string(),
