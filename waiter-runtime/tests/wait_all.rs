@@ -401,7 +401,7 @@ async fn first_polls_are_spread_by_jitter() {
         .wait(secs(600))
         .await;
     assert!(results.iter().all(Result::is_ok));
-    let log = service.log.lock().unwrap();
+    let log = service.log.lock().unwrap().clone();
     // Uniform below min_delay (2 s; tokio's timer rounds up to the millisecond): no
     // millisecond holds more than a handful of requests, and the 2 s are used.
     let mut per_ms = std::collections::BTreeMap::<u128, usize>::new();
