@@ -461,6 +461,22 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                     Err(by) => return Err(stopped(by, polls, false, last)),
                 },
             };
+            // A permit that came too late for the poll to answer before the deadline (less
+            // time left than the last poll's head start): no request, the wait is over. Never
+            // the case for a waiter alone, whose polls start at least that early.
+            let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            if in_flight.is_some()
+                && remaining.is_some_and(|r| r < last_poll_head_start(min_delay, longest_poll))
+            {
+                return Err(WaiterError::ExceededMaxWait {
+                    waiter,
+                    max_wait,
+                    elapsed: start.elapsed(),
+                    polls,
+                    cancelled_in_flight: false,
+                    last,
+                });
+            }
             let poll_started = Instant::now();
             let scope = PollScope::new(named.clone(), deadline);
             let poller = &mut self.poller;

@@ -32,7 +32,9 @@ use super::{FinalPoll, Waiter, WaiterError};
 ///   the set (default [`DEFAULT_CONCURRENCY`](Self::DEFAULT_CONCURRENCY), 10, as Terraform's
 ///   `-parallelism`; `0` means no limit). A waiter beyond it waits for a permit after its
 ///   delay, which still counts from its own last poll; a waiter still waiting for a permit at
-///   the deadline ends as [`ExceededMaxWait`](WaiterError::ExceededMaxWait).
+///   the deadline, or whose permit comes with less time left than its last poll's head start
+///   (so that the poll could not answer in time), ends as
+///   [`ExceededMaxWait`](WaiterError::ExceededMaxWait) without sending it.
 /// * [`fail_fast(true)`](Self::fail_fast): the first waiter that fails on its own
 ///   ([`WaiterError::is_failure`]: a failure state, an error no acceptor expects, a poll that
 ///   panicked) stops the rest at once: their polls in flight are cancelled (dropped), they send
