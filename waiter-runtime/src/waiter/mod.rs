@@ -31,4 +31,4 @@ pub use metadata::{AcceptorDescription, Comparator, MatcherDescription, WaiterMe
 pub use observer::{PollEvent, PollObserver};
 pub use outcome::{FinalPoll, WaiterError};
 pub use run::Waiter;
-pub use wait_all::{WaitAll, WaitAllChange, WaitAllProgress, WaitResult};
+pub use wait_all::{WaitAll, WaitAllChange, WaitAllProgress, WaitAllStream, WaitResult};

@@ -3,13 +3,15 @@
 mod member;
 mod progress;
 
+use std::collections::VecDeque;
 use std::fmt;
-use std::future::poll_fn;
+use std::future::{Future, poll_fn};
 use std::pin::Pin;
-use std::task::Poll;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
-use futures_util::stream::{FuturesUnordered, StreamExt};
+use futures_util::stream::{FuturesUnordered, Stream, StreamExt};
 use tokio::time::Instant;
 
 pub(crate) use member::{Interrupt, Member};
@@ -53,6 +55,8 @@ use super::{FinalPoll, Waiter, WaiterError};
 ///   and the others go on (or stop, with `fail_fast(true)`). No result is lost.
 /// * **Dropping the future** returned by `wait` drops every waiter's future, so every poll in
 ///   flight is cancelled and no request is sent after.
+/// * [`stream`](Self::stream) gives the same wait as a stream of `(index, result)`, in the
+///   order the waiters finish.
 ///
 /// Every poll runs in the waiter's [`PollScope`](crate::poll_scope::PollScope), inside the
 /// `WaitAll`'s task: a client's retries, retry quota and adaptive rate limiter work as they do
@@ -165,6 +169,63 @@ impl<'a, O, E> WaitAll<'a, O, E> {
     /// Waits for every waiter, all under one deadline `max_wait` from now; returns one result
     /// per waiter, in input order. An empty set returns an empty `Vec` at once.
     pub async fn wait(self, max_wait: Duration) -> Vec<WaitResult<O, E>> {
+        let mut results: Vec<Option<WaitResult<O, E>>> = std::iter::repeat_with(|| None)
+            .take(self.waiters.len())
+            .collect();
+        self.drive(max_wait, |index, result| results[index] = Some(result))
+            .await;
+        // `drive` delivers exactly one result per index.
+        results.into_iter().flatten().collect()
+    }
+
+    /// The same wait, as a stream of `(index, result)` in the order the waiters finish (for
+    /// UIs and servers that show each result as it comes); it ends after the last one.
+    /// Dropping the stream cancels every poll in flight, as dropping [`wait`](Self::wait)'s
+    /// future does. `wait` does not go through it: the plain path pays nothing for it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use futures_util::StreamExt;
+    /// use waiter_runtime::{WaitAll, waitable};
+    ///
+    /// #[waitable(Ready: { acceptors: [{ state: "success", matcher: { success: true } }] })]
+    /// async fn ping(after: u64) -> Result<(), std::io::Error> {
+    ///     tokio::time::sleep(Duration::from_secs(after)).await;
+    ///     Ok(())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let mut done = WaitAll::new([wait_until_ready(30), wait_until_ready(10)]).stream(Duration::from_secs(60));
+    /// let (first, result) = done.next().await.unwrap();
+    /// assert_eq!(first, 1);
+    /// assert!(result.is_ok());
+    /// assert_eq!(done.next().await.unwrap().0, 0);
+    /// assert!(done.next().await.is_none());
+    /// # }
+    /// ```
+    pub fn stream(self, max_wait: Duration) -> WaitAllStream<'a, O, E>
+    where
+        O: Send + 'a,
+        E: Send + 'a,
+    {
+        let ready: Ready<O, E> = Arc::new(Mutex::new(VecDeque::new()));
+        let queue = Arc::clone(&ready);
+        let driver = self.drive(max_wait, move |index, result| {
+            queue
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push_back((index, result));
+        });
+        WaitAllStream {
+            driver: Some(Box::pin(driver)),
+            ready,
+        }
+    }
+
+    /// Runs the set, giving each waiter's result to `deliver` as it finishes, exactly once per
+    /// waiter.
+    async fn drive(self, max_wait: Duration, mut deliver: impl FnMut(usize, WaitResult<O, E>)) {
         let WaitAll {
             waiters,
             concurrency,
@@ -172,14 +233,17 @@ impl<'a, O, E> WaitAll<'a, O, E> {
             on_progress,
         } = self;
         if waiters.is_empty() {
-            return Vec::new();
+            return;
         }
         let start = Instant::now();
         let names = waiters.iter().map(|w| w.metadata().name).collect();
         let group = Group::new(names, start, concurrency, on_progress);
-        let mut results: Vec<Option<WaitResult<O, E>>> = std::iter::repeat_with(|| None)
-            .take(waiters.len())
-            .collect();
+        let mut delivered = vec![false; waiters.len()];
+        let mut finish = |delivered: &mut [bool], index: usize, result: WaitResult<O, E>| {
+            group.finished(index, change_of(&result));
+            delivered[index] = true;
+            deliver(index, result);
+        };
         let mut running: FuturesUnordered<_> = waiters
             .into_iter()
             .enumerate()
@@ -191,15 +255,13 @@ impl<'a, O, E> WaitAll<'a, O, E> {
         poll_fn(|cx| {
             while let Poll::Ready(Some((index, result))) = running.poll_next_unpin(cx) {
                 let failed = matches!(&result, Err(e) if e.is_failure());
-                group.finished(index, change_of(&result));
-                results[index] = Some(result);
+                finish(&mut delivered, index, result);
                 if fail_fast && failed && group.stop(index) {
                     // Every other member checks the stop before any step: polled once now,
                     // each ends at once, its poll in flight dropped with it.
                     for member in Pin::new(&mut running).iter_pin_mut() {
                         if let Poll::Ready((index, result)) = member.poll(cx) {
-                            group.finished(index, change_of(&result));
-                            results[index] = Some(result);
+                            finish(&mut delivered, index, result);
                         }
                     }
                     running.clear();
@@ -212,26 +274,66 @@ impl<'a, O, E> WaitAll<'a, O, E> {
             }
         })
         .await;
-        results
-            .into_iter()
-            .enumerate()
-            .map(|(index, result)| {
-                // Every member returned: each step of the loop checks the stop first.
-                result.unwrap_or_else(|| {
-                    let member = group.member(index);
-                    let by = group.stopped_by().unwrap_or(index);
-                    Err(WaiterError::Stopped {
-                        waiter: member.waiter_name(index),
-                        by,
-                        by_waiter: member.waiter_name(by),
-                        polls: 0,
-                        elapsed: start.elapsed(),
-                        cancelled_in_flight: true,
-                        last: None,
-                    })
-                })
-            })
-            .collect()
+        // Every member returned (each step of the loop checks the stop first); were one not
+        // to, its result would still be there, as stopped.
+        let missing: Vec<usize> = (0..delivered.len()).filter(|i| !delivered[*i]).collect();
+        for index in missing {
+            let member = group.member(index);
+            let by = group.stopped_by().unwrap_or(index);
+            finish(
+                &mut delivered,
+                index,
+                Err(WaiterError::Stopped {
+                    waiter: member.waiter_name(index),
+                    by,
+                    by_waiter: member.waiter_name(by),
+                    polls: 0,
+                    elapsed: start.elapsed(),
+                    cancelled_in_flight: true,
+                    last: None,
+                }),
+            );
+        }
+    }
+}
+
+/// The results of a [`WaitAll`] as they come: see [`WaitAll::stream`].
+#[must_use = "a stream does nothing unless polled"]
+pub struct WaitAllStream<'a, O, E> {
+    driver: Option<Pin<Box<dyn Future<Output = ()> + Send + 'a>>>,
+    ready: Ready<O, E>,
+}
+
+/// The results the driver delivered, not yet taken from the stream.
+type Ready<O, E> = Arc<Mutex<VecDeque<(usize, WaitResult<O, E>)>>>;
+
+impl<O, E> fmt::Debug for WaitAllStream<'_, O, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WaitAllStream")
+            .field("running", &self.driver.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<O, E> Stream for WaitAllStream<'_, O, E> {
+    type Item = (usize, WaitResult<O, E>);
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if let Some(driver) = &mut self.driver {
+            if driver.as_mut().poll(cx).is_ready() {
+                self.driver = None;
+            }
+        }
+        let next = self
+            .ready
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop_front();
+        match (next, &self.driver) {
+            (Some(item), _) => Poll::Ready(Some(item)),
+            (None, None) => Poll::Ready(None),
+            (None, Some(_)) => Poll::Pending,
+        }
     }
 }
 
