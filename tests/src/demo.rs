@@ -1,9 +1,11 @@
 //! The demo's scenario, as a library function: `cargo run --example demo` prints it, and an
 //! end-to-end test runs the same code with shorter delays.
 //!
-//! Against a fresh [`ExampleService`]: create resources and wait until each is `ACTIVE`
-//! (concurrently, one line per poll); wait for all of them with one list call; delete them and
-//! wait until each is gone; report polls, elapsed time, retries and throttles per waiter.
+//! Against a fresh [`ExampleService`]: create resources, then wait until all of them are
+//! `ACTIVE` with one [`WaitAll`] (one deadline, a bounded number of polls in flight, one line
+//! per poll from `PollEvent`'s `Display`, progress through [`run_with_progress`]); wait for all
+//! of them with one list call; delete them and wait until each is gone; report polls, elapsed
+//! time, retries and throttles per waiter.
 
 use std::fmt;
 use std::future::Future;
@@ -14,12 +16,12 @@ use std::time::{Duration, Instant};
 
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
 use waiter_runtime::retry::{RateLimiter, Retrier, RetryConfig};
-use waiter_runtime::waiter::PollEvent;
-use waiter_runtime::{FinalPoll, WaiterError};
+use waiter_runtime::waiter::{PollEvent, WaitAllChange, WaitAllProgress};
+use waiter_runtime::{FinalPoll, WaitAll, WaiterError};
 
 use crate::client::{NewMember, ResourceClient};
 use crate::report::{Table, human};
-use crate::service::{ExampleService, FaultConfig, ServiceStats, Settle};
+use crate::service::{ExampleService, FaultConfig, Outcome, ServiceStats, Settle};
 
 /// The resources the demo creates: name and members (`fail-*` ends `FAILED`).
 pub const RESOURCES: &[(&str, &[(&str, &str)])] = &[
@@ -52,8 +54,10 @@ pub struct DemoOptions {
     pub min_delay: Duration,
     /// See `min_delay`.
     pub max_delay: Duration,
-    /// Maximum wait of each waiter.
+    /// Maximum wait of each waiter (of the whole set, for the `WaitAll`).
     pub max_wait: Duration,
+    /// Polls in flight at once in the `WaitAll` of the first phase.
+    pub concurrency: usize,
 }
 
 impl Default for DemoOptions {
@@ -76,6 +80,7 @@ impl Default for DemoOptions {
             min_delay: Duration::from_millis(100),
             max_delay: Duration::from_secs(1),
             max_wait: Duration::from_secs(30),
+            concurrency: 4,
         }
     }
 }
@@ -254,44 +259,16 @@ struct Run {
 }
 
 impl Run {
+    /// A line per poll: the time, the resource, and the poll as `PollEvent`'s `Display`
+    /// writes it (retries and rate-limiter waits inside the poll explain a gap longer than the
+    /// announced delay).
     fn poll_line(&self, resource: &str) -> impl FnMut(&PollEvent) + Send + use<> {
         let (resource, start, log) = (resource.to_owned(), self.start, Arc::clone(&self.log));
         move |e: &PollEvent| {
-            let next = e.next_delay.map_or_else(
-                || "done".to_owned(),
-                |d| format!("next poll in {}", human(d)),
-            );
-            // Retries inside the poll explain a gap longer than the announced delay.
-            let mut inside = String::new();
-            if e.attempts > 1 {
-                inside = format!(
-                    "  ({} attempts, {} waiting for retries",
-                    e.attempts,
-                    human(e.retry_wait)
-                );
-            }
-            if !e.rate_limit_wait.is_zero() {
-                inside = if inside.is_empty() {
-                    format!(
-                        "  ({} waiting for the rate limiter)",
-                        human(e.rate_limit_wait)
-                    )
-                } else {
-                    format!(
-                        "{inside}, {} for the rate limiter)",
-                        human(e.rate_limit_wait)
-                    )
-                };
-            } else if !inside.is_empty() {
-                inside.push(')');
-            }
             log(&format!(
-                "{:>7}  {resource:<12} {:<19} poll {:>2}  {:<7}  {next}{inside}",
-                human(start.elapsed()),
-                e.waiter,
-                e.poll,
-                e.state.to_string()
-            ));
+                "{:>7}  {resource:<12} {e}",
+                human(start.elapsed())
+            ))
         }
     }
 
@@ -362,31 +339,80 @@ impl Run {
         });
     }
 
-    async fn create_and_wait(
+    /// Creates a resource; `false` (and its row) if the call failed.
+    async fn create(
         self: Arc<Self>,
         i: usize,
         name: &'static str,
         members: Vec<NewMember>,
-    ) {
+    ) -> bool {
         let row = ROW.get();
-        let waiter = "ResourceActive";
         match self.client.create_resource(name, &members).await {
-            Ok(created) => self.event(name, &format!("CreateResource -> {}", created.status)),
+            Ok(created) => {
+                self.event(name, &format!("CreateResource -> {}", created.status));
+                true
+            }
             Err(err) => {
                 let outcome = WaitOutcome::Error(format!("create: {err}"));
-                return self.push((0, i), name, waiter, &row, outcome, 0, Duration::ZERO);
+                self.push(
+                    (0, i),
+                    name,
+                    "ResourceActive",
+                    &row,
+                    outcome,
+                    0,
+                    Duration::ZERO,
+                );
+                false
             }
         }
+    }
+
+    /// Waits until every created resource is `ACTIVE`, with one `WaitAll`: a line per poll,
+    /// and every change to `progress`. The polls of all waiters run in this task; the
+    /// client's retries inside them are counted from the poll events (`attempts`), and the
+    /// throttling answers from the service's own log.
+    async fn wait_all_active(
+        &self,
+        created: &[(usize, &'static str, Arc<Counters>)],
+        service: &crate::service::RunningService,
+        progress: &mut (dyn FnMut(&WaitAllProgress) + Send),
+    ) {
         let o = &self.options;
-        let result = self
-            .client
-            .wait_until_resource_active(name)
-            .min_delay(o.min_delay)
-            .max_delay(o.max_delay)
-            .on_poll(self.poll_line(name))
+        let waiters = created.iter().map(|(_, name, _)| {
+            self.client
+                .wait_until_resource_active(name)
+                .min_delay(o.min_delay)
+                .max_delay(o.max_delay)
+        });
+        let retries: Vec<AtomicU32> = created.iter().map(|_| AtomicU32::new(0)).collect();
+        let results = WaitAll::new(waiters)
+            .concurrency(o.concurrency)
+            .on_progress(|p: &WaitAllProgress| {
+                if let WaitAllChange::Polled(event) = &p.change {
+                    let (_, name, _) = created[p.index];
+                    retries[p.index].fetch_add(event.attempts - 1, Ordering::Relaxed);
+                    (self.log)(&format!(
+                        "{:>7}  {name:<12} {event}",
+                        human(self.start.elapsed())
+                    ));
+                }
+                progress(p);
+            })
             .wait(o.max_wait)
             .await;
-        self.record((0, i), name, waiter, &row, result);
+        let log = service.request_log();
+        for (((i, name, row), result), retries) in created.iter().zip(results).zip(&retries) {
+            let path = format!("/resources/{name}");
+            let throttled = log
+                .iter()
+                .filter(|r| r.method == "GET" && r.path == path && r.outcome == Outcome::Throttled)
+                .count();
+            row.retries
+                .fetch_add(retries.load(Ordering::Relaxed), Ordering::Relaxed);
+            row.throttles.fetch_add(throttled as u32, Ordering::Relaxed);
+            self.record((0, *i), name, "ResourceActive", row, result);
+        }
     }
 
     async fn list_and_wait(self: Arc<Self>, i: usize, prefix: &'static str) {
@@ -450,6 +476,16 @@ pub async fn run(
     options: DemoOptions,
     log: impl Fn(&str) + Send + Sync + 'static,
 ) -> std::io::Result<DemoReport> {
+    run_with_progress(options, log, |_: &WaitAllProgress| {}).await
+}
+
+/// [`run`], with every change of the first phase's [`WaitAll`] given to `progress` (the
+/// example drives a progress bar with it).
+pub async fn run_with_progress(
+    options: DemoOptions,
+    log: impl Fn(&str) + Send + Sync + 'static,
+    mut progress: impl FnMut(&WaitAllProgress) + Send,
+) -> std::io::Result<DemoReport> {
     let start = Instant::now();
     let log: Log = Arc::new(log);
     let service = ExampleService::builder()
@@ -495,16 +531,35 @@ pub async fn run(
         rows: Mutex::new(Vec::new()),
     });
 
-    log("== create, then wait until each resource is ACTIVE (ResourceActive)");
+    log(
+        "== create the resources, then wait until all are ACTIVE with one WaitAll (ResourceActive)",
+    );
     let mut tasks = tokio::task::JoinSet::new();
     for (i, (name, members)) in RESOURCES.iter().enumerate() {
         let members = members
             .iter()
             .map(|(m, role)| NewMember::new(*m, *role))
             .collect();
-        tasks.spawn(in_row(Arc::clone(&run).create_and_wait(i, name, members)));
+        let (run, row) = (Arc::clone(&run), Arc::new(Counters::default()));
+        tasks.spawn(ROW.scope(Arc::clone(&row), async move {
+            (i, *name, run.create(i, name, members).await, row)
+        }));
     }
-    tasks.join_all().await;
+    let mut created: Vec<_> = tasks
+        .join_all()
+        .await
+        .into_iter()
+        .filter(|(_, _, ok, _)| *ok)
+        .map(|(i, name, _, row)| (i, name, row))
+        .collect();
+    created.sort_by_key(|(i, _, _)| *i);
+    log(&format!(
+        "   {} waiters under one deadline of {}, at most {} polls in flight",
+        created.len(),
+        human(run.options.max_wait),
+        run.options.concurrency
+    ));
+    run.wait_all_active(&created, &service, &mut progress).await;
 
     log(
         "\n== wait for all of them with one list call (AllResourcesActive: allStringEquals over resources[].status)",

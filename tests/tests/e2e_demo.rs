@@ -23,6 +23,7 @@ async fn the_demo_survives_throttling_and_reports_every_wait() {
         min_delay: Duration::from_millis(10),
         max_delay: Duration::from_millis(50),
         max_wait: Duration::from_secs(30),
+        concurrency: 3,
     };
     let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let sink = std::sync::Arc::clone(&lines);

@@ -3,6 +3,8 @@
 //! * [`waitable`]: the Smithy waiters model on any hand-written async client, through one
 //!   attribute whose argument is the `@waitable` trait value pasted from a Smithy model.
 //!   JMESPath paths are parsed, type-checked and compiled into Rust at macro time.
+//! * [`WaitAll`]: many waiters under one deadline, one result per waiter in input order, with
+//!   a bound on the polls in flight, fail-fast and progress.
 //! * [`jmespath!`]: the JMESPath compiler on its own.
 //! * [`retry`]: the retry machinery the AWS SDKs use: standard and adaptive strategies,
 //!   prioritised retry classifiers and a shared retry quota.
@@ -78,7 +80,7 @@ pub use error_metadata::ProvideErrorMetadata;
 #[doc(no_inline)]
 pub use jmespath::Searchable;
 #[doc(no_inline)]
-pub use waiter::{FinalPoll, Waiter, WaiterError};
+pub use waiter::{FinalPoll, WaitAll, Waiter, WaiterError};
 /// Derives [`ProvideErrorMetadata`](trait@ProvideErrorMetadata) for an error enum or struct;
 /// the attributes are documented in [`error_metadata`](mod@error_metadata).
 pub use waiter_macros::ProvideErrorMetadata;

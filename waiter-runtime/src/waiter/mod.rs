@@ -7,6 +7,9 @@
 //! a Smithy `@waitable` trait; everything the macro emits per waiter is a small classification
 //! function, the rest is here, generic.
 //!
+//! [`WaitAll`] waits for many waiters under one deadline, one result per waiter in input
+//! order, with a concurrency limit, fail-fast and progress.
+//!
 //! Each poll runs inside a [`PollScope`](crate::poll_scope::PollScope): the retry layer
 //! inside it returns at once the errors the waiter's acceptors name and retries the others.
 
@@ -15,14 +18,17 @@ pub mod delay;
 pub(crate) mod matchers;
 
 pub(crate) mod acceptor;
+mod map;
 mod metadata;
 mod observer;
 mod outcome;
 pub(crate) mod poller;
 mod run;
+mod wait_all;
 
 pub use acceptor::AcceptorState;
 pub use metadata::{AcceptorDescription, Comparator, MatcherDescription, WaiterMetadata};
 pub use observer::{PollEvent, PollObserver};
 pub use outcome::{FinalPoll, WaiterError};
 pub use run::Waiter;
+pub use wait_all::{WaitAll, WaitAllChange, WaitAllProgress, WaitAllStream, WaitResult};

@@ -145,17 +145,92 @@ pub enum WaiterError<O, E> {
         /// The maximum delay.
         max_delay: Duration,
     },
+    /// [`Waiter::consecutive_successes`](super::Waiter::consecutive_successes) was given 0
+    /// (at least one poll must match `success`); no poll was made.
+    InvalidConsecutiveSuccesses {
+        /// The waiter's name.
+        waiter: &'static str,
+    },
+    /// Inside a [`WaitAll`](super::WaitAll) with [`fail_fast(true)`](super::WaitAll::fail_fast):
+    /// another waiter of the set failed first, and this one was stopped before it finished
+    /// (its poll in flight, if any, was cancelled by dropping it; no request was sent after).
+    Stopped {
+        /// The waiter's name.
+        waiter: &'static str,
+        /// Index, in the set's input order, of the waiter whose failure stopped this one.
+        by: usize,
+        /// That waiter's name.
+        by_waiter: &'static str,
+        /// Polls that completed before the stop.
+        polls: u32,
+        /// Time from the start of the set's wait to the stop.
+        elapsed: Duration,
+        /// Whether a poll was in flight at the stop (it was cancelled: its future was dropped).
+        cancelled_in_flight: bool,
+        /// The last completed poll's result, if any poll completed.
+        last: Option<Result<O, E>>,
+    },
+    /// Inside a [`WaitAll`](super::WaitAll): a poll of this waiter panicked. The panic is
+    /// caught at the poll, so that the other waiters of the set go on and their results are
+    /// kept; this waiter makes no further poll. (A waiter awaited on its own lets the panic
+    /// unwind, as any future does.)
+    PollPanicked {
+        /// The waiter's name.
+        waiter: &'static str,
+        /// The panic's message (`"Box<dyn Any>"` when the payload is not a string).
+        message: String,
+        /// Polls that completed before the one that panicked.
+        polls: u32,
+        /// Time from the start of the wait to the panic.
+        elapsed: Duration,
+        /// The last completed poll's result, if any poll completed.
+        last: Option<Result<O, E>>,
+    },
 }
 
 impl<O, E> WaiterError<O, E> {
+    /// A poll that panicked, with the panic's payload made a message.
+    pub(crate) fn panicked(
+        waiter: &'static str,
+        message: String,
+        polls: u32,
+        start: tokio::time::Instant,
+        last: Option<Result<O, E>>,
+    ) -> Self {
+        WaiterError::PollPanicked {
+            waiter,
+            message,
+            polls,
+            elapsed: start.elapsed(),
+            last,
+        }
+    }
+
     /// The name of the waiter that failed.
     pub fn waiter(&self) -> &'static str {
         match self {
             WaiterError::ExceededMaxWait { waiter, .. }
             | WaiterError::FailureState { waiter, .. }
             | WaiterError::OperationFailed { waiter, .. }
-            | WaiterError::InvalidDelays { waiter, .. } => waiter,
+            | WaiterError::InvalidDelays { waiter, .. }
+            | WaiterError::InvalidConsecutiveSuccesses { waiter }
+            | WaiterError::Stopped { waiter, .. }
+            | WaiterError::PollPanicked { waiter, .. } => waiter,
         }
+    }
+
+    /// Whether this waiter failed on its own: a `failure` acceptor matched, the operation
+    /// failed with an error no acceptor expects, or a poll panicked. These are the endings
+    /// that stop the rest of a [`WaitAll`](super::WaitAll) with
+    /// [`fail_fast(true)`](super::WaitAll::fail_fast); running out of time, bad options and
+    /// being stopped are not.
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            WaiterError::FailureState { .. }
+                | WaiterError::OperationFailed { .. }
+                | WaiterError::PollPanicked { .. }
+        )
     }
 
     /// The last result the operation returned, if any poll completed.
@@ -164,7 +239,12 @@ impl<O, E> WaiterError<O, E> {
             WaiterError::ExceededMaxWait { last, .. } => last.as_ref().map(Result::as_ref),
             WaiterError::FailureState { final_poll, .. } => Some(final_poll.result.as_ref()),
             WaiterError::OperationFailed { error, .. } => Some(Err(error)),
-            WaiterError::InvalidDelays { .. } => None,
+            WaiterError::Stopped { last, .. } | WaiterError::PollPanicked { last, .. } => {
+                last.as_ref().map(Result::as_ref)
+            }
+            WaiterError::InvalidDelays { .. } | WaiterError::InvalidConsecutiveSuccesses { .. } => {
+                None
+            }
         }
     }
 }
@@ -237,6 +317,40 @@ impl<O, E: fmt::Display> fmt::Display for WaiterError<O, E> {
             } => write!(
                 f,
                 "waiter `{waiter}` was not started: its delays must satisfy 0 < min_delay <= max_delay, got min_delay {min_delay:?} and max_delay {max_delay:?}"
+            ),
+            WaiterError::InvalidConsecutiveSuccesses { waiter } => write!(
+                f,
+                "waiter `{waiter}` was not started: consecutive_successes must be at least 1 (1 ends the wait at the first success), got 0"
+            ),
+            WaiterError::Stopped {
+                waiter,
+                by,
+                by_waiter,
+                polls: n,
+                elapsed,
+                cancelled_in_flight,
+                ..
+            } => {
+                write!(
+                    f,
+                    "waiter `{waiter}` was stopped: waiter #{by} of the set (`{by_waiter}`) failed first and the set fails fast ({} in {elapsed:?})",
+                    polls(*n)
+                )?;
+                if *cancelled_in_flight {
+                    f.write_str("; the poll in flight was cancelled")?;
+                }
+                Ok(())
+            }
+            WaiterError::PollPanicked {
+                waiter,
+                message,
+                polls: n,
+                elapsed,
+                ..
+            } => write!(
+                f,
+                "waiter `{waiter}` stopped: its poll panicked after {} in {elapsed:?}: {message}",
+                polls(*n)
             ),
         }
     }

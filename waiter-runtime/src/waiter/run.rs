@@ -13,6 +13,7 @@ use super::metadata::WaiterMetadata;
 use super::observer::{PollEvent, PollObserver};
 use super::outcome::{FinalPoll, WaiterError};
 use super::poller::{BoxPoller, box_poller};
+use super::wait_all::{Interrupt, Member};
 use crate::ProvideErrorMetadata;
 use crate::poll_scope::PollScope;
 use crate::retry::{Retrier, RetryConfig};
@@ -73,6 +74,8 @@ pub struct Waiter<'a, O, E, Obs = ()> {
     /// Which bounds the caller set (`min_delay`, `max_delay`).
     set: (bool, bool),
     seed: Option<u64>,
+    /// Polls in a row that must match `success` (1: the first one ends the wait).
+    consecutive_successes: u32,
 }
 
 impl<O, E, Obs> std::fmt::Debug for Waiter<'_, O, E, Obs> {
@@ -83,6 +86,7 @@ impl<O, E, Obs> std::fmt::Debug for Waiter<'_, O, E, Obs> {
             .field("min_delay", &self.min_delay)
             .field("max_delay", &self.max_delay)
             .field("seed", &self.seed)
+            .field("consecutive_successes", &self.consecutive_successes)
             .finish_non_exhaustive()
     }
 }
@@ -98,6 +102,7 @@ impl<'a, O, E> Waiter<'a, O, E> {
             max_delay: metadata.max_delay,
             set: (false, false),
             seed: None,
+            consecutive_successes: 1,
         }
     }
 }
@@ -136,6 +141,55 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         self
     }
 
+    /// Succeeds only after `n` polls in a row match a `success` acceptor, for eventually
+    /// consistent reads (Terraform's "continuous target occurrence"). Default 1: the first
+    /// success ends the wait.
+    ///
+    /// A poll in between that matches a `retry` acceptor or nothing starts the count again; a
+    /// `failure` acceptor or an unexpected error still ends the wait at once. The polls that
+    /// confirm a success are spaced as retries are (the spec's backoff continues) and keep
+    /// the deadline and last-poll rules of [`wait`](Self::wait): a success still short of `n`
+    /// at the deadline ends the wait as [`ExceededMaxWait`](WaiterError::ExceededMaxWait),
+    /// with that poll's result. `n = 0` is rejected by `wait` with
+    /// [`WaiterError::InvalidConsecutiveSuccesses`], before any poll.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use std::time::Duration;
+    /// use waiter_runtime::{Searchable, waitable};
+    ///
+    /// #[derive(Debug, Searchable)]
+    /// struct Record { visible: bool }
+    /// /// An eventually consistent read: visible, then not (a stale replica), then visible.
+    /// struct Client(AtomicU32);
+    ///
+    /// impl Client {
+    ///     #[waitable(Visible: { acceptors: [{ state: "success", matcher: { output: {
+    ///         path: "visible", expected: "true", comparator: "booleanEquals" } } }] })]
+    ///     async fn get_record(&self) -> Result<Record, std::io::Error> {
+    ///         let n = self.0.fetch_add(1, Ordering::Relaxed);
+    ///         Ok(Record { visible: n != 1 })
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let client = Client(AtomicU32::new(0));
+    /// let done = client
+    ///     .wait_until_visible()
+    ///     .consecutive_successes(2)
+    ///     .wait(Duration::from_secs(60))
+    ///     .await
+    ///     .unwrap();
+    /// // visible, stale (the count starts again), visible, visible.
+    /// assert_eq!(done.polls, 4);
+    /// # }
+    /// ```
+    pub fn consecutive_successes(mut self, n: u32) -> Self {
+        self.consecutive_successes = n;
+        self
+    }
+
     /// Calls `observer` after each poll with the poll number, the elapsed time, the state
     /// reached, the delay before the next poll, and the attempts and waits of the retries
     /// inside the poll (for progress bars and logs).
@@ -148,6 +202,24 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             max_delay: self.max_delay,
             set: self.set,
             seed: self.seed,
+            consecutive_successes: self.consecutive_successes,
+        }
+    }
+
+    /// The same waiter with its poller replaced by `map(poller)` (see `waiter::map`).
+    pub(super) fn map_poller<O2, E2>(
+        self,
+        map: impl FnOnce(BoxPoller<'a, O, E>) -> BoxPoller<'a, O2, E2>,
+    ) -> Waiter<'a, O2, E2, Obs> {
+        Waiter {
+            metadata: self.metadata,
+            poller: map(self.poller),
+            observer: self.observer,
+            min_delay: self.min_delay,
+            max_delay: self.max_delay,
+            set: self.set,
+            seed: self.seed,
+            consecutive_successes: self.consecutive_successes,
         }
     }
 
@@ -295,47 +367,148 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             operation = self.metadata.operation,
             max_wait = ?max_wait,
         );
-        self.run(max_wait).instrument(span).await
+        let start = Instant::now();
+        self.run(max_wait, start, None).instrument(span).await
     }
 
-    async fn run(mut self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
+    /// The wait of one member of a [`WaitAll`](super::WaitAll): the same loop, under the
+    /// set's deadline (counted from `start`), its concurrency limit and its fail-fast stop.
+    pub(crate) async fn wait_in_set(
+        self,
+        max_wait: Duration,
+        start: Instant,
+        member: Member<'_, 'a>,
+    ) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
+        let span = tracing::info_span!(
+            "waiter",
+            waiter = self.metadata.name,
+            operation = self.metadata.operation,
+            max_wait = ?max_wait,
+            index = member.index(),
+        );
+        self.run(max_wait, start, Some(member))
+            .instrument(span)
+            .await
+    }
+
+    /// The loop. `member` is `None` for a wait of its own; inside a `WaitAll` it adds, around
+    /// the same rules: the first poll's spread, a permit per poll, the fail-fast stop (checked
+    /// before every step) and panics caught per poll.
+    async fn run(
+        mut self,
+        max_wait: Duration,
+        start: Instant,
+        member: Option<Member<'_, 'a>>,
+    ) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let waiter = self.metadata.name;
         let (min_delay, max_delay) = self.delays()?;
+        let needed = self.consecutive_successes;
+        if needed == 0 {
+            return Err(WaiterError::InvalidConsecutiveSuccesses { waiter });
+        }
         let named = self.metadata.named_errors();
         let mut rng = match self.seed {
             Some(seed) => SmallRng::seed_from_u64(seed),
             None => SmallRng::from_os_rng(),
         };
-        let start = Instant::now();
         // A max wait too large to represent is no deadline at all.
         let deadline = start.checked_add(max_wait);
         let mut polls: u32 = 0;
         let mut retries: u32 = 0;
         let mut last = None;
+        // Polls in a row that matched `success`.
+        let mut successes: u32 = 0;
         // The longest poll so far sets the last poll's head start; after the last poll, a
         // retry state ends the wait.
         let mut longest_poll = Duration::ZERO;
         let mut last_poll_made = false;
+        // How a member stopped by the set ends.
+        let stopped = |by: usize, polls: u32, cancelled_in_flight: bool, last| {
+            let by_waiter = member.map_or("", |m| m.waiter_name(by));
+            WaiterError::Stopped {
+                waiter,
+                by,
+                by_waiter,
+                polls,
+                elapsed: start.elapsed(),
+                cancelled_in_flight,
+                last,
+            }
+        };
+        if let Some(member) = member {
+            let spread = member.first_poll_delay(&mut rng, min_delay, max_wait);
+            if !spread.is_zero() {
+                if let Err(by) = member.unless_stopped(tokio::time::sleep(spread)).await {
+                    return Err(stopped(by, 0, false, None));
+                }
+            }
+        }
         loop {
-            let poll_started = Instant::now();
-            let scope = PollScope::new(named.clone(), deadline);
-            let poll = scope.run((self.poller)());
-            let polled = match deadline {
-                Some(deadline) => match tokio::time::timeout_at(deadline, poll).await {
-                    Ok(polled) => polled,
-                    Err(_) => {
-                        tracing::debug!(poll = polls + 1, "poll cancelled at the deadline");
+            // Inside a set: wait for a poll permit (the set's concurrency), until the deadline.
+            let in_flight = match member {
+                None => None,
+                Some(member) => match member.unless_stopped(member.permit(deadline)).await {
+                    Ok(Some(in_flight)) => Some(in_flight),
+                    Ok(None) => {
                         return Err(WaiterError::ExceededMaxWait {
                             waiter,
                             max_wait,
                             elapsed: start.elapsed(),
                             polls,
-                            cancelled_in_flight: true,
+                            cancelled_in_flight: false,
                             last,
                         });
                     }
+                    Err(by) => return Err(stopped(by, polls, false, last)),
                 },
-                None => poll.await,
+            };
+            // A permit that came too late for the poll to answer before the deadline (less
+            // time left than the last poll's head start): no request, the wait is over. Never
+            // the case for a waiter alone, whose polls start at least that early.
+            let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            if in_flight.is_some()
+                && remaining.is_some_and(|r| r < last_poll_head_start(min_delay, longest_poll))
+            {
+                return Err(WaiterError::ExceededMaxWait {
+                    waiter,
+                    max_wait,
+                    elapsed: start.elapsed(),
+                    polls,
+                    cancelled_in_flight: false,
+                    last,
+                });
+            }
+            let poll_started = Instant::now();
+            let scope = PollScope::new(named.clone(), deadline);
+            let poller = &mut self.poller;
+            // `None`: cancelled at the deadline.
+            let attempt = async {
+                let poll = scope.run(poller());
+                match deadline {
+                    Some(deadline) => tokio::time::timeout_at(deadline, poll).await.ok(),
+                    None => Some(poll.await),
+                }
+            };
+            let polled = match member {
+                None => attempt.await,
+                Some(member) => match member.catching(attempt).await {
+                    Ok(polled) => polled,
+                    Err(Interrupt::Stopped(by)) => return Err(stopped(by, polls, true, last)),
+                    Err(Interrupt::Panicked(message)) => {
+                        return Err(WaiterError::panicked(waiter, message, polls, start, last));
+                    }
+                },
+            };
+            let Some(polled) = polled else {
+                tracing::debug!(poll = polls + 1, "poll cancelled at the deadline");
+                return Err(WaiterError::ExceededMaxWait {
+                    waiter,
+                    max_wait,
+                    elapsed: start.elapsed(),
+                    polls,
+                    cancelled_in_flight: true,
+                    last,
+                });
             };
             polls = polls.saturating_add(1);
             longest_poll = longest_poll.max(poll_started.elapsed());
@@ -344,8 +517,17 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             let state = polled.state();
             let Polled { result, matched } = polled;
             let acceptor = matched.as_ref().map(|m| m.acceptor);
+            successes = if state == AcceptorState::Success {
+                successes.saturating_add(1)
+            } else {
+                0
+            };
+            // A success short of `consecutive_successes` asks for another poll, as a retry.
+            let confirming = state == AcceptorState::Success && successes < needed;
             let next_delay = match state {
-                AcceptorState::Retry if !last_poll_made => {
+                AcceptorState::Retry | AcceptorState::Success
+                    if !last_poll_made && (state == AcceptorState::Retry || confirming) =>
+                {
                     retries = retries.saturating_add(1);
                     let remaining = deadline.map_or(Duration::MAX, |d| {
                         d.saturating_duration_since(Instant::now())
@@ -363,8 +545,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                         delay
                     })
                 }
-                AcceptorState::Retry => None,
-                AcceptorState::Success | AcceptorState::Failure => None,
+                AcceptorState::Retry | AcceptorState::Success | AcceptorState::Failure => None,
             };
             tracing::debug!(
                 poll = polls,
@@ -377,7 +558,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 rate_limit_wait = ?stats.rate_limit_wait,
                 "waiter poll"
             );
-            self.observer.on_poll(&PollEvent {
+            let event = PollEvent {
                 waiter,
                 poll: polls,
                 elapsed,
@@ -387,9 +568,17 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 attempts: stats.attempts,
                 retry_wait: stats.retry_wait,
                 rate_limit_wait: stats.rate_limit_wait,
-            });
+                consecutive_successes: successes,
+                consecutive_successes_needed: needed,
+            };
+            if let Some(in_flight) = in_flight {
+                in_flight.finish(&event);
+            }
+            self.observer.on_poll(&event);
             match (matched, result) {
-                (Some(matched), result) if matched.state == AcceptorState::Success => {
+                (Some(matched), result)
+                    if matched.state == AcceptorState::Success && !confirming =>
+                {
                     return Ok(FinalPoll {
                         result,
                         polls,
@@ -431,7 +620,15 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 (_, result) => match next_delay {
                     Some(delay) => {
                         last = Some(result);
-                        tokio::time::sleep(delay).await;
+                        let sleep = tokio::time::sleep(delay);
+                        match member {
+                            None => sleep.await,
+                            Some(member) => {
+                                if let Err(by) = member.unless_stopped(sleep).await {
+                                    return Err(stopped(by, polls, false, last));
+                                }
+                            }
+                        }
                     }
                     None => {
                         return Err(WaiterError::ExceededMaxWait {
