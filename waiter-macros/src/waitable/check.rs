@@ -118,12 +118,7 @@ fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStrea
     }
     let root = match &acceptor.matcher {
         Matcher::Output(m) => {
-            tokens.extend(check_path(
-                op,
-                &m.path,
-                Root::Output,
-                Some(Need::Comparator(m.comparator)),
-            ));
+            tokens.extend(check_path(op, &m.path, Root::Output, comparator_need(m)));
             Root::Output
         }
         Matcher::InputOutput(m) => {
@@ -131,7 +126,7 @@ fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStrea
                 op,
                 &m.path,
                 Root::InputOutput,
-                Some(Need::Comparator(m.comparator)),
+                comparator_need(m),
             ));
             Root::InputOutput
         }
@@ -141,6 +136,12 @@ fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStrea
         tokens.extend(check_path(op, message, root, Some(Need::Message)));
     }
     tokens
+}
+
+/// What the path's result must be for its comparator; nothing when `expected` already has an
+/// error (`booleanEquals` with "ACTIVE": the error says to compare with `stringEquals`).
+fn comparator_need(m: &super::model::PathMatcher) -> Option<super::typed::Need> {
+    (!m.expected_not_boolean).then_some(super::typed::Need::Comparator(m.comparator))
 }
 
 fn rules(cx: &Ctxt, model: &Waitable, op: Option<&Operation>) {

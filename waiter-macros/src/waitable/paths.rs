@@ -206,7 +206,8 @@ pub(crate) fn condition(
     let Some((eval, ty)) = compile(cx, op, &matcher.path, data) else {
         return quote!(false);
     };
-    if !can_satisfy(matcher.comparator, &ty) {
+    // An `expected` that is not a boolean has its error, which says to use `stringEquals`.
+    if !matcher.expected_not_boolean && !can_satisfy(matcher.comparator, &ty) {
         let needs = match matcher.comparator {
             Comparator::StringEquals => "a string",
             Comparator::BooleanEquals => "a boolean",
@@ -220,6 +221,9 @@ pub(crate) fn condition(
             }
             (Comparator::AllStringEquals | Comparator::AnyStringEquals, StaticType::String) => {
                 "; to compare one string use `\"stringEquals\"`"
+            }
+            (Comparator::BooleanEquals, StaticType::String) => {
+                "; to compare a string use `\"stringEquals\"`"
             }
             _ => "",
         };

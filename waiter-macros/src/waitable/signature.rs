@@ -77,7 +77,8 @@ pub(crate) fn read(cx: &Ctxt, sig: &Signature) -> Operation {
     for (i, input) in sig.inputs.iter().enumerate() {
         match input {
             FnArg::Receiver(r) => {
-                if !matches!(r.kind, syn::ReceiverKind::Reference(_, _, None)) || r.mutability.is_some()
+                if !matches!(r.kind, syn::ReceiverKind::Reference(_, _, None))
+                    || r.mutability.is_some()
                 {
                     cx.error(
                         r.self_token.span,

@@ -116,3 +116,25 @@ const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     }
     true
 }
+
+/// The bound of `Waiter`'s `Future` impl (`waiter/forgot_wait.rs`), which no waiter meets: it
+/// turns `waiter.await` without `.wait(max_wait)` into one error saying what to write.
+#[diagnostic::on_unimplemented(
+    message = "a waiter needs its maximum wait: write `.wait(Duration::from_secs(300)).await`",
+    label = "`.wait(max_wait)` returns the future to await",
+    note = "a `Waiter` is not a future until `.wait(max_wait)` gives it the longest wait (the Smithy waiters specification makes the caller choose it): keep the `.await`, after `.wait(..)`"
+)]
+pub trait MaxWaitGiven: sealed::Sealed {}
+
+/// What [`MaxWaitGiven`] is asked of: a waiter awaited as it is.
+pub struct WithoutMaxWait<W>(core::marker::PhantomData<W>);
+
+// The one implementation, for no waiter (without one, rustc would advise adding one).
+impl sealed::Sealed for WithoutMaxWait<()> {}
+#[diagnostic::do_not_recommend]
+impl MaxWaitGiven for WithoutMaxWait<()> {}
+
+mod sealed {
+    /// Nameable by no other crate: [`super::MaxWaitGiven`] has the implementations above only.
+    pub trait Sealed {}
+}

@@ -711,6 +711,9 @@ const fn leaf_message(at: At, need: Need, what: &str, place: Place) -> Msg {
             "; to compare every element use \"allStringEquals\", to find one \"anyStringEquals\"",
         );
     }
+    if matches!(need, Need::Boolean) && lists == 0 && !map && matches!(desc.kind, Kind::String) {
+        m = m.push("; to compare a string use \"stringEquals\"");
+    }
     m
 }
 

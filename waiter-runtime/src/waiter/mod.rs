@@ -15,6 +15,7 @@ pub mod delay;
 pub(crate) mod matchers;
 
 pub(crate) mod acceptor;
+mod forgot_wait;
 mod metadata;
 mod observer;
 mod outcome;
