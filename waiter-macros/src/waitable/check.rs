@@ -58,13 +58,14 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
         .collect()
 }
 
-/// A warning when an `errorType` names a code the operation's error type cannot answer: its
-/// `#[derive(ProvideErrorMetadata)]` publishes its codes, when all are written in the source.
-/// Smithy warns the same (an `errorType` the operation does not list); other error types (a
-/// hand-written `ProvideErrorMetadata`, a code read from a field) are not checked.
+/// A warning when an `errorType` names a code the operation's error type does not model: its
+/// `#[derive(ProvideErrorMetadata)]` publishes the codes of its variants and of its catch-all's
+/// `codes = [..]`, with the warning's notes (the codes, or "did you mean" the closest). Smithy
+/// warns the same (an `errorType` the operation does not list); other error types (a
+/// hand-written `ProvideErrorMetadata`, a `transparent` variant) are not checked.
 ///
-/// The warning is a deprecated trait method chosen by a const-evaluated `bool`, called at the
-/// `errorType` string: rustc's `deprecated` lint, with the message as its note.
+/// The warning is a deprecated method of the derive's, chosen by a const-evaluated index and
+/// called at the `errorType` string: rustc's `deprecated` lint, with the note as its text.
 fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
     let Some((_, error)) = &op.parts else {
         return TokenStream::new();
@@ -73,37 +74,17 @@ fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
         return TokenStream::new();
     };
     let code = crate::error_metadata::normalize_code(&error_type.value());
-    let error_name = quote::ToTokens::to_token_stream(&error)
-        .to_string()
-        .replace(' ', "");
-    let note = format!(
-        "\nerrorType \"{}\" is not a code `{error_name}` answers (its `#[derive(ProvideErrorMetadata)]` \
-         names them all), so this acceptor never matches; Smithy warns the same. Name one of its \
-         codes, or give a variant `#[error_metadata(code = \"{code}\")]`",
-        error_type.value()
-    );
     let p = crate::krate::private();
-    // Named so that rustc's text reads `use of deprecated method
-    // `Client::wait_until_x::waitable::errorType``: a block, not a `const _` (which would add
-    // `::_`), and a trait method, not an inherent one (which would print `Type::<false>::`).
     let check = proc_macro2::Ident::new("errorType", error_type.span());
     quote::quote! {
-        #[allow(non_camel_case_types, non_snake_case, dead_code, clippy::all)]
+        #[allow(non_snake_case, dead_code, clippy::all)]
         {
             #[allow(unused_imports)]
             use #p::UnknownErrorCodes as _;
-            struct errorType<const KNOWN: bool>;
-            trait waitable {
-                #[deprecated(note = #note)]
-                fn errorType(&self) {}
-            }
-            impl waitable for errorType<false> {}
-            trait matches {
-                fn errorType(&self) {}
-            }
-            impl matches for errorType<true> {}
             fn check() {
-                errorType::<{ #p::error_code_possible(#p::ErrorCodes::<#error>::CODES, #code) }>.#check()
+                #p::ErrorCodes::<#error>::new()
+                    .hint::<{ #p::error_type_hint(#p::ErrorCodes::<#error>::CODES, #code) }>()
+                    .#check()
             }
         }
     }

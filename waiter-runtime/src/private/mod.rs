@@ -24,8 +24,8 @@ pub use waiter_macros::__jmespath_verdict;
 mod checks;
 pub mod typed;
 pub use checks::{
-    DerivedErrorCodes, ErrorCodes, ForeignErrorCode, InputSearchable, MaxWaitGiven,
-    OutputSearchable, UnknownErrorCodes, WithoutMaxWait, error_code_possible, foreign_error_type,
+    DerivedErrorCodes, ErrorCodes, ForeignErrorCode, InputSearchable, KnownCode, MaxWaitGiven,
+    OutputSearchable, UnknownErrorCodes, WithoutMaxWait, error_type_hint, foreign_error_type,
     searchable_input,
 };
 

@@ -280,7 +280,7 @@ const fn lower(b: u8) -> u8 {
 }
 
 /// Levenshtein distance, ASCII case-insensitive, of names up to 63 bytes (longer: far).
-const fn distance(a: &[u8], b: &[u8]) -> usize {
+pub(crate) const fn distance(a: &[u8], b: &[u8]) -> usize {
     if a.len() >= 64 || b.len() >= 64 {
         return usize::MAX;
     }
