@@ -32,10 +32,16 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
                 .iter()
                 .map(|acceptor| {
                     let errors_before = cx.error_count();
-                    let condition = match &acceptor.matcher {
-                        Matcher::Output(m) => Some(paths::condition(cx, op, m, false)),
-                        Matcher::InputOutput(m) => Some(paths::condition(cx, op, m, true)),
-                        Matcher::Success(_) | Matcher::ErrorType(_) => None,
+                    let (condition, on_list) = match &acceptor.matcher {
+                        Matcher::Output(m) => {
+                            let (condition, on_list) = paths::condition(cx, op, m, false);
+                            (Some(condition), on_list)
+                        }
+                        Matcher::InputOutput(m) => {
+                            let (condition, on_list) = paths::condition(cx, op, m, true);
+                            (Some(condition), on_list)
+                        }
+                        Matcher::Success(_) | Matcher::ErrorType(_) => (None, false),
                     };
                     let message = paths::message(cx, op, acceptor);
                     // The typed-path checks run after expansion (const evaluation); an acceptor
@@ -43,7 +49,7 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
                     // error. The others get theirs even when the attribute has errors elsewhere
                     // (the fallback emits them): every error arrives in one pass.
                     let typed = if acceptor.read_cleanly && cx.error_count() == errors_before {
-                        typed_checks(op, acceptor)
+                        typed_checks(op, acceptor, on_list)
                     } else {
                         TokenStream::new()
                     };
@@ -91,7 +97,7 @@ fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
 }
 
 /// The typed-path checks of an acceptor's path and message.
-fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStream {
+fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor, on_list: bool) -> TokenStream {
     use super::typed::{Need, Root, check_path};
     let mut tokens = TokenStream::new();
     if let Matcher::ErrorType(error_type) = &acceptor.matcher {
@@ -99,7 +105,12 @@ fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStrea
     }
     let root = match &acceptor.matcher {
         Matcher::Output(m) => {
-            tokens.extend(check_path(op, &m.path, Root::Output, comparator_need(m)));
+            tokens.extend(check_path(
+                op,
+                &m.path,
+                Root::Output,
+                comparator_need(m, on_list),
+            ));
             Root::Output
         }
         Matcher::InputOutput(m) => {
@@ -107,7 +118,7 @@ fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStrea
                 op,
                 &m.path,
                 Root::InputOutput,
-                comparator_need(m),
+                comparator_need(m, on_list),
             ));
             Root::InputOutput
         }
@@ -120,9 +131,18 @@ fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStrea
 }
 
 /// What the path's result must be for its comparator; nothing when `expected` already has an
-/// error (`booleanEquals` with "ACTIVE": the error says to compare with `stringEquals`).
-fn comparator_need(m: &super::model::PathMatcher) -> Option<super::typed::Need> {
-    (!m.expected_not_boolean).then_some(super::typed::Need::Comparator(m.comparator))
+/// error (`booleanEquals` with "ACTIVE": the error says to compare with `stringEquals`). On a
+/// list whose elements the untyped check cannot see (`on_list`), a need that never fits and
+/// names them.
+fn comparator_need(m: &super::model::PathMatcher, on_list: bool) -> Option<super::typed::Need> {
+    use super::typed::Need;
+    if m.expected_not_boolean {
+        None
+    } else if on_list {
+        Some(Need::ComparatorOnList(m.comparator))
+    } else {
+        Some(Need::Comparator(m.comparator))
+    }
 }
 
 fn rules(cx: &Ctxt, model: &Waitable, op: Option<&Operation>) {
