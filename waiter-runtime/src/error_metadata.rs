@@ -16,6 +16,7 @@
 //! | `retryable(throttling)` or `throttling` | modeled as throttling (`@retryable(throttling: true)`) |
 //! | `transient` | a timeout, connection or IO error |
 //! | `transparent` | forward everything to the variant's only field, itself a `ProvideErrorMetadata` |
+//! | `codes = ["A", "B"]` | on a catch-all (its code read from a field): codes it may carry that no variant models |
 //!
 //! | on a field | the field holds... | its type implements |
 //! |---|---|---|
@@ -26,6 +27,14 @@
 //!
 //! On the enum, `crate = "path::to::waiter_runtime"` names the runtime crate when it is
 //! re-exported under another path.
+//!
+//! The codes a derived type models (its variants' codes, and its catch-all's `codes`) are
+//! known at compile time: `#[waitable]` warns, as Smithy does, of an `errorType` that is none
+//! of them, with "did you mean" for a near miss (`ResourceNotFound` ->
+//! `ResourceNotFoundException`) and the list of codes otherwise. A catch-all that declares no
+//! `codes` carries only codes the type does not model, as far as the check is concerned; a type
+//! whose only code is a catch-all's without `codes`, or with a `transparent` variant, is not
+//! checked.
 //!
 //! ```
 //! use std::time::Duration;

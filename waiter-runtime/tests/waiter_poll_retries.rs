@@ -220,7 +220,7 @@ async fn a_throttle_named_by_a_failure_acceptor_ends_the_wait_at_once() {
     assert_eq!((acceptor, final_poll.polls, service.sends()), (2, 1, 1));
     assert_eq!(
         description.unwrap().to_string(),
-        "errorType com.amazonaws.dynamodb#ThrottlingException"
+        "failure when errorType com.amazonaws.dynamodb#ThrottlingException"
     );
     assert_eq!(
         err.to_string(),

@@ -1,5 +1,6 @@
-// Awaiting the waiter without `.wait(max_wait)`: rustc says a `Waiter` is not a future and
-// suggests removing the `.await` (the README warns about this suggestion: call `.wait(..)`).
+// Awaiting the waiter without `.wait(max_wait)`: one error saying to write
+// `.wait(Duration::from_secs(300)).await` (rustc still adds its own "remove the `.await`",
+// which the note contradicts), and the code after the `.await` reports nothing more.
 use waiter_runtime::{ProvideErrorMetadata, waitable};
 
 #[derive(Debug, ProvideErrorMetadata)]
@@ -14,7 +15,8 @@ pub async fn get_thing(name: String) -> Result<(), Error> {
 }
 
 pub async fn caller() {
-    let _ = wait_until_thing_exists("a".into()).await;
+    let done = wait_until_thing_exists("a".into()).await.unwrap();
+    let _: u32 = done.polls;
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 // Smithy's `invalid-errorType.smithy`: an `errorType` the operation does not list is a
-// WARNING. When the error type derives `ProvideErrorMetadata` with every code written in it,
+// WARNING. When the error type derives `ProvideErrorMetadata` (its codes are known),
 // an `errorType` that is none of them is a warning too (rustc's `deprecated` lint, at the
 // string); `deny` turns it into an error here so that the case fails and its diagnostic is
 // recorded. Codes that match (`OhNo`, `smithy.example#OhNo`, a renamed code) do not warn.

@@ -11,7 +11,7 @@ impl Client {
     #[waitable(InstanceRunning: {
         acceptors: [
             { state: "success", matcher: { output: { path: "Reservations[].Instances[].Status.Name", expected: "running", comparator: "allStringEquals" } } }
-            { state: "failure", matcher: { output: { path: "Reservations[].Instances[].State.Name", expected: "terminated", comparator: "stringEquals" } } }
+            { state: "failure", matcher: { output: { path: "length(Reservations)", expected: "terminated", comparator: "stringEquals" } } }
         ]
     })]
     pub async fn describe_instances(&self, ids: Vec<String>) -> Result<DescribeInstancesOutput, Error> {

@@ -87,6 +87,29 @@ fn variant(cx: &Ctxt, v: &Variant) {
         }
     }
 
+    if let Some((codes, span)) = &attrs.codes {
+        if !reads_code(v) {
+            let fixed = match static_code(v) {
+                Some((code, _)) => format!("its code is \"{code}\""),
+                None => "it has no code".to_owned(),
+            };
+            cx.error(
+                *span,
+                format!(
+                    "`codes` lists what a catch-all variant (its code read from a field marked \
+                     `#[error_metadata(code)]`) may carry, for the `errorType` check of \
+                     `#[waitable]`; this variant cannot carry other codes ({fixed}): remove `codes`"
+                ),
+            );
+        }
+        for code in codes {
+            let value = code.value();
+            if value.is_empty() || value.chars().any(char::is_whitespace) {
+                cx.error_spanned_by(code, "an error code is not empty and has no whitespace");
+            }
+        }
+    }
+
     let mut seen: HashMap<Role, &syn::Member> = HashMap::new();
     for field in &v.fields {
         for &(role, span) in &field.roles {
@@ -127,8 +150,27 @@ fn variant(cx: &Ctxt, v: &Variant) {
     }
 }
 
-/// Two variants answering the same `code()` cannot be told apart by `errorType` matchers.
+/// Two variants answering the same `code()` cannot be told apart by `errorType` matchers; a
+/// catch-all's `codes` are the codes no variant models.
 fn unique_codes(cx: &Ctxt, variants: &[Variant]) {
+    let modeled: HashMap<String, &syn::Ident> = variants
+        .iter()
+        .filter_map(|v| static_code(v).map(|(code, _)| (code, v.name)))
+        .collect();
+    for v in variants {
+        for code in v.attrs.codes.iter().flat_map(|(codes, _)| codes) {
+            if let Some(variant) = modeled.get(&code.value()) {
+                cx.error_spanned_by(
+                    code,
+                    format!(
+                        "\"{}\" is the code of variant `{variant}`: `codes` lists what this \
+                         catch-all carries that no variant models; remove it",
+                        code.value()
+                    ),
+                );
+            }
+        }
+    }
     let mut codes: HashMap<String, &syn::Ident> = HashMap::new();
     for v in variants {
         let (code, span): (String, Span) = match static_code(v) {
@@ -148,6 +190,14 @@ fn unique_codes(cx: &Ctxt, variants: &[Variant]) {
             }
         }
     }
+}
+
+/// Whether the variant reads its code from a field (a catch-all).
+pub(crate) fn reads_code(v: &Variant) -> bool {
+    v.attrs.transparent.is_none()
+        && v.fields
+            .iter()
+            .any(|f| f.roles.iter().any(|(r, _)| *r == Role::Code))
 }
 
 /// The code a variant always answers, if it is fixed at compile time.

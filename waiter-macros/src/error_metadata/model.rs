@@ -40,6 +40,9 @@ pub(crate) struct VariantAttrs {
     pub throttling: Option<Span>,
     pub transient: Option<Span>,
     pub transparent: Option<Span>,
+    /// `codes = ["A", "B"]` on a catch-all variant (its code read from a field): codes it may
+    /// carry that no variant models, for `#[waitable]`'s `errorType` check. With the key's span.
+    pub codes: Option<(Vec<syn::LitStr>, Span)>,
 }
 
 impl VariantAttrs {
@@ -55,6 +58,7 @@ impl VariantAttrs {
             ("retryable", self.retryable),
             ("throttling", self.throttling),
             ("transient", self.transient),
+            ("codes", self.codes.as_ref().map(|(_, span)| *span)),
         ];
         given.extend(
             flags

@@ -14,7 +14,8 @@ const ATTR: &str = "error_metadata";
 
 /// Keys a variant (or a struct) accepts.
 const VARIANT_KEYS: &str = "`code = \"...\"`, `no_code`, `status = 404`, `retryable`, \
-                            `retryable(throttling)`, `throttling`, `transient`, `transparent`";
+                            `retryable(throttling)`, `throttling`, `transient`, `transparent`, \
+                            `codes = [\"...\"]`";
 /// Keys a field accepts.
 const FIELD_KEYS: &str = "`code`, `message`, `status`, `retry_after`";
 
@@ -144,7 +145,7 @@ fn field_roles(cx: &Ctxt, attrs: &[syn::Attribute]) -> Vec<(Role, Span)> {
 fn is_variant_key(key: &str) -> bool {
     matches!(
         key,
-        "no_code" | "retryable" | "throttling" | "transient" | "transparent"
+        "no_code" | "retryable" | "throttling" | "transient" | "transparent" | "codes"
     )
 }
 
@@ -282,6 +283,48 @@ fn parse_attrs(
                 "no_code" => {
                     if no_value(cx, &meta, &key)? {
                         set_once(cx, &meta, &mut out.no_code, span);
+                    }
+                }
+                "codes" => {
+                    if !meta.input.peek(Token![=]) {
+                        cx.error_spanned_by(
+                            &meta.path,
+                            "`codes` needs a list: `codes = [\"ThrottlingException\"]`, the codes \
+                             this catch-all variant may carry besides those no variant models",
+                        );
+                        return skip_value(&meta);
+                    }
+                    let expr: syn::Expr = meta.value()?.parse()?;
+                    let mut codes = Vec::new();
+                    let mut ok = true;
+                    match &expr {
+                        syn::Expr::Array(array) => {
+                            for elem in &array.elems {
+                                match elem {
+                                    syn::Expr::Lit(syn::ExprLit {
+                                        lit: syn::Lit::Str(lit),
+                                        ..
+                                    }) => codes.push(lit.clone()),
+                                    other => {
+                                        ok = false;
+                                        cx.error_spanned_by(
+                                            other,
+                                            "expected a string literal, like `codes = [\"ThrottlingException\"]`",
+                                        );
+                                    }
+                                }
+                            }
+                        }
+                        other => {
+                            ok = false;
+                            cx.error_spanned_by(
+                                other,
+                                "expected a list of string literals, like `codes = [\"ThrottlingException\"]`",
+                            );
+                        }
+                    }
+                    if ok {
+                        set_once(cx, &meta, &mut out.codes, (codes, span));
                     }
                 }
                 _ => {

@@ -32,10 +32,16 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
                 .iter()
                 .map(|acceptor| {
                     let errors_before = cx.error_count();
-                    let condition = match &acceptor.matcher {
-                        Matcher::Output(m) => Some(paths::condition(cx, op, m, false)),
-                        Matcher::InputOutput(m) => Some(paths::condition(cx, op, m, true)),
-                        Matcher::Success(_) | Matcher::ErrorType(_) => None,
+                    let (condition, on_list) = match &acceptor.matcher {
+                        Matcher::Output(m) => {
+                            let (condition, on_list) = paths::condition(cx, op, m, false);
+                            (Some(condition), on_list)
+                        }
+                        Matcher::InputOutput(m) => {
+                            let (condition, on_list) = paths::condition(cx, op, m, true);
+                            (Some(condition), on_list)
+                        }
+                        Matcher::Success(_) | Matcher::ErrorType(_) => (None, false),
                     };
                     let message = paths::message(cx, op, acceptor);
                     // The typed-path checks run after expansion (const evaluation); an acceptor
@@ -43,7 +49,7 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
                     // error. The others get theirs even when the attribute has errors elsewhere
                     // (the fallback emits them): every error arrives in one pass.
                     let typed = if acceptor.read_cleanly && cx.error_count() == errors_before {
-                        typed_checks(op, acceptor)
+                        typed_checks(op, acceptor, on_list)
                     } else {
                         TokenStream::new()
                     };
@@ -58,13 +64,14 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
         .collect()
 }
 
-/// A warning when an `errorType` names a code the operation's error type cannot answer: its
-/// `#[derive(ProvideErrorMetadata)]` publishes its codes, when all are written in the source.
-/// Smithy warns the same (an `errorType` the operation does not list); other error types (a
-/// hand-written `ProvideErrorMetadata`, a code read from a field) are not checked.
+/// A warning when an `errorType` names a code the operation's error type does not model: its
+/// `#[derive(ProvideErrorMetadata)]` publishes the codes of its variants and of its catch-all's
+/// `codes = [..]`, with the warning's notes (the codes, or "did you mean" the closest). Smithy
+/// warns the same (an `errorType` the operation does not list); other error types (a
+/// hand-written `ProvideErrorMetadata`, a `transparent` variant) are not checked.
 ///
-/// The warning is a deprecated trait method chosen by a const-evaluated `bool`, called at the
-/// `errorType` string: rustc's `deprecated` lint, with the message as its note.
+/// The warning is a deprecated method of the derive's, chosen by a const-evaluated index and
+/// called at the `errorType` string: rustc's `deprecated` lint, with the note as its text.
 fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
     let Some((_, error)) = &op.parts else {
         return TokenStream::new();
@@ -73,44 +80,24 @@ fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
         return TokenStream::new();
     };
     let code = crate::error_metadata::normalize_code(&error_type.value());
-    let error_name = quote::ToTokens::to_token_stream(&error)
-        .to_string()
-        .replace(' ', "");
-    let note = format!(
-        "\nerrorType \"{}\" is not a code `{error_name}` answers (its `#[derive(ProvideErrorMetadata)]` \
-         names them all), so this acceptor never matches; Smithy warns the same. Name one of its \
-         codes, or give a variant `#[error_metadata(code = \"{code}\")]`",
-        error_type.value()
-    );
     let p = crate::krate::private();
-    // Named so that rustc's text reads `use of deprecated method
-    // `Client::wait_until_x::waitable::errorType``: a block, not a `const _` (which would add
-    // `::_`), and a trait method, not an inherent one (which would print `Type::<false>::`).
     let check = proc_macro2::Ident::new("errorType", error_type.span());
     quote::quote! {
-        #[allow(non_camel_case_types, non_snake_case, dead_code, clippy::all)]
+        #[allow(non_snake_case, dead_code, clippy::all)]
         {
             #[allow(unused_imports)]
             use #p::UnknownErrorCodes as _;
-            struct errorType<const KNOWN: bool>;
-            trait waitable {
-                #[deprecated(note = #note)]
-                fn errorType(&self) {}
-            }
-            impl waitable for errorType<false> {}
-            trait matches {
-                fn errorType(&self) {}
-            }
-            impl matches for errorType<true> {}
             fn check() {
-                errorType::<{ #p::error_code_possible(#p::ErrorCodes::<#error>::CODES, #code) }>.#check()
+                #p::ErrorCodes::<#error>::new()
+                    .hint::<{ #p::error_type_hint(#p::ErrorCodes::<#error>::CODES, #code) }>()
+                    .#check()
             }
         }
     }
 }
 
 /// The typed-path checks of an acceptor's path and message.
-fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStream {
+fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor, on_list: bool) -> TokenStream {
     use super::typed::{Need, Root, check_path};
     let mut tokens = TokenStream::new();
     if let Matcher::ErrorType(error_type) = &acceptor.matcher {
@@ -122,7 +109,7 @@ fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStrea
                 op,
                 &m.path,
                 Root::Output,
-                Some(Need::Comparator(m.comparator)),
+                comparator_need(m, on_list),
             ));
             Root::Output
         }
@@ -131,7 +118,7 @@ fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStrea
                 op,
                 &m.path,
                 Root::InputOutput,
-                Some(Need::Comparator(m.comparator)),
+                comparator_need(m, on_list),
             ));
             Root::InputOutput
         }
@@ -141,6 +128,21 @@ fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor) -> TokenStrea
         tokens.extend(check_path(op, message, root, Some(Need::Message)));
     }
     tokens
+}
+
+/// What the path's result must be for its comparator; nothing when `expected` already has an
+/// error (`booleanEquals` with "ACTIVE": the error says to compare with `stringEquals`). On a
+/// list whose elements the untyped check cannot see (`on_list`), a need that never fits and
+/// names them.
+fn comparator_need(m: &super::model::PathMatcher, on_list: bool) -> Option<super::typed::Need> {
+    use super::typed::Need;
+    if m.expected_not_boolean {
+        None
+    } else if on_list {
+        Some(Need::ComparatorOnList(m.comparator))
+    } else {
+        Some(Need::Comparator(m.comparator))
+    }
 }
 
 fn rules(cx: &Ctxt, model: &Waitable, op: Option<&Operation>) {

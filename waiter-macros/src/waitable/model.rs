@@ -63,6 +63,10 @@ pub(crate) struct PathMatcher {
     pub comparator: Comparator,
     /// Span of the `output`/`inputOutput` key.
     pub key_span: Span,
+    /// `booleanEquals` with an `expected` other than "true"/"false" (reported while reading,
+    /// saying to compare with `stringEquals`): the path's comparator need is not checked too,
+    /// its field chain is.
+    pub expected_not_boolean: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -90,7 +94,11 @@ pub(crate) fn read(cx: &Ctxt, node: &Node) -> Waitable {
     let mut waiters = Vec::new();
     if let Some(span) = botocore(node) {
         cx.error(span, BOTOCORE);
-        return Waitable { waiters };
+        // Its waiters' names, so that the fallback declares their functions and the callers
+        // report nothing more: the translation advice is the one error.
+        return Waitable {
+            waiters: botocore_waiters(node),
+        };
     }
     if let Some(members) = object(
         cx,
@@ -158,6 +166,46 @@ fn botocore(node: &Node) -> Option<Span> {
         }
     }
     None
+}
+
+/// The waiters of a botocore waiter (or of a whole `waiters-2.json`, under `waiters`), by name
+/// only: what the fallback needs to declare `wait_until_*`.
+fn botocore_waiters(node: &Node) -> Vec<WaiterDef> {
+    let NodeKind::Object(top) = &node.kind else {
+        return Vec::new();
+    };
+    let waiters = match top.iter().find(|m| m.key == "waiters") {
+        Some(Member {
+            value:
+                Node {
+                    kind: NodeKind::Object(waiters),
+                    ..
+                },
+            ..
+        }) => waiters,
+        _ => top,
+    };
+    waiters
+        .iter()
+        .filter(|m| matches!(m.value.kind, NodeKind::Object(_)))
+        // A name the fallback can turn into `wait_until_<snake>`.
+        .filter(|m| {
+            m.key.starts_with(|c: char| c.is_ascii_uppercase())
+                && m.key.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+        .map(|m| WaiterDef {
+            name: m.key.clone(),
+            name_span: m.key_span,
+            documentation: None,
+            acceptors: Vec::new(),
+            acceptors_written: 0,
+            acceptors_span: m.value.span,
+            min_delay: None,
+            max_delay: None,
+            deprecated: false,
+            tags: Vec::new(),
+        })
+        .collect()
 }
 
 fn object<'a>(cx: &Ctxt, node: &'a Node, what: &str) -> Option<&'a [Member]> {
@@ -447,12 +495,18 @@ fn read_acceptor(cx: &Ctxt, node: &Node) -> Option<Acceptor> {
              `{ errorType: \"...\" }`, `{ output: { ... } }`, `{ inputOutput: { ... } }`",
         );
     }
+    let matcher = matcher?;
+    // The one error about `expected` leaves the path's field chain worth checking.
+    let own_errors = match &matcher {
+        Matcher::Output(m) | Matcher::InputOutput(m) => usize::from(m.expected_not_boolean),
+        Matcher::Success(_) | Matcher::ErrorType(_) => 0,
+    };
     Some(Acceptor {
         state: state?,
-        matcher: matcher?,
+        matcher,
         message,
         message_key_span,
-        read_cleanly: cx.error_count() == errors_before,
+        read_cleanly: cx.error_count() == errors_before + own_errors,
     })
 }
 
@@ -584,12 +638,15 @@ fn read_path_matcher(cx: &Ctxt, member: &Member) -> Option<PathMatcher> {
             );
         }
     }
+    let mut expected_not_boolean = false;
     if let (Some(Comparator::BooleanEquals), Some(e)) = (comparator, &expected) {
         if e.value() != "true" && e.value() != "false" {
+            expected_not_boolean = true;
             cx.error(
                 e.span(),
                 format!(
-                    "with `booleanEquals`, `expected` must be \"true\" or \"false\", found \"{}\"",
+                    "with `booleanEquals`, `expected` must be \"true\" or \"false\", found \"{}\"; \
+                     to compare the path with a string, write `comparator: \"stringEquals\"`",
                     e.value()
                 ),
             );
@@ -600,5 +657,6 @@ fn read_path_matcher(cx: &Ctxt, member: &Member) -> Option<PathMatcher> {
         expected: expected?,
         comparator: comparator?,
         key_span: member.key_span,
+        expected_not_boolean,
     })
 }

@@ -191,22 +191,43 @@ fn describe(ty: &StaticType) -> String {
     }
 }
 
-/// The condition (a `bool` expression over `__result: &Result<O, E>`) of a path matcher.
+/// Whether `ty` is a list whose elements the untyped check cannot see (`services[].status`
+/// reads a list of what `status` holds).
+fn list_of_unseen(ty: &StaticType) -> bool {
+    match ty {
+        StaticType::Array(elem) => matches!(**elem, StaticType::Any) || list_of_unseen(elem),
+        _ => false,
+    }
+}
+
+/// The condition (a `bool` expression over `__result: &Result<O, E>`) of a path matcher, and
+/// whether its comparator (`stringEquals`, `booleanEquals`) is applied to a list whose elements
+/// only the typed check sees: that check then reports the mistake, naming them
+/// ([`super::typed::Need::ComparatorOnList`]).
 pub(crate) fn condition(
     cx: &Ctxt,
     op: &Operation,
     matcher: &PathMatcher,
     input_output: bool,
-) -> TokenStream {
+) -> (TokenStream, bool) {
     let data = if input_output {
         Data::InputOutput
     } else {
         Data::Output
     };
     let Some((eval, ty)) = compile(cx, op, &matcher.path, data) else {
-        return quote!(false);
+        return (quote!(false), false);
     };
-    if !can_satisfy(matcher.comparator, &ty) {
+    let on_list = !matcher.expected_not_boolean
+        && data == Data::Output
+        && matches!(
+            matcher.comparator,
+            Comparator::StringEquals | Comparator::BooleanEquals
+        )
+        && list_of_unseen(&ty)
+        && super::typed::checks_leaf(op, &matcher.path);
+    // An `expected` that is not a boolean has its error, which says to use `stringEquals`.
+    if !matcher.expected_not_boolean && !on_list && !can_satisfy(matcher.comparator, &ty) {
         let needs = match matcher.comparator {
             Comparator::StringEquals => "a string",
             Comparator::BooleanEquals => "a boolean",
@@ -221,6 +242,9 @@ pub(crate) fn condition(
             (Comparator::AllStringEquals | Comparator::AnyStringEquals, StaticType::String) => {
                 "; to compare one string use `\"stringEquals\"`"
             }
+            (Comparator::BooleanEquals, StaticType::String) => {
+                "; to compare a string use `\"stringEquals\"`"
+            }
             _ => "",
         };
         cx.error(
@@ -232,7 +256,7 @@ pub(crate) fn condition(
                 describe(&ty)
             ),
         );
-        return quote!(false);
+        return (quote!(false), false);
     }
     let expected = &matcher.expected;
     let p = krate::private();
@@ -246,12 +270,13 @@ pub(crate) fn condition(
         Comparator::AnyStringEquals => quote!(#p::any_string_equals(&__value, #expected)),
     };
     let search = search(op, data, matcher.path.span(), eval, quote!(bool), compare);
-    quote! {
+    let condition = quote! {
         match __result {
             ::core::result::Result::Ok(__output) => #search,
             ::core::result::Result::Err(_) => false,
         }
-    }
+    };
+    (condition, on_list)
 }
 
 /// The failure message (an `Option<String>` expression) of a failure acceptor: its `message`

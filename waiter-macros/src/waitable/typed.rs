@@ -46,6 +46,9 @@ enum Op {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Need {
     Comparator(Comparator),
+    /// `stringEquals` or `booleanEquals` on a path the untyped check knows gives a list of
+    /// elements it cannot see: an error whatever they are, whose message names them.
+    ComparatorOnList(Comparator),
     Message,
     /// An operand of an ordering comparison (`<`, `<=`, `>`, `>=`): JMESPath orders numbers
     /// only (anything else gives null).
@@ -403,6 +406,23 @@ fn nameable_with(ty: &Type, generics: Vec<String>) -> Option<Type> {
     Some(ty)
 }
 
+/// Whether the typed check of `lit` read from the output checks its result against the
+/// comparator: the output's type can be named, and the whole path is one chain (the leaf's need
+/// is then on it).
+pub(crate) fn checks_leaf(op: &Operation, lit: &LitStr) -> bool {
+    if std::env::var_os("WAITER_MACROS_BENCH_UNTYPED").is_some() {
+        return false;
+    }
+    let nameable_output = op
+        .parts
+        .as_ref()
+        .and_then(|(o, _)| nameable(o, op))
+        .is_some();
+    nameable_output
+        && crate::jmespath::parse_ast(&lit.value())
+            .is_some_and(|ast| Lower { out: Vec::new() }.lower(&ast, &[]).is_some())
+}
+
 /// The checks of one path: `const _` items, or nothing when the types cannot be named.
 pub(crate) fn check_path(
     op: &Operation,
@@ -660,6 +680,14 @@ fn need_tokens(need: Need, t: &TokenStream) -> (TokenStream, String) {
         Need::Comparator(Comparator::AnyStringEquals) => (
             quote!(Strings),
             "`anyStringEquals` needs a list of strings".to_owned(),
+        ),
+        Need::ComparatorOnList(Comparator::BooleanEquals) => (
+            quote!(BooleanOnList),
+            "`booleanEquals` needs a boolean".to_owned(),
+        ),
+        Need::ComparatorOnList(_) => (
+            quote!(StringOnList),
+            "`stringEquals` needs a string".to_owned(),
         ),
         Need::Message => (
             quote!(Message),

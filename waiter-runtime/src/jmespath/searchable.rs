@@ -56,6 +56,10 @@ use super::node::{Array, Node, Object};
 /// assert_eq!(status.as_str(), Some("ACTIVE"));
 /// assert_eq!(jmespath!("ItemCount > `2`").search(&table).unwrap(), serde_json::json!(true));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `Searchable`",
+    note = "add `#[derive(waiter_runtime::Searchable)]` to `{Self}` (it reads serde's renames), or implement `waiter_runtime::Searchable` for it"
+)]
 pub trait Searchable {
     /// The JMESPath view of `self`.
     fn node(&self) -> Node<'_>;

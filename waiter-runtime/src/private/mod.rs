@@ -24,8 +24,9 @@ pub use waiter_macros::__jmespath_verdict;
 mod checks;
 pub mod typed;
 pub use checks::{
-    DerivedErrorCodes, ErrorCodes, ForeignErrorCode, InputSearchable, OutputSearchable,
-    UnknownErrorCodes, error_code_possible, foreign_error_type, searchable_input,
+    DerivedErrorCodes, ErrorCodes, ForeignErrorCode, InputSearchable, KnownCode, MaxWaitGiven,
+    OutputSearchable, UnknownErrorCodes, WithoutMaxWait, error_type_hint, foreign_error_type,
+    searchable_input,
 };
 
 /// Builds the waiter a `wait_until_*` function returns from a closure starting one poll.

@@ -280,7 +280,7 @@ const fn lower(b: u8) -> u8 {
 }
 
 /// Levenshtein distance, ASCII case-insensitive, of names up to 63 bytes (longer: far).
-const fn distance(a: &[u8], b: &[u8]) -> usize {
+pub(crate) const fn distance(a: &[u8], b: &[u8]) -> usize {
     if a.len() >= 64 || b.len() >= 64 {
         return usize::MAX;
     }
@@ -633,6 +633,11 @@ pub enum Need {
     Numbers,
     /// A function argument that must be a list of numbers or of strings (`max`, `min`, `sort`).
     Sortable,
+    /// `stringEquals` on a path the macro knows to give a list (a projection), whose elements it
+    /// cannot see: never fits; the message names the list's elements when they are described.
+    StringOnList,
+    /// `booleanEquals` on such a path.
+    BooleanOnList,
 }
 
 /// Whether the value at `at` is a list: a projection's result, or a list outermost.
@@ -666,6 +671,9 @@ const fn shape(at: At) -> (usize, bool) {
 
 /// The leaf check: whether the value at `at` is what `need` needs.
 const fn fits(at: At, need: Need) -> bool {
+    if matches!(need, Need::StringOnList | Need::BooleanOnList) {
+        return false;
+    }
     let kind = at.desc.kind;
     if at.unknown || matches!(kind, Kind::Unknown) {
         return true;
@@ -684,11 +692,15 @@ const fn fits(at: At, need: Need) -> bool {
         Need::ListOrString => is_list(at) || (lists == 0 && !map && matches!(kind, Kind::String)),
         Need::Numbers => lists == 1 && !map && matches!(kind, Kind::Number),
         Need::Sortable => lists == 1 && !map && matches!(kind, Kind::Number | Kind::String),
+        Need::StringOnList | Need::BooleanOnList => false,
     }
 }
 
 /// The message of a leaf that does not fit (see [`fits`]); `what` says what `need` needs.
 const fn leaf_message(at: At, need: Need, what: &str, place: Place) -> Msg {
+    if matches!(need, Need::StringOnList | Need::BooleanOnList) {
+        return on_list_message(at, need, what, place);
+    }
     let (desc, (lists, map)) = (at.desc, shape(at));
     let mut m = head(place).push(what).push(", but it reads ");
     if map {
@@ -707,6 +719,35 @@ const fn leaf_message(at: At, need: Need, what: &str, place: Place) -> Msg {
     }
     m = m.push(" (`").push(desc.name).push("`)");
     if matches!(need, Need::String) && lists == 1 && matches!(desc.kind, Kind::String) {
+        m = m.push(
+            "; to compare every element use \"allStringEquals\", to find one \"anyStringEquals\"",
+        );
+    }
+    if matches!(need, Need::Boolean) && lists == 0 && !map && matches!(desc.kind, Kind::String) {
+        m = m.push("; to compare a string use \"stringEquals\"");
+    }
+    m
+}
+
+/// The message of `stringEquals` or `booleanEquals` on a path that gives a list: what the list
+/// holds when the walk knows it ("a list of strings (`String`)"), else "a list".
+const fn on_list_message(at: At, need: Need, what: &str, place: Place) -> Msg {
+    let (desc, (lists, map)) = (at.desc, shape(at));
+    let mut m = head(place).push(what).push(", but it reads a list");
+    if !at.unknown && !map && !matches!(desc.kind, Kind::Unknown) && lists > 0 {
+        let mut n = 1;
+        while n < lists {
+            m = m.push(" of lists");
+            n += 1;
+        }
+        m = m
+            .push(" of ")
+            .push(kinds_name(desc.kind))
+            .push(" (`")
+            .push(desc.name)
+            .push("`)");
+    }
+    if matches!(need, Need::StringOnList) {
         m = m.push(
             "; to compare every element use \"allStringEquals\", to find one \"anyStringEquals\"",
         );

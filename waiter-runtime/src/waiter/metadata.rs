@@ -142,7 +142,8 @@ impl WaiterMetadata {
 /// One acceptor of a waiter, as the model writes it: for messages, and for the errors a retry
 /// layer must leave to the waiter ([`WaiterMetadata::named_errors`]).
 ///
-/// `Display` names what the acceptor matches:
+/// `Display` reads as the model does: the state, then what the acceptor matches
+/// ([`MatcherDescription`]'s `Display` alone is the matcher):
 ///
 /// ```
 /// use waiter_runtime::waiter::{AcceptorDescription, AcceptorState, Comparator, MatcherDescription};
@@ -155,9 +156,16 @@ impl WaiterMetadata {
 ///         expected: "ROLLBACK_COMPLETE",
 ///     },
 /// );
-/// assert_eq!(rollback.to_string(), r#"Stacks[].StackStatus anyStringEquals "ROLLBACK_COMPLETE""#);
-/// let invalid = AcceptorDescription::new(AcceptorState::Failure, MatcherDescription::ErrorType("ValidationError"));
-/// assert_eq!(invalid.to_string(), "errorType ValidationError");
+/// assert_eq!(
+///     rollback.to_string(),
+///     r#"failure when Stacks[].StackStatus anyStringEquals "ROLLBACK_COMPLETE""#
+/// );
+/// assert_eq!(
+///     rollback.matcher.to_string(),
+///     r#"Stacks[].StackStatus anyStringEquals "ROLLBACK_COMPLETE""#
+/// );
+/// let missing = AcceptorDescription::new(AcceptorState::Retry, MatcherDescription::ErrorType("ResourceNotFoundException"));
+/// assert_eq!(missing.to_string(), "retry when errorType ResourceNotFoundException");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AcceptorDescription {
@@ -176,7 +184,7 @@ impl AcceptorDescription {
 
 impl fmt::Display for AcceptorDescription {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.matcher.fmt(f)
+        write!(f, "{} when {}", self.state, self.matcher)
     }
 }
 

@@ -18,6 +18,7 @@ pub mod delay;
 pub(crate) mod matchers;
 
 pub(crate) mod acceptor;
+mod forgot_wait;
 mod map;
 mod metadata;
 mod observer;

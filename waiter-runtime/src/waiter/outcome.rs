@@ -296,7 +296,8 @@ impl<O, E: fmt::Display> fmt::Display for WaiterError<O, E> {
                 )?;
                 match (message, description) {
                     (Some(message), _) => write!(f, ": {message}"),
-                    (None, Some(description)) => write!(f, ": {description}"),
+                    // The text says "failure acceptor" already: the matcher alone.
+                    (None, Some(description)) => write!(f, ": {}", description.matcher),
                     (None, None) => Ok(()),
                 }
             }

@@ -5,8 +5,8 @@ mod object;
 
 use super::model::*;
 use object::object_impl;
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
 use syn::DeriveInput;
 
 pub(super) fn rt() -> TokenStream {
@@ -14,11 +14,27 @@ pub(super) fn rt() -> TokenStream {
     quote!(#p::jmespath)
 }
 
+/// The runtime's path and a member's place (`&self.field`), at the span of the member's type:
+/// every `Searchable` call on a member is spelled with them, so that a member type that is not
+/// `Searchable` is reported at the member's type, the same error at the same place each time
+/// (which rustc shows once), with `Searchable`'s hint.
+pub(super) fn at_member(f: &Field, place: TokenStream) -> (TokenStream, TokenStream, Span) {
+    let span = syn::spanned::Spanned::span(&f.ty);
+    (
+        crate::krate::respan(rt(), span),
+        crate::krate::respan(place, span),
+        span,
+    )
+}
+
 /// The node of one field, given an expression of type `&FieldType`.
 pub(super) fn value(f: &Field, place: TokenStream) -> TokenStream {
     let p = rt();
     match &f.how {
-        How::Node => quote!(#p::Searchable::node(#place)),
+        How::Node => {
+            let (p, place, span) = at_member(f, place);
+            quote_spanned!(span=> #p::Searchable::node(#place))
+        }
         How::Blob => quote!(#p::AsBlob::blob_node(#place)),
         How::Timestamp => quote!(#p::AsTimestamp::timestamp_node(#place)),
         How::Serde => quote!(#p::serialized(#place)),

@@ -1,9 +1,9 @@
 //! `Searchable` and `SearchObject` bodies for named fields (structs, flattened members).
 
 use super::super::model::*;
-use super::{rt, value};
+use super::{at_member, rt, value};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 
 /// The bodies for an object with named `fields` reached through `access`: the `SearchObject`
 /// items, and the `Searchable` items beyond `node` (`follow`, the hidden `__walk`).
@@ -60,7 +60,10 @@ pub(super) fn object_impl(
         let wire = &f.wire;
         let place = access(&f.member);
         let v = match &f.how {
-            How::Node => quote!(#p::Searchable::follow(#place, rest)),
+            How::Node => {
+                let (p, place, span) = at_member(f, place);
+                quote_spanned!(span=> #p::Searchable::follow(#place, rest))
+            }
             _ => {
                 let v = value(f, place);
                 quote!(#p::follow_node(#v, rest))
@@ -75,7 +78,10 @@ pub(super) fn object_impl(
     .map(|n| proc_macro2::Ident::new(n, proc_macro2::Span::mixed_site()));
     // The walk of compiled projections: by the array's plan (member index) or by name.
     let walk_one = |f: &Field, place: TokenStream| match &f.how {
-        How::Node => quote!(#p::Searchable::__walk(#place, #walk, #sink)),
+        How::Node => {
+            let (p, place, span) = at_member(f, place);
+            quote_spanned!(span=> #p::Searchable::__walk(#place, #walk, #sink))
+        }
         _ => {
             let v = value(f, place);
             quote!(#walk.node(#v, #sink))
@@ -92,7 +98,11 @@ pub(super) fn object_impl(
         let place = elem_access(&f.member);
         let ty = &f.ty;
         if matches!(f.how, How::Node) && !maybe_unsized(ty) && !std_leaf(ty) {
-            quote!(#i => <#ty as #p::Searchable>::__walk_in(
+            let walk_in = {
+                let (p, ty, span) = at_member(f, quote!(#ty));
+                quote_spanned!(span=> <#ty as #p::Searchable>::__walk_in)
+            };
+            quote!(#i => #walk_in(
                 #items,
                 |__el: &'__a Self| ::core::option::Option::Some(#place),
                 #walk,
@@ -118,10 +128,15 @@ pub(super) fn object_impl(
         let wire = &f.wire;
         let place = access(&f.member);
         match &f.how {
-            How::Node => quote!(#wire => {
-                #plan.push(Self::__searchable_key(), #i);
-                #p::Searchable::__record(#place, #plan, #at + 1)
-            }),
+            How::Node => {
+                let (p, place, span) = at_member(f, place);
+                let record =
+                    quote_spanned!(span=> #p::Searchable::__record(#place, #plan, #at + 1));
+                quote!(#wire => {
+                    #plan.push(Self::__searchable_key(), #i);
+                    #record
+                })
+            }
             // A converted member is a leaf: its node is computed per element.
             _ => quote!(#wire => #plan.push(Self::__searchable_key(), #i),),
         }
