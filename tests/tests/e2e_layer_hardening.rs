@@ -24,7 +24,8 @@ type Body = Full<Bytes>;
 fn fast() -> Retrier {
     Retrier::new(
         RetryConfig::standard()
-            .initial_backoff(Duration::from_millis(20))
+            .transient_backoff(Duration::from_millis(20))
+            .throttling_backoff(Duration::from_millis(20))
             .jitter(Jitter::None)
             .build(),
     )

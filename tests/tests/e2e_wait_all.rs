@@ -36,7 +36,8 @@ async fn setup(throttle: f64) -> (RunningService, ResourceClient, ClientRateLimi
     let retrier = Retrier::new(
         RetryConfig::adaptive()
             .max_attempts(10)
-            .initial_backoff(Duration::from_millis(5))
+            .transient_backoff(Duration::from_millis(5))
+            .throttling_backoff(Duration::from_millis(5))
             .max_backoff(Duration::from_millis(50))
             .build(),
     )

@@ -122,7 +122,8 @@ async fn zero_delay_retries_let_other_tasks_run() {
     let retrier = Retrier::new(
         RetryConfig::standard()
             .max_attempts(1_000_000)
-            .transient_backoff(Duration::ZERO).throttling_backoff(Duration::ZERO)
+            .transient_backoff(Duration::ZERO)
+            .throttling_backoff(Duration::ZERO)
             .build(),
     )
     .with_quota(free);
@@ -266,7 +267,8 @@ async fn a_server_hint_past_the_deadline_is_not_moved_up() {
     let retrier = Retrier::new(
         RetryConfig::standard()
             .max_attempts(5)
-            .transient_backoff(MS(10_000)).throttling_backoff(MS(10_000))
+            .transient_backoff(MS(10_000))
+            .throttling_backoff(MS(10_000))
             .jitter(Jitter::None)
             .build(),
     );
