@@ -553,6 +553,10 @@ async fn the_long_polling_backoff_never_waits_past_the_waiter_deadline() {
                 .run_report(|| script.call()),
         )
         .await;
-    assert!(matches!(report.stop, StopReason::QuotaExhausted(_)), "{:?}", report.stop);
+    assert!(
+        matches!(report.stop, StopReason::QuotaExhausted(_)),
+        "{:?}",
+        report.stop
+    );
     assert_eq!(start.elapsed(), Duration::from_millis(20));
 }
