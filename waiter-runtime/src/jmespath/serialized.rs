@@ -90,6 +90,21 @@ impl<S: Serializer> Bounded<S> {
         self.depth.levels >= Node::MAX_DEPTH
     }
 
+    /// Opens a container with `open`, or cuts it (serialized as null) when it is too deep:
+    /// every `serialize_seq`, `serialize_map`, `serialize_struct`... goes through here.
+    fn open<C>(
+        self,
+        open: impl FnOnce(S) -> Result<C, S::Error>,
+    ) -> Result<Compound<S, C>, S::Error> {
+        if self.too_deep() {
+            return Ok(Compound::Cut(self.inner));
+        }
+        Ok(Compound::Live {
+            inner: open(self.inner)?,
+            depth: self.depth,
+        })
+    }
+
     fn wrap<'a, T: ?Sized>(&self, value: &'a T) -> Limited<'a, T> {
         Limited {
             value,
@@ -211,25 +226,11 @@ impl<S: Serializer> Serializer for Bounded<S> {
     }
 
     fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
-        if self.too_deep() {
-            return Ok(Compound::Cut(self.inner));
-        }
-        let depth = self.depth;
-        Ok(Compound::Live {
-            inner: self.inner.serialize_seq(len)?,
-            depth,
-        })
+        self.open(|s| s.serialize_seq(len))
     }
 
     fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, S::Error> {
-        if self.too_deep() {
-            return Ok(Compound::Cut(self.inner));
-        }
-        let depth = self.depth;
-        Ok(Compound::Live {
-            inner: self.inner.serialize_tuple(len)?,
-            depth,
-        })
+        self.open(|s| s.serialize_tuple(len))
     }
 
     fn serialize_tuple_struct(
@@ -237,14 +238,7 @@ impl<S: Serializer> Serializer for Bounded<S> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeTupleStruct, S::Error> {
-        if self.too_deep() {
-            return Ok(Compound::Cut(self.inner));
-        }
-        let depth = self.depth;
-        Ok(Compound::Live {
-            inner: self.inner.serialize_tuple_struct(name, len)?,
-            depth,
-        })
+        self.open(|s| s.serialize_tuple_struct(name, len))
     }
 
     fn serialize_tuple_variant(
@@ -254,27 +248,11 @@ impl<S: Serializer> Serializer for Bounded<S> {
         variant: &'static str,
         len: usize,
     ) -> Result<Self::SerializeTupleVariant, S::Error> {
-        if self.too_deep() {
-            return Ok(Compound::Cut(self.inner));
-        }
-        let depth = self.depth;
-        Ok(Compound::Live {
-            inner: self
-                .inner
-                .serialize_tuple_variant(name, index, variant, len)?,
-            depth,
-        })
+        self.open(|s| s.serialize_tuple_variant(name, index, variant, len))
     }
 
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
-        if self.too_deep() {
-            return Ok(Compound::Cut(self.inner));
-        }
-        let depth = self.depth;
-        Ok(Compound::Live {
-            inner: self.inner.serialize_map(len)?,
-            depth,
-        })
+        self.open(|s| s.serialize_map(len))
     }
 
     fn serialize_struct(
@@ -282,14 +260,7 @@ impl<S: Serializer> Serializer for Bounded<S> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
-        if self.too_deep() {
-            return Ok(Compound::Cut(self.inner));
-        }
-        let depth = self.depth;
-        Ok(Compound::Live {
-            inner: self.inner.serialize_struct(name, len)?,
-            depth,
-        })
+        self.open(|s| s.serialize_struct(name, len))
     }
 
     fn serialize_struct_variant(
@@ -299,16 +270,7 @@ impl<S: Serializer> Serializer for Bounded<S> {
         variant: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStructVariant, S::Error> {
-        if self.too_deep() {
-            return Ok(Compound::Cut(self.inner));
-        }
-        let depth = self.depth;
-        Ok(Compound::Live {
-            inner: self
-                .inner
-                .serialize_struct_variant(name, index, variant, len)?,
-            depth,
-        })
+        self.open(|s| s.serialize_struct_variant(name, index, variant, len))
     }
 
     fn is_human_readable(&self) -> bool {
