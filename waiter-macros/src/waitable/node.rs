@@ -15,7 +15,7 @@ pub(crate) struct Node {
     pub span: Span,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) enum NodeKind {
     String(LitStr),
     /// The literal's text (`5`, `-1`, `2.5`).
@@ -24,6 +24,21 @@ pub(crate) enum NodeKind {
     Null,
     Array(Vec<Node>),
     Object(Vec<Member>),
+}
+
+/// By hand: `LitStr` is `Debug` only with syn's `extra-traits` feature, which we leave off (it
+/// lengthens every user's build of syn).
+impl std::fmt::Debug for NodeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NodeKind::String(s) => f.debug_tuple("String").field(&s.value()).finish(),
+            NodeKind::Number(n) => f.debug_tuple("Number").field(n).finish(),
+            NodeKind::Bool(b) => f.debug_tuple("Bool").field(b).finish(),
+            NodeKind::Null => f.write_str("Null"),
+            NodeKind::Array(items) => f.debug_tuple("Array").field(items).finish(),
+            NodeKind::Object(members) => f.debug_tuple("Object").field(members).finish(),
+        }
+    }
 }
 
 /// `key: value` inside an object.
