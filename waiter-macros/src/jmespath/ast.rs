@@ -111,7 +111,7 @@ pub(crate) enum Comparator {
 pub(crate) enum Literal {
     Null,
     Bool(bool),
-    Number(serde_json::Number),
+    Number(super::json::Number),
     String(String),
     Array(Vec<Literal>),
     Object(BTreeMap<String, Literal>),
@@ -122,26 +122,6 @@ impl Literal {
         match self {
             Literal::Array(items) => Some(items),
             _ => None,
-        }
-    }
-}
-
-impl From<serde_json::Value> for Literal {
-    fn from(v: serde_json::Value) -> Literal {
-        use serde_json::Value as V;
-        // serde_json stops at 128 levels (its recursion limit), so this recursion is bounded.
-        match v {
-            V::Null => Literal::Null,
-            V::Bool(b) => Literal::Bool(b),
-            V::Number(n) => Literal::Number(n),
-            V::String(s) => Literal::String(s),
-            V::Array(items) => Literal::Array(items.into_iter().map(Literal::from).collect()),
-            V::Object(members) => Literal::Object(
-                members
-                    .into_iter()
-                    .map(|(k, v)| (k, Literal::from(v)))
-                    .collect(),
-            ),
         }
     }
 }

@@ -426,7 +426,7 @@ fn is_large(value: &Value) -> bool {
     fn count(value: &Value, n: &mut usize) -> bool {
         *n += 1;
         match value {
-            Value::Number(x) => x.is_i64() || x.is_u64(),
+            Value::Number(x) => x.is_integer(),
             Value::Array(items) => items.iter().all(|v| count(v, n)),
             Value::Object(members) => members.values().all(|v| count(v, n)),
             _ => true,
@@ -438,12 +438,11 @@ fn is_large(value: &Value) -> bool {
 
 /// A literal as JSON text (members in the literal's order: by key).
 fn to_json(value: &Value, out: &mut String) {
-    let quoted = |s: &str| serde_json::to_string(s).unwrap_or_default();
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&n.to_string()),
-        Value::String(s) => out.push_str(&quoted(s)),
+        Value::String(s) => super::json::quote_string(s, out),
         Value::Array(items) => {
             out.push('[');
             for (i, v) in items.iter().enumerate() {
@@ -460,7 +459,7 @@ fn to_json(value: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(&quoted(k));
+                super::json::quote_string(k, out);
                 out.push(':');
                 to_json(v, out);
             }
@@ -482,7 +481,7 @@ fn literal(value: &Value) -> TokenStream {
             } else if let Some(u) = n.as_u64() {
                 quote!(#p::number_u64(#u))
             } else {
-                let f = Literal::f64_suffixed(n.as_f64().unwrap_or(0.0));
+                let f = Literal::f64_suffixed(n.as_f64());
                 quote!(#p::number_f64(#f))
             }
         }

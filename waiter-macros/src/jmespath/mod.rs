@@ -7,6 +7,7 @@ pub(crate) mod ast;
 mod check;
 mod expand;
 mod functions;
+mod json;
 mod parse;
 mod types;
 

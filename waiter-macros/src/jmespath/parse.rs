@@ -308,7 +308,7 @@ fn lex(expr: &str) -> Result<Vec<(usize, Tok)>, Problem> {
                 }
                 i = j;
                 match c {
-                    '"' => match serde_json::from_str::<String>(&format!("\"{body}\"")) {
+                    '"' => match super::json::parse_string_body(&body) {
                         Ok(s) => Tok::QuotedIdentifier(s),
                         Err(e) => {
                             return Err(syntax(start, format!("invalid quoted identifier: {e}")));
@@ -317,10 +317,8 @@ fn lex(expr: &str) -> Result<Vec<(usize, Tok)>, Problem> {
                     '\'' => Tok::Literal(Literal::String(body.replace("\\'", "'"))),
                     _ => {
                         let json = body.replace("\\`", "`");
-                        match serde_json::from_str::<serde_json::Value>(&json)
-                            .map_err(|e| e.to_string())
-                        {
-                            Ok(v) => Tok::Literal(Literal::from(v)),
+                        match super::json::parse_value(&json) {
+                            Ok(v) => Tok::Literal(v),
                             Err(e) => {
                                 return Err(syntax(
                                     start,

@@ -1,0 +1,551 @@
+//! JSON inside expressions: the text of `` `literal` `` values and of `"quoted identifiers"`,
+//! read into [`Literal`]s, and strings written back as JSON.
+//!
+//! It is ours rather than serde_json's because a proc macro's dependencies are built a second
+//! time in a user's build (for the host, with the build-script profile) even when the user's
+//! crate has the same ones: serde_json and serde_core there cost more CPU than this macro crate
+//! takes to compile. It reads as serde_json reads, which the unit tests check value for value:
+//! numbers as serde_json sorts them (a non-negative integer as `u64`, a negative one as `i64`,
+//! anything else, `-0` and integers too long for 64 bits included, as the correctly rounded
+//! `f64`), a duplicate key keeps its last value, 127 levels of nesting at most.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::ast::Literal;
+
+/// A JSON number, as serde_json keeps it (without `arbitrary_precision`).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(crate) enum Number {
+    PosInt(u64),
+    NegInt(i64),
+    Float(f64),
+}
+
+impl Number {
+    pub(crate) fn as_i64(self) -> Option<i64> {
+        match self {
+            Number::PosInt(u) => i64::try_from(u).ok(),
+            Number::NegInt(i) => Some(i),
+            Number::Float(_) => None,
+        }
+    }
+
+    pub(crate) fn as_u64(self) -> Option<u64> {
+        match self {
+            Number::PosInt(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_f64(self) -> f64 {
+        match self {
+            Number::PosInt(u) => u as f64,
+            Number::NegInt(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+
+    pub(crate) fn is_integer(self) -> bool {
+        !matches!(self, Number::Float(_))
+    }
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Number::PosInt(u) => write!(f, "{u}"),
+            Number::NegInt(i) => write!(f, "{i}"),
+            // `{:?}` is the shortest text that reads back as the same `f64` (with `.0` or an
+            // exponent), which every JSON reader takes.
+            Number::Float(x) => write!(f, "{x:?}"),
+        }
+    }
+}
+
+/// How deep arrays and objects may nest: 127 levels, as serde_json (its recursion limit of 128
+/// counts the value that would open the 128th).
+const MAX_DEPTH: usize = 127;
+
+/// Reads one JSON value that fills `text` (whitespace around it allowed).
+pub(crate) fn parse_value(text: &str) -> Result<Literal, String> {
+    let mut reader = Reader { text, pos: 0 };
+    reader.skip_whitespace();
+    let value = reader.value(0)?;
+    reader.skip_whitespace();
+    match reader.peek() {
+        None => Ok(value),
+        Some(_) => Err(reader.error("trailing characters after the value")),
+    }
+}
+
+/// Reads the body of a JSON string (the text between its quotes) into the string it denotes.
+pub(crate) fn parse_string_body(body: &str) -> Result<String, String> {
+    let quoted = format!("\"{body}\"");
+    let mut reader = Reader {
+        text: &quoted,
+        pos: 0,
+    };
+    let s = reader.string()?;
+    match reader.peek() {
+        None => Ok(s),
+        // An unescaped `"` in the body ended the string early.
+        Some(_) => Err(reader.error("trailing characters after the string")),
+    }
+}
+
+/// `s` as a JSON string: quotes, `\"`, `\\`, and the control characters escaped (the short
+/// forms where JSON has one, `\u00XX` otherwise); everything else as it is.
+pub(crate) fn quote_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+struct Reader<'t> {
+    text: &'t str,
+    /// A byte offset into `text`, always at a character boundary.
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn error(&self, what: &str) -> String {
+        let column = self.text[..self.pos.min(self.text.len())].chars().count() + 1;
+        format!("{what} at column {column}")
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, word: &str) -> bool {
+        if self.text[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Literal, String> {
+        match self.peek() {
+            None => Err(self.error("expected a value, found the end")),
+            Some(b'n') if self.eat("null") => Ok(Literal::Null),
+            Some(b't') if self.eat("true") => Ok(Literal::Bool(true)),
+            Some(b'f') if self.eat("false") => Ok(Literal::Bool(false)),
+            Some(b'"') => self.string().map(Literal::String),
+            Some(b'-' | b'0'..=b'9') => self.number().map(Literal::Number),
+            Some(b'[') => {
+                let depth = self.deeper(depth)?;
+                self.pos += 1;
+                let mut items = Vec::new();
+                self.skip_whitespace();
+                if self.eat("]") {
+                    return Ok(Literal::Array(items));
+                }
+                loop {
+                    self.skip_whitespace();
+                    items.push(self.value(depth)?);
+                    self.skip_whitespace();
+                    if self.eat(",") {
+                        continue;
+                    }
+                    if self.eat("]") {
+                        return Ok(Literal::Array(items));
+                    }
+                    return Err(self.error("expected `,` or `]`"));
+                }
+            }
+            Some(b'{') => {
+                let depth = self.deeper(depth)?;
+                self.pos += 1;
+                let mut members = BTreeMap::new();
+                self.skip_whitespace();
+                if self.eat("}") {
+                    return Ok(Literal::Object(members));
+                }
+                loop {
+                    self.skip_whitespace();
+                    if self.peek() != Some(b'"') {
+                        return Err(self.error("expected a key (a string in double quotes)"));
+                    }
+                    let key = self.string()?;
+                    self.skip_whitespace();
+                    if !self.eat(":") {
+                        return Err(self.error("expected `:` after the key"));
+                    }
+                    self.skip_whitespace();
+                    let value = self.value(depth)?;
+                    members.insert(key, value);
+                    self.skip_whitespace();
+                    if self.eat(",") {
+                        continue;
+                    }
+                    if self.eat("}") {
+                        return Ok(Literal::Object(members));
+                    }
+                    return Err(self.error("expected `,` or `}`"));
+                }
+            }
+            Some(_) => Err(self.error("expected a value")),
+        }
+    }
+
+    fn deeper(&self, depth: usize) -> Result<usize, String> {
+        if depth >= MAX_DEPTH {
+            Err(self.error(&format!("nested more than {MAX_DEPTH} levels")))
+        } else {
+            Ok(depth + 1)
+        }
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    fn number(&mut self) -> Result<Number, String> {
+        let start = self.pos;
+        let negative = self.eat("-");
+        let digits = |r: &mut Self| {
+            let from = r.pos;
+            while let Some(b'0'..=b'9') = r.peek() {
+                r.pos += 1;
+            }
+            r.pos - from
+        };
+        let int_start = self.pos;
+        match digits(self) {
+            0 => return Err(self.error("expected a digit")),
+            n if n > 1 && self.text.as_bytes()[int_start] == b'0' => {
+                self.pos = int_start + 1;
+                return Err(self.error("a number cannot start with `0` followed by digits"));
+            }
+            _ => {}
+        }
+        let mut integer = true;
+        if self.eat(".") {
+            integer = false;
+            if digits(self) == 0 {
+                return Err(self.error("expected a digit after `.`"));
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            integer = false;
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if digits(self) == 0 {
+                return Err(self.error("expected a digit in the exponent"));
+            }
+        }
+        let text = &self.text[start..self.pos];
+        if integer {
+            let magnitude = &self.text[int_start..self.pos];
+            if !negative {
+                if let Ok(u) = magnitude.parse::<u64>() {
+                    return Ok(Number::PosInt(u));
+                }
+            } else if let Ok(i) = text.parse::<i64>() {
+                // serde_json reads `-0` as the float -0.0.
+                if i != 0 {
+                    return Ok(Number::NegInt(i));
+                }
+            }
+        }
+        // Rust's reading of a decimal is correctly rounded (serde_json's `float_roundtrip`).
+        match text.parse::<f64>() {
+            Ok(f) if f.is_finite() => Ok(Number::Float(f)),
+            _ => {
+                self.pos = start;
+                Err(self.error("number out of range"))
+            }
+        }
+    }
+
+    fn string(&mut self) -> Result<String, String> {
+        self.pos += 1; // the opening quote
+        let mut out = String::new();
+        loop {
+            let Some(c) = self.text[self.pos..].chars().next() else {
+                return Err(self.error("unclosed string: add the closing `\"`"));
+            };
+            match c {
+                '"' => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                '\\' => {
+                    self.pos += 1;
+                    let escaped = match self.peek() {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            self.pos += 1;
+                            out.push(self.unicode_escape()?);
+                            continue;
+                        }
+                        _ => return Err(self.error("invalid escape")),
+                    };
+                    self.pos += 1;
+                    out.push(escaped);
+                }
+                c if (c as u32) < 0x20 => {
+                    return Err(self.error("control character in a string: escape it"));
+                }
+                c => {
+                    self.pos += c.len_utf8();
+                    out.push(c);
+                }
+            }
+        }
+    }
+
+    /// The four hex digits after `\u` (and, for a leading surrogate, the `\uXXXX` that must
+    /// follow it).
+    fn unicode_escape(&mut self) -> Result<char, String> {
+        let first = self.hex4()?;
+        let code = match first {
+            0xD800..=0xDBFF => {
+                if !self.eat("\\u") {
+                    return Err(self.error("lone leading surrogate in hex escape"));
+                }
+                let second = self.hex4()?;
+                if !(0xDC00..=0xDFFF).contains(&second) {
+                    return Err(self.error("lone leading surrogate in hex escape"));
+                }
+                0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return Err(self.error("lone trailing surrogate in hex escape")),
+            _ => first,
+        };
+        char::from_u32(code).ok_or_else(|| self.error("invalid unicode escape"))
+    }
+
+    fn hex4(&mut self) -> Result<u32, String> {
+        let digits = self.text.get(self.pos..self.pos + 4);
+        match digits.filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit())) {
+            Some(d) => {
+                self.pos += 4;
+                Ok(u32::from_str_radix(d, 16).unwrap_or_default())
+            }
+            None => Err(self.error("expected four hex digits after `\\u`")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// serde_json's reading, in our terms: the oracle.
+    fn oracle(text: &str) -> Result<Literal, ()> {
+        fn convert(v: serde_json::Value) -> Literal {
+            use serde_json::Value as V;
+            match v {
+                V::Null => Literal::Null,
+                V::Bool(b) => Literal::Bool(b),
+                V::Number(n) => Literal::Number(if let Some(u) = n.as_u64() {
+                    Number::PosInt(u)
+                } else if let Some(i) = n.as_i64() {
+                    Number::NegInt(i)
+                } else {
+                    Number::Float(n.as_f64().unwrap())
+                }),
+                V::String(s) => Literal::String(s),
+                V::Array(items) => Literal::Array(items.into_iter().map(convert).collect()),
+                V::Object(m) => {
+                    Literal::Object(m.into_iter().map(|(k, v)| (k, convert(v))).collect())
+                }
+            }
+        }
+        serde_json::from_str::<serde_json::Value>(text)
+            .map(convert)
+            .map_err(|_| ())
+    }
+
+    fn same_as_serde_json(text: &str) {
+        let ours = parse_value(text);
+        match (&ours, oracle(text)) {
+            (Ok(a), Ok(b)) => assert!(
+                a == &b || format!("{a:?}") == format!("{b:?}"),
+                "{text:?}: ours {a:?}, serde_json {b:?}"
+            ),
+            (Err(_), Err(())) => {}
+            (a, b) => panic!("{text:?}: ours {a:?}, serde_json {b:?}"),
+        }
+    }
+
+    #[test]
+    fn reads_as_serde_json_reads() {
+        let cases = [
+            "null",
+            "true",
+            "false",
+            " 1 ",
+            "0",
+            "-0",
+            "-1",
+            "01",
+            "1.",
+            ".5",
+            "1.5",
+            "-1.5e3",
+            "1E+2",
+            "1e-2",
+            "1e",
+            "1e400",
+            "-1e400",
+            "4.9e-324",
+            "2.2250738585072014e-308",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "9223372036854775807",
+            "0.1",
+            "0.30000000000000004",
+            "123456789012345678901234567890",
+            "1.7976931348623157e308",
+            "[]",
+            "[1,]",
+            "[1 2]",
+            "{}",
+            r#"{"a":1,"a":2}"#,
+            r#"{"a":1,}"#,
+            r#"{a:1}"#,
+            r#"{"b":[1,{"c":null}],"a":"x"}"#,
+            r#""""#,
+            r#""\"\\\/\b\f\n\r\t""#,
+            r#""\u0041\u00e9\u4e2d""#,
+            r#""\ud83d\ude00""#,
+            r#""\ud83d""#,
+            r#""\ude00""#,
+            r#""\ud83dx""#,
+            r#""\u12""#,
+            r#""\x""#,
+            "\"\u{1}\"",
+            "\"é中😀\"",
+            "nul",
+            "truex",
+            "[1] 2",
+            "",
+            " ",
+            "[",
+            "{\"a\"",
+            "{\"a\":",
+            "-",
+            "--1",
+            "+1",
+            "[true,false,null]",
+            "\"abc",
+            "1 ",
+            "\t[\n1\r]\n",
+        ];
+        for case in cases {
+            same_as_serde_json(case);
+        }
+    }
+
+    #[test]
+    fn nests_as_deep_as_serde_json_and_no_deeper() {
+        for depth in [127, 128, 129, 200] {
+            same_as_serde_json(&format!("{}{}", "[".repeat(depth), "]".repeat(depth)));
+            same_as_serde_json(&format!(
+                "{}1{}",
+                "{\"a\":".repeat(depth),
+                "}".repeat(depth)
+            ));
+        }
+    }
+
+    #[test]
+    fn reads_random_numbers_as_serde_json_with_float_roundtrip_does() {
+        // A deterministic walk over digit strings, signs, fractions and exponents.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let r = next();
+            let mut text = String::new();
+            if r & 1 == 1 {
+                text.push('-');
+            }
+            let int_digits = 1 + (r >> 1) % 22;
+            text.push_str(&(next() % 10_u64.pow((int_digits % 19) as u32).max(1)).to_string());
+            if r & 0x100 != 0 {
+                text.push('.');
+                text.push_str(&(next() % 1_000_000_007).to_string());
+            }
+            if r & 0x200 != 0 {
+                text.push('e');
+                text.push_str(&((next() % 700) as i64 - 350).to_string());
+            }
+            same_as_serde_json(&text);
+        }
+    }
+
+    #[test]
+    fn quoted_strings_read_back_as_the_same_string() {
+        for s in [
+            "",
+            "plain",
+            "q\"b\\s/",
+            "\u{0}\u{1f}\u{8}\u{c}\n\r\t",
+            "é中😀\u{7f}",
+        ] {
+            let mut out = String::new();
+            quote_string(s, &mut out);
+            assert_eq!(out, serde_json::to_string(s).unwrap());
+            assert_eq!(parse_value(&out), Ok(Literal::String(s.to_owned())));
+        }
+    }
+
+    #[test]
+    fn string_bodies_read_as_serde_json_reads_them() {
+        for body in [r"a\u0041", r#"a"b"#, r"\", r"\q", "x\u{1}", "ok"] {
+            let ours = parse_string_body(body).ok();
+            let theirs = serde_json::from_str::<String>(&format!("\"{body}\"")).ok();
+            assert_eq!(ours, theirs, "{body:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_written_so_that_they_read_back_the_same() {
+        for n in [
+            Number::PosInt(u64::MAX),
+            Number::NegInt(i64::MIN),
+            Number::Float(0.1),
+            Number::Float(-0.0),
+            Number::Float(1e300),
+            Number::Float(5e-324),
+        ] {
+            assert_eq!(parse_value(&n.to_string()), Ok(Literal::Number(n)), "{n}");
+        }
+    }
+}
