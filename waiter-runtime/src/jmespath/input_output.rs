@@ -2,8 +2,8 @@
 
 use std::borrow::Cow;
 
-use super::node::{Node, Object};
-use super::searchable::Searchable;
+use super::view::Searchable;
+use super::view::{Node, Object};
 
 /// The object `{"input": input, "output": output}` that `inputOutput` matchers search.
 ///

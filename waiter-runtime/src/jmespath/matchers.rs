@@ -15,7 +15,7 @@
 //! ```
 
 use super::error::SearchError;
-use super::node::{Array, Node};
+use super::view::{Array, Node};
 
 /// `stringEquals`: the result is a string equal to `expected`.
 pub fn string_equals(result: &Result<Node<'_>, SearchError>, expected: &str) -> bool {

@@ -8,7 +8,13 @@ use std::future::Future;
 pub use crate::error_metadata::ProvideErrorMetadata;
 /// Helpers the code of `jmespath!` and `#[derive(Searchable)]` calls.
 pub mod jmespath {
-    pub use crate::jmespath::rt::*;
+    pub use crate::jmespath::data_model::{AsBlob, AsTimestamp};
+    pub use crate::jmespath::derive_support::*;
+    pub use crate::jmespath::eval::*;
+    pub use crate::jmespath::view::{
+        Out, Plan, SearchArray, SearchObject, Sink, Walk, follow_node,
+    };
+    pub use std::option::Option as __Option;
 }
 pub use crate::jmespath::expression::EvalFn;
 pub use crate::jmespath::matchers::{
