@@ -119,7 +119,6 @@ pub(crate) mod eval;
 pub(crate) mod expression;
 mod impls_std;
 mod input_output;
-pub(crate) mod matchers;
 mod node;
 mod serialized;
 pub(crate) mod view;
