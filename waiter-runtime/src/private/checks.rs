@@ -4,7 +4,7 @@
 use crate::error_metadata::ProvideErrorMetadata;
 use crate::jmespath::Searchable;
 
-use super::typed;
+use super::const_str::{bytes_eq, distance};
 
 /// What an `output` or `inputOutput` matcher searches: the operation's output. The search
 /// function the macro emits is generic over it, so a missing `Searchable` is reported once,
@@ -157,10 +157,10 @@ pub const fn error_type_hint(codes: Option<&[&str]>, code: &str) -> usize {
 /// `ResourceNotFoundException`).
 const fn code_distance(a: &[u8], b: &[u8]) -> usize {
     let (sa, sb) = (strip_suffix(a), strip_suffix(b));
-    if !sa.is_empty() && typed::distance(sa, sb) == 0 {
+    if !sa.is_empty() && distance(sa, sb) == 0 {
         return 0;
     }
-    let d = typed::distance(a, b);
+    let d = distance(a, b);
     let shorter = if a.len() < b.len() { a.len() } else { b.len() };
     if d <= 2 || d <= shorter / 3 {
         d
@@ -177,27 +177,13 @@ const fn strip_suffix(code: &[u8]) -> &[u8] {
         let s = suffixes[i];
         if code.len() > s.len() {
             let (head, tail) = code.split_at(code.len() - s.len());
-            if typed::distance(tail, s) == 0 {
+            if distance(tail, s) == 0 {
                 return head;
             }
         }
         i += 1;
     }
     code
-}
-
-const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// The bound of `Waiter`'s `Future` impl (`waiter/forgot_wait.rs`), which no waiter meets: it

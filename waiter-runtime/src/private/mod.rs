@@ -28,6 +28,7 @@ pub use crate::waiter::{Waiter, WaiterMetadata};
 pub use waiter_macros::__jmespath_verdict;
 
 mod checks;
+mod const_str;
 pub mod typed;
 pub use checks::{
     DerivedErrorCodes, ErrorCodes, ForeignErrorCode, InputSearchable, KnownCode, MaxWaitGiven,
