@@ -2,8 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::view::Searchable;
-use super::view::{Node, Object};
+use super::view::{Node, Object, Searchable};
 
 /// The object `{"input": input, "output": output}` that `inputOutput` matchers search.
 ///

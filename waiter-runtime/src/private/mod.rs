@@ -29,11 +29,14 @@ pub use waiter_macros::__jmespath_verdict;
 
 mod checks;
 mod const_str;
+mod error_codes;
 pub mod typed;
 pub use checks::{
-    DerivedErrorCodes, ErrorCodes, ForeignErrorCode, InputSearchable, KnownCode, MaxWaitGiven,
-    OutputSearchable, UnknownErrorCodes, WithoutMaxWait, error_type_hint, foreign_error_type,
-    searchable_input,
+    ForeignErrorCode, InputSearchable, MaxWaitGiven, OutputSearchable, WithoutMaxWait,
+    foreign_error_type, searchable_input,
+};
+pub use error_codes::{
+    DerivedErrorCodes, ErrorCodes, KnownCode, UnknownErrorCodes, error_type_hint,
 };
 
 /// Builds the waiter a `wait_until_*` function returns from a closure starting one poll.
