@@ -316,6 +316,8 @@ pub struct Plan {
     pub(super) steps: [PlanStep; PLAN_MAX],
 }
 
+/// One recorded level of a [`Plan`]: the key of the derived type that resolved the level's name,
+/// and the index of the member it names.
 #[derive(Clone, Copy, Default)]
 pub(super) struct PlanStep {
     pub(super) key: usize,
