@@ -29,7 +29,7 @@
 use std::borrow::Cow;
 use std::time::SystemTime;
 
-use super::node::Node;
+use super::view::Node;
 
 /// A timestamp as a JMESPath number: seconds since the Unix epoch, fractional part kept.
 pub fn timestamp(t: &SystemTime) -> Node<'static> {

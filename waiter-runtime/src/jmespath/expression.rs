@@ -3,8 +3,7 @@
 use std::fmt;
 
 use super::error::SearchError;
-use super::node::Node;
-use super::searchable::Searchable;
+use super::view::{Node, Searchable};
 
 /// The signature of compiled expression code.
 pub type EvalFn = for<'a> fn(Node<'a>) -> Result<Node<'a>, SearchError>;

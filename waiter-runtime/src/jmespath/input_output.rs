@@ -2,8 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::node::{Node, Object};
-use super::searchable::Searchable;
+use super::view::{Node, Object, Searchable};
 
 /// The object `{"input": input, "output": output}` that `inputOutput` matchers search.
 ///

@@ -113,23 +113,22 @@
 //! ```
 
 pub mod data_model;
+pub(crate) mod derive_support;
 mod error;
+pub(crate) mod eval;
 pub(crate) mod expression;
+mod impls_std;
 mod input_output;
-pub(crate) mod matchers;
 mod node;
-mod searchable;
 mod serialized;
-
-/// Helpers the emitted code calls, re-exported by the runtime's private module.
-#[path = "rt.rs"]
-pub(crate) mod rt;
+pub(crate) mod view;
+mod walk;
 
 pub use error::SearchError;
 pub use expression::Expression;
 pub use input_output::{Fields, InputOutput};
-pub use node::{Array, Node, Object};
-pub use searchable::{SearchArray, SearchObject, Searchable, Serialized};
+pub use serialized::Serialized;
+pub use view::{Array, Node, Object, SearchArray, SearchObject, Searchable};
 
 /// Derives [`Searchable`] (trait) for a struct or enum; see the trait for the data model.
 pub use waiter_macros::Searchable;

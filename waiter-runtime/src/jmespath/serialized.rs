@@ -1,4 +1,4 @@
-//! The JSON form of a `Serialize` value ([`Serialized`](super::Serialized), `#[searchable(serde)]`
+//! The JSON form of a `Serialize` value ([`Serialized`], `#[searchable(serde)]`
 //! fields), converted with a bounded depth: `serde_json::to_value` recurses once per level of
 //! the value, so deep data would overflow the stack.
 //!
@@ -14,9 +14,38 @@ use serde::ser::{
 };
 use serde_json::Value;
 
-use super::Node;
+use super::view::{Node, Searchable};
 
 /// The most nested serialize calls followed (levels, options and newtypes alike).
+/// Makes any `T: serde::Serialize` searchable, for types that cannot derive [`Searchable`].
+///
+/// The value is converted to a `serde_json::Value` on every search (the one case where the whole
+/// data is converted); prefer `#[derive(Searchable)]` on your own types. A value that fails to
+/// serialize searches as `null`. The conversion stops at [`Node::MAX_DEPTH`] levels of arrays
+/// and objects, as [`Node::from_value`] does (deeper parts are `null`, and are not serialized),
+/// and at four times that many nested options and newtypes: deep data cannot overflow the stack.
+///
+/// ```
+/// use waiter_runtime::jmespath;
+/// use waiter_runtime::jmespath::Serialized;
+///
+/// #[derive(serde::Serialize)]
+/// struct Foreign { state: &'static str }
+///
+/// let value = Foreign { state: "ready" };
+/// let view = Serialized(&value);
+/// let found = jmespath!("state").search(&view).unwrap();
+/// assert_eq!(found.as_str(), Some("ready"));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Serialized<T>(pub T);
+
+impl<T: serde::Serialize> Searchable for Serialized<T> {
+    fn node(&self) -> Node<'_> {
+        to_node(&self.0)
+    }
+}
+
 pub(crate) const MAX_NESTING: usize = 4 * Node::MAX_DEPTH;
 
 /// The JSON form of `value`, at most [`Node::MAX_DEPTH`] levels deep (deeper parts are `null`);

@@ -1,10 +1,9 @@
 //! Traits that exist only to turn a missing implementation into a message that says what to
-//! write (`#[diagnostic::on_unimplemented]`), at the span of the matcher that needs it.
+//! write (`#[diagnostic::on_unimplemented]`), at the span of what needs it (a matcher, a waiter
+//! awaited without its maximum wait).
 
 use crate::error_metadata::ProvideErrorMetadata;
 use crate::jmespath::Searchable;
-
-use super::typed;
 
 /// What an `output` or `inputOutput` matcher searches: the operation's output. The search
 /// function the macro emits is generic over it, so a missing `Searchable` is reported once,
@@ -66,138 +65,6 @@ pub fn foreign_error_type<O, E: ForeignErrorCode>(result: &Result<O, E>, expecte
         Ok(_) => false,
         Err(error) => error.error_code() == Some(crate::waiter::matchers::shape_name(expected)),
     }
-}
-
-/// The error codes a `#[derive(ProvideErrorMetadata)]` type models (its variants' written
-/// codes and the codes its catch-all variants declare with `codes = [..]`; `None` when they
-/// cannot be known: a `transparent` variant, or only a catch-all that declares nothing), and
-/// the warnings of `#[waitable]`'s `errorType` check, whose notes the derive writes (it alone
-/// knows the codes): `Hint<0>` is silent, `Hint<1>` lists the codes, `Hint<{2 + k}>` asks
-/// "did you mean" the `k`th code (see [`error_type_hint`]).
-pub trait DerivedErrorCodes {
-    const CODES: Option<&'static [&'static str]>;
-    type Hint<const I: usize>: Default;
-}
-
-/// `ErrorCodes::<E>::CODES`: the codes `E` derives, else `None` (through [`UnknownErrorCodes`],
-/// which must be in scope): the inherent items win when their bound holds. `hint::<I>()` is
-/// `E`'s hint `I`, else [`KnownCode`].
-pub struct ErrorCodes<E: ?Sized>(core::marker::PhantomData<E>);
-
-impl<E: ?Sized> ErrorCodes<E> {
-    pub const fn new() -> Self {
-        ErrorCodes(core::marker::PhantomData)
-    }
-}
-
-impl<E: ?Sized> Default for ErrorCodes<E> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<E: ?Sized + DerivedErrorCodes> ErrorCodes<E> {
-    pub const CODES: Option<&'static [&'static str]> = E::CODES;
-
-    pub fn hint<const I: usize>(&self) -> E::Hint<I> {
-        Default::default()
-    }
-}
-
-/// The fallback of [`ErrorCodes`]: codes not known at compile time, nothing to warn about.
-pub trait UnknownErrorCodes {
-    const CODES: Option<&'static [&'static str]> = None;
-
-    fn hint<const I: usize>(&self) -> KnownCode {
-        KnownCode
-    }
-}
-
-impl<E: ?Sized> UnknownErrorCodes for ErrorCodes<E> {}
-
-/// The hint of an `errorType` that can match (or whose codes are not known): no warning.
-pub struct KnownCode;
-
-#[allow(non_snake_case)]
-impl KnownCode {
-    pub fn errorType(&self) {}
-}
-
-/// Which hint an `errorType` matcher's code (normalized, as the derive's codes are) gets
-/// against the codes its error type models: 0 when it is one of them (or they are not
-/// known), `2 + k` when `codes[k]` is a near miss (the closest: a typo, another case, or the
-/// same name with or without `Exception`, `Error`, `Fault`), 1 otherwise.
-pub const fn error_type_hint(codes: Option<&[&str]>, code: &str) -> usize {
-    let Some(codes) = codes else {
-        return 0;
-    };
-    let mut i = 0;
-    while i < codes.len() {
-        if bytes_eq(codes[i].as_bytes(), code.as_bytes()) {
-            return 0;
-        }
-        i += 1;
-    }
-    let (mut best, mut best_k) = (usize::MAX, 0);
-    let mut k = 0;
-    while k < codes.len() {
-        let d = code_distance(codes[k].as_bytes(), code.as_bytes());
-        if d < best {
-            best = d;
-            best_k = k;
-        }
-        k += 1;
-    }
-    if best != usize::MAX { 2 + best_k } else { 1 }
-}
-
-/// How far apart two codes are when one is a near miss of the other, else `usize::MAX`: the
-/// case-insensitive edit distance when small (at most 2, or a third of the code), and 0 for
-/// the same name with or without a conventional suffix (`ResourceNotFound`,
-/// `ResourceNotFoundException`).
-const fn code_distance(a: &[u8], b: &[u8]) -> usize {
-    let (sa, sb) = (strip_suffix(a), strip_suffix(b));
-    if !sa.is_empty() && typed::distance(sa, sb) == 0 {
-        return 0;
-    }
-    let d = typed::distance(a, b);
-    let shorter = if a.len() < b.len() { a.len() } else { b.len() };
-    if d <= 2 || d <= shorter / 3 {
-        d
-    } else {
-        usize::MAX
-    }
-}
-
-/// `code` without a trailing `Exception`, `Error` or `Fault` (ASCII case-insensitive).
-const fn strip_suffix(code: &[u8]) -> &[u8] {
-    let suffixes: [&[u8]; 3] = [b"exception", b"error", b"fault"];
-    let mut i = 0;
-    while i < suffixes.len() {
-        let s = suffixes[i];
-        if code.len() > s.len() {
-            let (head, tail) = code.split_at(code.len() - s.len());
-            if typed::distance(tail, s) == 0 {
-                return head;
-            }
-        }
-        i += 1;
-    }
-    code
-}
-
-const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// The bound of `Waiter`'s `Future` impl (`waiter/forgot_wait.rs`), which no waiter meets: it

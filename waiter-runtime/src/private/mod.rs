@@ -8,25 +8,35 @@ use std::future::Future;
 pub use crate::error_metadata::ProvideErrorMetadata;
 /// Helpers the code of `jmespath!` and `#[derive(Searchable)]` calls.
 pub mod jmespath {
-    pub use crate::jmespath::rt::*;
+    pub use crate::jmespath::data_model::{AsBlob, AsTimestamp};
+    pub use crate::jmespath::derive_support::{flat, flat_entries, flat_get, serialized, union};
+    pub use crate::jmespath::eval::*;
+    pub use crate::jmespath::view::{
+        Out, Plan, SearchArray, SearchObject, Sink, Walk, follow_node,
+    };
+    pub use std::option::Option as __Option;
 }
 pub use crate::jmespath::expression::EvalFn;
-pub use crate::jmespath::matchers::{
-    all_string_equals, any_string_equals, boolean_equals, failure_message, string_equals,
-};
 pub use crate::jmespath::{Fields, InputOutput, Searchable};
 pub use crate::waiter::acceptor::{AcceptorState, Matched, Polled};
-pub use crate::waiter::matchers::{ErrorCode, error_type, shape_name, success};
+pub use crate::waiter::matchers::{
+    ErrorCode, all_string_equals, any_string_equals, boolean_equals, error_type, failure_message,
+    shape_name, string_equals, success,
+};
 pub use crate::waiter::poller::{PollParam, ResultParts};
 pub use crate::waiter::{Waiter, WaiterMetadata};
 pub use waiter_macros::__jmespath_verdict;
 
 mod checks;
+mod const_str;
+mod error_codes;
 pub mod typed;
 pub use checks::{
-    DerivedErrorCodes, ErrorCodes, ForeignErrorCode, InputSearchable, KnownCode, MaxWaitGiven,
-    OutputSearchable, UnknownErrorCodes, WithoutMaxWait, error_type_hint, foreign_error_type,
-    searchable_input,
+    ForeignErrorCode, InputSearchable, MaxWaitGiven, OutputSearchable, WithoutMaxWait,
+    foreign_error_type, searchable_input,
+};
+pub use error_codes::{
+    DerivedErrorCodes, ErrorCodes, KnownCode, UnknownErrorCodes, error_type_hint,
 };
 
 /// Builds the waiter a `wait_until_*` function returns from a closure starting one poll.

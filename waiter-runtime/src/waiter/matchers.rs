@@ -1,7 +1,25 @@
-//! Matchers that need no JMESPath: `success` and `errorType`. The code `#[waitable]` emits
-//! calls these, so each waiter's expansion stays small.
+//! The acceptor matchers of the Smithy waiters model, which the code `#[waitable]` emits calls
+//! (so that each waiter's expansion stays small):
+//! * `success` and `errorType`, which need no JMESPath;
+//! * the comparators of `output` and `inputOutput` matchers (`stringEquals`, `booleanEquals`,
+//!   `allStringEquals`, `anyStringEquals`), which take the result of the matcher's compiled
+//!   path by reference (an evaluation error never matches), and [`failure_message`], the message
+//!   of a `failure` acceptor.
+//!
+//! ```
+//! use serde_json::json;
+//! use waiter_runtime::jmespath;
+//! use waiter_runtime::__private_v0_1::{all_string_equals, any_string_equals, failure_message};
+//!
+//! let output = json!({"Instances": [{"State": "running"}, {"State": "stopped"}]});
+//! let states = jmespath!("Instances[].State").search(&output);
+//! assert!(any_string_equals(&states, "stopped"));
+//! assert!(!all_string_equals(&states, "running"));
+//! assert_eq!(failure_message(&states).as_deref(), Some("running; stopped"));
+//! ```
 
 use crate::ProvideErrorMetadata;
+use crate::jmespath::{Array, Node, SearchError};
 
 /// The `success` matcher: `true` matches a successful response, `false` matches any error.
 ///
@@ -81,5 +99,103 @@ pub fn shape_name(shape_id: &str) -> &str {
     match shape_id.rsplit_once('#') {
         Some((_, name)) => name,
         None => shape_id,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// comparators of `output` and `inputOutput` matchers
+
+/// `stringEquals`: the result is a string equal to `expected`.
+pub fn string_equals(result: &Result<Node<'_>, SearchError>, expected: &str) -> bool {
+    matches!(result, Ok(Node::String(s)) if s == expected)
+}
+
+/// `booleanEquals`: the result is a boolean equal to `expected`.
+pub fn boolean_equals(result: &Result<Node<'_>, SearchError>, expected: bool) -> bool {
+    matches!(result, Ok(Node::Bool(b)) if *b == expected)
+}
+
+/// `allStringEquals`: the result is a non-empty array whose every element is a string equal to
+/// `expected`.
+pub fn all_string_equals(result: &Result<Node<'_>, SearchError>, expected: &str) -> bool {
+    match result {
+        Ok(Node::Array(a)) if !a.is_empty() => !any_element(a, |s| s != Some(expected)),
+        _ => false,
+    }
+}
+
+/// `anyStringEquals`: the result is an array with at least one string equal to `expected`.
+pub fn any_string_equals(result: &Result<Node<'_>, SearchError>, expected: &str) -> bool {
+    match result {
+        Ok(Node::Array(a)) => any_element(a, |s| s == Some(expected)),
+        _ => false,
+    }
+}
+
+/// A failure message taken from the result: a string as is, an array's string elements joined
+/// with `"; "`, `None` for anything else (including an evaluation error or an array without
+/// strings).
+pub fn failure_message(result: &Result<Node<'_>, SearchError>) -> Option<String> {
+    match result {
+        Ok(Node::String(s)) => Some(s.to_string()),
+        Ok(Node::Array(a)) => {
+            let mut parts: Vec<String> = Vec::new();
+            any_element(a, |s| {
+                parts.extend(s.map(str::to_owned));
+                false
+            });
+            (!parts.is_empty()).then(|| parts.join("; "))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `pred` holds for an element (given as its string, if it is one), in order, without
+/// copying the array (projections of strings are compared in place).
+fn any_element(a: &Array<'_>, mut pred: impl FnMut(Option<&str>) -> bool) -> bool {
+    match a {
+        Array::Strs(v) => v.iter().any(|s| pred(Some(s))),
+        Array::Owned(v) => v.iter().any(|n| pred(n.as_str())),
+        Array::View(v) => {
+            let mut hit = false;
+            v.for_each(&mut |n| hit = hit || pred(n.as_str()));
+            hit
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ok(v: serde_json::Value) -> Result<Node<'static>, SearchError> {
+        Ok(Node::from_value(v))
+    }
+
+    #[test]
+    fn comparators_follow_the_waiter_spec() {
+        let err = Err(SearchError::InvalidValue { reason: "x" });
+        assert!(string_equals(&ok(json!("a")), "a"));
+        assert!(!string_equals(&ok(json!(["a"])), "a"));
+        assert!(!string_equals(&err, "a"));
+        assert!(boolean_equals(&ok(json!(false)), false));
+        assert!(!boolean_equals(&ok(json!(null)), false));
+        assert!(!boolean_equals(&err, true));
+        assert!(all_string_equals(&ok(json!(["a", "a"])), "a"));
+        assert!(!all_string_equals(&ok(json!([])), "a"));
+        assert!(!all_string_equals(&ok(json!(["a", 1])), "a"));
+        assert!(!all_string_equals(&err, "a"));
+        assert!(any_string_equals(&ok(json!([1, "a"])), "a"));
+        assert!(!any_string_equals(&ok(json!([])), "a"));
+        assert!(!any_string_equals(&ok(json!("a")), "a"));
+        assert_eq!(failure_message(&ok(json!("boom"))).as_deref(), Some("boom"));
+        assert_eq!(
+            failure_message(&ok(json!(["a", 1, "b"]))).as_deref(),
+            Some("a; b")
+        );
+        assert_eq!(failure_message(&ok(json!([1]))), None);
+        assert_eq!(failure_message(&ok(json!({"a": "b"}))), None);
+        assert_eq!(failure_message(&err), None);
     }
 }
