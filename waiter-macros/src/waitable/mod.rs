@@ -10,18 +10,17 @@
 //!   on error the same items with their signatures and no logic ([`expand::fallback`]), so that
 //!   one mistake is one error and callers do not fail too.
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use crate::ctxt::Ctxt;
 
 mod check;
 mod expand;
-mod model;
+pub(crate) mod model;
 mod node;
 mod paths;
-mod signature;
-pub(crate) mod typed;
+pub(crate) mod signature;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item_fn: signature::MaybeItemFn = match syn::parse2(item.clone()) {
@@ -35,7 +34,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#err #item);
         }
     };
-    let (krate, attr) = match crate_option(attr) {
+    let (krate, attr) = match crate::krate::split_option(attr) {
         Ok(split) => split,
         Err(err) => {
             let err = err.to_compile_error();
@@ -66,34 +65,6 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     });
     // The annotated function itself, exactly as written.
     quote!(#item #expanded)
-}
-
-/// Splits a leading `crate = "path",` off the attribute's tokens.
-fn crate_option(attr: TokenStream) -> syn::Result<(Option<syn::Path>, TokenStream)> {
-    let tokens: Vec<TokenTree> = attr.clone().into_iter().collect();
-    match tokens.as_slice() {
-        [TokenTree::Ident(kw), TokenTree::Punct(eq), rest @ ..]
-            if kw == "crate" && eq.as_char() == '=' =>
-        {
-            let (lit, rest) = match rest {
-                [TokenTree::Literal(lit), rest @ ..] => (lit, rest),
-                _ => {
-                    return Err(syn::Error::new(
-                        eq.span(),
-                        "expected `crate = \"path\"`, such as `crate = \"my_sdk::waiters\"`",
-                    ));
-                }
-            };
-            let lit: syn::LitStr = syn::parse2(TokenTree::Literal(lit.clone()).into())?;
-            let path = crate::krate::parse_path(&lit)?;
-            let rest = match rest {
-                [TokenTree::Punct(p), rest @ ..] if p.as_char() == ',' => rest,
-                rest => rest,
-            };
-            Ok((Some(path), rest.iter().cloned().collect()))
-        }
-        _ => Ok((None, attr)),
-    }
 }
 
 #[cfg(test)]
