@@ -22,6 +22,7 @@ mod jmespath;
 mod jmespath_macro;
 mod krate;
 mod searchable;
+mod type_walk;
 mod typed_paths;
 mod waitable;
 

@@ -37,7 +37,7 @@ pub(crate) use roots::Root;
 /// The checks of `jmespath!(Type, "path")`: every field chain of the path against `Type`.
 pub(crate) fn check_type(lit: &LitStr, ty: &Type) -> TokenStream {
     let expr = lit.value();
-    let (Some(ast), Some(ty)) = (parse_ast(&expr), nameable::nameable_with(ty, Vec::new())) else {
+    let (Some(ast), Some(ty)) = (parse_ast(&expr), nameable::nameable_with(ty, &[])) else {
         return TokenStream::new();
     };
     emit_all(lit, &expr, &against(&ast, &ty))
