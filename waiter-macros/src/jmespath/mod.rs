@@ -1,13 +1,20 @@
 //! The JMESPath compiler: our parser -> static checks and types -> Rust tokens.
 //!
-//! Phases, one module each: [`parse`] (syntax, into the owned [`ast`]), [`check`] (functions, arities, argument types,
-//! inferred result type, root paths), [`expand`] (code generation).
+//! Phases, one module each: [`lex`] and [`parse`] (syntax, into the owned [`ast`]), [`check`]
+//! (functions and their signatures in [`functions`], arities, argument types, the inferred
+//! result type in [`types`], root paths), [`expand`] (code generation); every error is a
+//! [`problem`], shown with its column.
+//!
+//! Used by `jmespath!` ([`compile_expression`], [`verdict`], from [`crate::jmespath_macro`]),
+//! by `#[waitable]` ([`compile_search`]) and by typed paths ([`parse_ast`], the tree they lower).
 
 pub(crate) mod ast;
 mod check;
 mod expand;
 mod functions;
+mod lex;
 mod parse;
+mod problem;
 mod types;
 
 use proc_macro2::TokenStream;
@@ -16,7 +23,7 @@ use syn::LitStr;
 
 pub(crate) use types::StaticType;
 
-use check::Problem;
+use problem::{Problem, render};
 
 /// A JMESPath expression compiled for the waitable macro.
 pub(crate) struct CompiledSearch {
@@ -37,7 +44,7 @@ struct Compiled {
     root_paths: Vec<Vec<String>>,
 }
 
-/// The syntax tree of an expression that parses (for the typed-path checks of `#[waitable]`).
+/// The syntax tree of an expression that parses (for the typed-path checks).
 pub(crate) fn parse_ast(expr: &str) -> Option<ast::Ast> {
     parse::parse(expr).ok()
 }
@@ -60,7 +67,7 @@ fn compile(expr: &str) -> Result<Compiled, Vec<Problem>> {
 fn to_error(lit: &LitStr, expr: &str, problems: &[Problem]) -> syn::Error {
     let mut errors = problems
         .iter()
-        .map(|p| syn::Error::new(lit.span(), parse::render(expr, p)));
+        .map(|p| syn::Error::new(lit.span(), render(expr, p)));
     let mut first = errors.next().expect("at least one problem");
     for e in errors {
         first.combine(e);
@@ -116,7 +123,7 @@ pub(crate) fn verdict(lit: &LitStr) -> TokenStream {
         }
         Err(problems) => {
             let kind = problems[0].kind.name();
-            let message = parse::render(&expr, &problems[0]);
+            let message = render(&expr, &problems[0]);
             quote!(#p::Verdict::Rejected { kind: #kind, message: #message })
         }
     }
