@@ -1,11 +1,13 @@
 //! `#[waitable(...)]`: the value of a Smithy `@waitable` trait on an `async fn`.
 //!
 //! Phases, as in `serde_derive`, all reporting into one [`Ctxt`]:
-//! * parse: [`node`] reads the tokens as a Smithy node value (IDL or JSON form), [`model`] types
-//!   it, [`signature`] reads the annotated function's signature (never its body, which passes
-//!   through untouched, as `tracing-attributes` does);
+//! * parse: [`node`] reads the tokens as a Smithy node value (IDL or JSON form), [`read`] types
+//!   it into the [`model`] (and recognises botocore's format: [`botocore`]), [`signature`] reads
+//!   the annotated function's signature (never its body, which passes through untouched, as
+//!   `tracing-attributes` does);
 //! * check: [`check`] applies the cross-member rules and compiles every JMESPath path and
-//!   message ([`paths`]), with its static type against the comparator;
+//!   message ([`paths`]), with its static type against the comparator, and adds the typed-path
+//!   checks ([`crate::typed_paths`]);
 //! * expand: [`expand`] emits one `wait_until_*` function and one metadata const per waiter, or
 //!   on error the same items with their signatures and no logic ([`expand::fallback`]), so that
 //!   one mistake is one error and callers do not fail too.
@@ -15,11 +17,13 @@ use quote::quote;
 
 use crate::ctxt::Ctxt;
 
+mod botocore;
 mod check;
 mod expand;
 pub(crate) mod model;
 mod node;
 mod paths;
+mod read;
 pub(crate) mod signature;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -45,7 +49,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         let cx = Ctxt::new();
         let op = signature::read(&cx, &item_fn.sig);
         let model = match node::parse_trait_value(attr) {
-            Ok(node) => model::read(&cx, &node),
+            Ok(node) => read::read(&cx, &node),
             Err(err) => {
                 cx.syn_error(err);
                 model::Waitable {
