@@ -1,6 +1,6 @@
 //! `jmespath!([crate = "path",] [Type,] "expr")` and `__jmespath_verdict!("expr")`: the macros'
 //! input, read into the runtime's path, the type a path is checked against and the expression;
-//! the expression compiled by [`crate::jmespath`], with the typed-path checks of
+//! the expression compiled by [`crate::jmespath`](mod@crate::jmespath), with the typed-path checks of
 //! [`crate::typed_paths`] when a type is given.
 
 use proc_macro2::{TokenStream, TokenTree};

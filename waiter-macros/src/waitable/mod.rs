@@ -8,7 +8,7 @@
 //! * check: [`check`] applies the cross-member rules and compiles every JMESPath path and
 //!   message ([`paths`]), with its static type against the comparator, and adds the typed-path
 //!   checks ([`crate::typed_paths`]);
-//! * expand: [`expand`] emits one `wait_until_*` function and one metadata const per waiter, or
+//! * expand: [`expand`](mod@expand) emits one `wait_until_*` function and one metadata const per waiter, or
 //!   on error the same items with their signatures and no logic ([`expand::fallback`]), so that
 //!   one mistake is one error and callers do not fail too.
 
