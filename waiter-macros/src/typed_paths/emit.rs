@@ -13,6 +13,8 @@ use super::lower::{MAX_TYPED_MEMBERS, Op, render};
 use super::need::Need;
 use crate::krate;
 
+/// The `const _` item that checks the chain `ops` from `root` (with `need` on its leaf): nothing
+/// for an empty chain without a need, an error past [`MAX_TYPED_MEMBERS`] members.
 pub(super) fn emit(
     lit: &LitStr,
     expr: &str,

@@ -9,8 +9,10 @@
 //!   flatten), each with what its leaf must be ([`need`]: a comparator's operand, a function's
 //!   argument...);
 //! * [`roots`]: the type each chain starts from (`#[waitable]`: the output, or the input and
-//!   output of `inputOutput` paths), as a nested const item can name it ([`nameable`](mod@nameable));
-//! * [`merge`](mod@merge): chains from the same root that another starts with become steps of its walk;
+//!   output of `inputOutput` paths), as a nested const item can name it
+//!   ([`nameable`](mod@nameable));
+//! * [`merge`](mod@merge): chains from the same root that another starts with become steps of
+//!   its walk;
 //! * [`emit`]: one `const _` per chain, walking the root type's description (see
 //!   [`description`], shared with the derive that publishes it).
 

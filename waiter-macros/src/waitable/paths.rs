@@ -1,6 +1,6 @@
 //! `output` and `inputOutput` matchers and failure `message`s: JMESPath compiled by
-//! [`crate::jmespath`](mod@crate::jmespath), checked against the comparator and the operation's signature, and
-//! compared at run time by the comparator helpers of `waiter_runtime::jmespath`.
+//! [`crate::jmespath`](mod@crate::jmespath), checked against the comparator and the operation's
+//! signature, and compared at run time by the comparator helpers of `waiter_runtime::jmespath`.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
