@@ -97,7 +97,7 @@ impl Drop for Ctxt {
 }
 
 /// Statements making rustc print each warning at its span: "use of deprecated macro
-/// `<attribute>`: <message>". The lint is `deprecated`, so `#[allow(deprecated)]` silences it and
+/// `<attribute>`: `<message>`". The lint is `deprecated`, so `#[allow(deprecated)]` silences it and
 /// `#![deny(warnings)]` makes it an error.
 pub(crate) fn warning_tokens(attribute: &str, warnings: &[(Span, String)]) -> TokenStream {
     warnings

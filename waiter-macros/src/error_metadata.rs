@@ -37,8 +37,13 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
     }
 }
 
-/// A code as `errorType` matchers compare it: the runtime's `normalize_code` (the part before
-/// a `:`, after a `#`, trimmed), applied at compile time to derived codes and `errorType`s.
+/// A code as `errorType` matchers compare it (the part before a `:`, after a `#`, trimmed),
+/// applied at compile time to derived codes and `errorType`s.
+///
+/// The twin of the runtime's `waiter_runtime::error_metadata::normalize_code`, which the matcher
+/// applies at run time: the runtime depends on this crate and a proc-macro crate exports only
+/// macros, so neither can call the other's. `waiter-runtime/tests/macro_runtime_agreement.rs`
+/// keeps the two equal.
 pub(crate) fn normalize_code(code: &str) -> String {
     let code = code.split_once(':').map_or(code, |(before, _)| before);
     let code = code.split_once('#').map_or(code, |(_, after)| after);

@@ -8,7 +8,7 @@
 
 use std::cell::RefCell;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, quote};
 
 thread_local! {
@@ -34,6 +34,36 @@ pub(crate) fn runtime() -> TokenStream {
 pub(crate) fn private() -> TokenStream {
     let rt = runtime();
     quote!(#rt::__private_v0_1)
+}
+
+/// Splits a leading `crate = "path",` off a macro's input (`#[waitable(crate = "..", ..)]`,
+/// `jmespath!(crate = "..", ..)`): the path, and the tokens after it. The derives read the
+/// same option as one of their attributes' keys, with [`parse_path`].
+pub(crate) fn split_option(input: TokenStream) -> syn::Result<(Option<syn::Path>, TokenStream)> {
+    let tokens: Vec<TokenTree> = input.clone().into_iter().collect();
+    match tokens.as_slice() {
+        [TokenTree::Ident(kw), TokenTree::Punct(eq), rest @ ..]
+            if kw == "crate" && eq.as_char() == '=' =>
+        {
+            let (lit, rest) = match rest {
+                [TokenTree::Literal(lit), rest @ ..] => (lit, rest),
+                _ => {
+                    return Err(syn::Error::new(
+                        eq.span(),
+                        "expected `crate = \"path\"`, such as `crate = \"my_sdk::waiters\"`",
+                    ));
+                }
+            };
+            let lit: syn::LitStr = syn::parse2(TokenTree::Literal(lit.clone()).into())?;
+            let path = parse_path(&lit)?;
+            let rest = match rest {
+                [TokenTree::Punct(p), rest @ ..] if p.as_char() == ',' => rest,
+                rest => rest,
+            };
+            Ok((Some(path), rest.iter().cloned().collect()))
+        }
+        _ => Ok((None, input)),
+    }
 }
 
 /// Parses the value of a `crate = "path"` option.

@@ -19,9 +19,12 @@ use proc_macro::TokenStream;
 mod ctxt;
 mod error_metadata;
 mod jmespath;
+mod jmespath_macro;
 mod krate;
 mod searchable;
-pub(crate) mod waitable;
+mod type_walk;
+mod typed_paths;
+mod waitable;
 
 #[proc_macro_attribute]
 pub fn waitable(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -30,13 +33,13 @@ pub fn waitable(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 #[proc_macro]
 pub fn jmespath(input: TokenStream) -> TokenStream {
-    jmespath::expand_macro(input.into()).into()
+    jmespath_macro::expand(input.into()).into()
 }
 
 #[doc(hidden)]
 #[proc_macro]
 pub fn __jmespath_verdict(input: TokenStream) -> TokenStream {
-    jmespath::expand_verdict(input.into()).into()
+    jmespath_macro::expand_verdict(input.into()).into()
 }
 
 #[proc_macro_derive(Searchable, attributes(searchable, serde))]

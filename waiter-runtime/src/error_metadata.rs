@@ -187,6 +187,12 @@ pub trait ProvideErrorMetadata {
 /// This is how the AWS SDKs sanitise a code read off the wire: the part before the first `:`,
 /// then the part after the first `#`.
 ///
+/// The macros apply the same rule at compile time, with their own copy of it (the runtime
+/// depends on the proc-macro crate, which exports only macros): to the codes
+/// `#[derive(ProvideErrorMetadata)]` lists and to `errorType`s, for `#[waitable]`'s check that
+/// an `errorType` is a code the error type models. `tests/macro_runtime_agreement.rs` keeps the
+/// two equal.
+///
 /// ```
 /// use waiter_runtime::error_metadata::normalize_code;
 ///

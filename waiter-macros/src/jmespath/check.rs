@@ -5,37 +5,8 @@
 use super::ast::{Ast, Comparator};
 
 use super::functions::{self, Param};
+use super::problem::{Problem, ProblemKind};
 use super::types::{ANY, ARR, BOOL, EXPREF, NULL, NUM, OBJ, STR, Ty, describe};
-
-/// The compliance-suite category of a problem.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ProblemKind {
-    Syntax,
-    UnknownFunction,
-    InvalidArity,
-    InvalidType,
-}
-
-impl ProblemKind {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            ProblemKind::Syntax => "syntax",
-            ProblemKind::UnknownFunction => "unknown-function",
-            ProblemKind::InvalidArity => "invalid-arity",
-            ProblemKind::InvalidType => "invalid-type",
-        }
-    }
-}
-
-/// One problem, at an offset (in characters) inside the expression.
-#[derive(Clone, Debug)]
-pub(crate) struct Problem {
-    pub kind: ProblemKind,
-    pub offset: usize,
-    pub message: String,
-    /// Set for problems located at a function call (its offset is then refined).
-    pub function: Option<String>,
-}
 
 /// Everything the checker learned: the root paths read and the problems found.
 #[derive(Default)]

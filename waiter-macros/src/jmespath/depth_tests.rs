@@ -15,7 +15,7 @@ fn compile_on_small_stack(expr: String) -> Result<(), (usize, String)> {
             assert!(!tokens.is_empty());
             let lit = syn::LitStr::new(&expr, proc_macro2::Span::call_site());
             let ty: syn::Type = syn::parse_quote!(Output);
-            let _ = crate::waitable::typed::check_type(&lit, &ty);
+            let _ = crate::typed_paths::check_type(&lit, &ty);
             drop(c);
             Ok(())
         })

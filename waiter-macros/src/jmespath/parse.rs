@@ -1,17 +1,17 @@
 //! Parsing: JMESPath source -> the compiler's [`Ast`], with errors as [`Problem`]s.
 //!
-//! A lexer and a Pratt parser written after the specification's grammar and the reference
-//! implementation (jmespath.py): binding powers, projection stops, the right-hand side of a
-//! dot. The `jmespath` crate's own parser is not used: it panicked (0.3) on integers outside
+//! A Pratt parser over the tokens of [`super::lex`], written after the specification's grammar
+//! and the reference implementation (jmespath.py): binding powers, projection stops, the
+//! right-hand side of a dot. The `jmespath` crate's own parser is not used: it panicked (0.3) on integers outside
 //! `i32`, accepted `[b a]` without a comma, rejected `a[-0]`, and let a projection continue past
 //! `.{...}` (`a[*].{x: n}.x` must apply `.x` to the projected array, giving `null`). The tree
 //! ([`super::ast`]) has the crate's shapes, with `i64` indices and slice bounds.
 //!
 //! Never panics: every malformed input is a [`Problem`] with its offset (in characters).
 
-use super::ast::{Ast, Comparator, KeyValuePair, Literal};
-
-use super::check::{Problem, ProblemKind};
+use super::ast::{Ast, Comparator, KeyValuePair};
+use super::lex::{Tok, lex};
+use super::problem::Problem;
 
 /// How deep an expression may nest (as serde_json's recursion limit, 128): brackets,
 /// parentheses, calls, `!`, `&`, filters, projections, and each step of a chain such as
@@ -39,7 +39,7 @@ pub(crate) fn parse(expr: &str) -> Result<Ast, Problem> {
 }
 
 fn nested_too_deep(offset: usize) -> Problem {
-    syntax(
+    Problem::syntax(
         offset,
         format!(
             "the expression is nested deeper than {MAX_DEPTH} levels here (brackets, \
@@ -87,39 +87,6 @@ fn too_deep(ast: &Ast) -> Option<usize> {
     None
 }
 
-#[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Identifier(String),
-    QuotedIdentifier(String),
-    Number(String),
-    Literal(Literal),
-    Dot,
-    Star,
-    Flatten,
-    Filter,
-    Lbracket,
-    Rbracket,
-    Lbrace,
-    Rbrace,
-    Lparen,
-    Rparen,
-    Comma,
-    Colon,
-    At,
-    Ampersand,
-    Pipe,
-    Or,
-    And,
-    Not,
-    Eq,
-    Ne,
-    Lt,
-    Lte,
-    Gt,
-    Gte,
-    Eof,
-}
-
 impl Tok {
     /// Left binding power (jmespath.py's `BINDING_POWER`).
     fn lbp(&self) -> usize {
@@ -139,205 +106,7 @@ impl Tok {
             _ => 0,
         }
     }
-
-    fn describe(&self) -> String {
-        match self {
-            Tok::Identifier(s) => format!("identifier `{s}`"),
-            Tok::QuotedIdentifier(s) => format!("quoted identifier `\"{s}\"`"),
-            Tok::Number(n) => format!("number `{n}`"),
-            Tok::Literal(_) => "a literal".to_owned(),
-            Tok::Eof => "the end of the expression".to_owned(),
-            other => format!("`{}`", other.text()),
-        }
-    }
-
-    fn text(&self) -> &'static str {
-        match self {
-            Tok::Dot => ".",
-            Tok::Star => "*",
-            Tok::Flatten => "[]",
-            Tok::Filter => "[?",
-            Tok::Lbracket => "[",
-            Tok::Rbracket => "]",
-            Tok::Lbrace => "{",
-            Tok::Rbrace => "}",
-            Tok::Lparen => "(",
-            Tok::Rparen => ")",
-            Tok::Comma => ",",
-            Tok::Colon => ":",
-            Tok::At => "@",
-            Tok::Ampersand => "&",
-            Tok::Pipe => "|",
-            Tok::Or => "||",
-            Tok::And => "&&",
-            Tok::Not => "!",
-            Tok::Eq => "==",
-            Tok::Ne => "!=",
-            Tok::Lt => "<",
-            Tok::Lte => "<=",
-            Tok::Gt => ">",
-            Tok::Gte => ">=",
-            _ => "",
-        }
-    }
 }
-
-fn syntax(offset: usize, message: impl Into<String>) -> Problem {
-    Problem {
-        function: None,
-        kind: ProblemKind::Syntax,
-        offset,
-        message: format!("invalid JMESPath syntax: {}", message.into()),
-    }
-}
-
-// ------------------------------------------------------------------------------------ lexer
-
-fn lex(expr: &str) -> Result<Vec<(usize, Tok)>, Problem> {
-    let chars: Vec<char> = expr.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let start = i;
-        let c = chars[i];
-        let next = chars.get(i + 1).copied();
-        // A one- or two-character operator: `t2` when `second` follows, else `t1`.
-        let mut two = |t2: Tok, t1: Tok, second: char| {
-            if next == Some(second) {
-                i += 2;
-                t2
-            } else {
-                i += 1;
-                t1
-            }
-        };
-        let simple = match c {
-            '.' => Some(Tok::Dot),
-            '*' => Some(Tok::Star),
-            ']' => Some(Tok::Rbracket),
-            '{' => Some(Tok::Lbrace),
-            '}' => Some(Tok::Rbrace),
-            '(' => Some(Tok::Lparen),
-            ')' => Some(Tok::Rparen),
-            ',' => Some(Tok::Comma),
-            ':' => Some(Tok::Colon),
-            '@' => Some(Tok::At),
-            _ => None,
-        };
-        if let Some(tok) = simple {
-            out.push((start, tok));
-            i += 1;
-            continue;
-        }
-        let tok = match c {
-            ' ' | '\t' | '\n' | '\r' => {
-                i += 1;
-                continue;
-            }
-            'a'..='z' | 'A'..='Z' | '_' => {
-                while chars
-                    .get(i)
-                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_')
-                {
-                    i += 1;
-                }
-                Tok::Identifier(chars[start..i].iter().collect())
-            }
-            '0'..='9' | '-' => {
-                i += 1;
-                if c == '-' && !chars.get(i).is_some_and(char::is_ascii_digit) {
-                    return Err(syntax(
-                        start,
-                        "`-` must be followed by digits (a negative number such as `-1`)",
-                    ));
-                }
-                while chars.get(i).is_some_and(char::is_ascii_digit) {
-                    i += 1;
-                }
-                Tok::Number(chars[start..i].iter().collect())
-            }
-            '[' => match next {
-                Some(']') => two(Tok::Flatten, Tok::Lbracket, ']'),
-                Some('?') => two(Tok::Filter, Tok::Lbracket, '?'),
-                _ => {
-                    i += 1;
-                    Tok::Lbracket
-                }
-            },
-            '|' => two(Tok::Or, Tok::Pipe, '|'),
-            '&' => two(Tok::And, Tok::Ampersand, '&'),
-            '!' => two(Tok::Ne, Tok::Not, '='),
-            '<' => two(Tok::Lte, Tok::Lt, '='),
-            '>' => two(Tok::Gte, Tok::Gt, '='),
-            '=' => {
-                if next == Some('=') {
-                    i += 2;
-                    Tok::Eq
-                } else {
-                    return Err(syntax(start, "`=` is not an operator; did you mean `==`?"));
-                }
-            }
-            '"' | '\'' | '`' => {
-                // Up to the closing delimiter; a backslash escapes the next character.
-                let mut j = i + 1;
-                let mut body = String::new();
-                let mut closed = false;
-                while j < chars.len() {
-                    match chars[j] {
-                        '\\' if j + 1 < chars.len() => {
-                            body.push('\\');
-                            body.push(chars[j + 1]);
-                            j += 2;
-                        }
-                        d if d == c => {
-                            closed = true;
-                            j += 1;
-                            break;
-                        }
-                        d => {
-                            body.push(d);
-                            j += 1;
-                        }
-                    }
-                }
-                if !closed {
-                    return Err(syntax(
-                        start,
-                        format!("unclosed `{c}`: add the closing `{c}`"),
-                    ));
-                }
-                i = j;
-                match c {
-                    '"' => match super::json::parse_string_body(&body) {
-                        Ok(s) => Tok::QuotedIdentifier(s),
-                        Err(e) => {
-                            return Err(syntax(start, format!("invalid quoted identifier: {e}")));
-                        }
-                    },
-                    '\'' => Tok::Literal(Literal::String(body.replace("\\'", "'"))),
-                    _ => {
-                        let json = body.replace("\\`", "`");
-                        match super::json::parse_value(&json) {
-                            Ok(v) => Tok::Literal(v),
-                            Err(e) => {
-                                return Err(syntax(
-                                    start,
-                                    format!("invalid JSON in literal `{json}`: {e}"),
-                                ));
-                            }
-                        }
-                    }
-                }
-            }
-            other => return Err(syntax(start, format!("unexpected character `{other}`"))),
-        };
-        out.push((start, tok));
-    }
-    out.push((chars.len(), Tok::Eof));
-    Ok(out)
-}
-
-// ------------------------------------------------------------------------------------ parser
 
 struct Parser {
     tokens: Vec<(usize, Tok)>,
@@ -371,7 +140,7 @@ impl Parser {
     }
 
     fn unexpected(&self, expected: &str) -> Problem {
-        syntax(
+        Problem::syntax(
             self.offset(),
             format!("expected {expected}, found {}", self.peek().describe()),
         )
@@ -406,7 +175,7 @@ impl Parser {
             Tok::Identifier(name) => Ast::Field { offset, name },
             Tok::QuotedIdentifier(name) => {
                 if *self.peek() == Tok::Lparen {
-                    return Err(syntax(
+                    return Err(Problem::syntax(
                         offset,
                         "a quoted identifier cannot name a function; remove the quotes",
                     ));
@@ -463,7 +232,7 @@ impl Parser {
                 ast: Box::new(self.expression(0)?),
             },
             other => {
-                return Err(syntax(
+                return Err(Problem::syntax(
                     offset,
                     format!("expected an expression, found {}", other.describe()),
                 ));
@@ -518,7 +287,7 @@ impl Parser {
                         offset,
                     } => (std::mem::take(name), offset),
                     _ => {
-                        return Err(syntax(
+                        return Err(Problem::syntax(
                             offset,
                             "`(` follows something that is not a function name",
                         ));
@@ -580,7 +349,10 @@ impl Parser {
                 _ => return Err(self.unexpected("a number, `:` or `*`")),
             },
             other => {
-                return Err(syntax(offset, format!("unexpected {}", other.describe())));
+                return Err(Problem::syntax(
+                    offset,
+                    format!("unexpected {}", other.describe()),
+                ));
             }
         })
     }
@@ -630,7 +402,7 @@ impl Parser {
                     Tok::Colon => {
                         index += 1;
                         if index == 3 {
-                            return Err(syntax(self.offset(), "too many `:` in a slice"));
+                            return Err(Problem::syntax(self.offset(), "too many `:` in a slice"));
                         }
                         self.advance();
                     }
@@ -667,7 +439,7 @@ impl Parser {
     /// never a wrapped value).
     fn int(&self, n: &str) -> Result<i64, Problem> {
         n.parse::<i64>().map_err(|_| {
-            syntax(
+            Problem::syntax(
                 self.offset(),
                 format!(
                     "index or slice bound `{n}` is outside {}..={} (no array is that long: \
@@ -777,22 +549,4 @@ impl Parser {
         }
         Ok(Ast::MultiHash { offset, elements })
     }
-}
-
-/// Renders a problem with its column and a caret under the expression.
-pub(crate) fn render(expr: &str, p: &Problem) -> String {
-    let before: String = expr.chars().take(p.offset).collect();
-    let line = before.matches('\n').count();
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count());
-    let src_line = expr.lines().nth(line).unwrap_or(expr);
-    let at = if expr.contains('\n') {
-        format!("line {}, column {}", line + 1, column + 1)
-    } else {
-        format!("column {}", column + 1)
-    };
-    format!(
-        "{} (at {at} of the expression)\n  |  {src_line}\n  |  {}^",
-        p.message,
-        " ".repeat(column)
-    )
 }

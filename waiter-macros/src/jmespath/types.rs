@@ -104,7 +104,6 @@ pub(crate) fn describe(kinds: u8) -> String {
 /// `Null` means "always null"; a known kind means "that kind or null"; `Any` means unknown
 /// (a field of the input, for example).
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[allow(dead_code)] // read by the waitable macro
 pub(crate) enum StaticType {
     Boolean,
     Number,
@@ -117,7 +116,6 @@ pub(crate) enum StaticType {
 
 impl StaticType {
     /// The JMESPath name of the type (`boolean`, `array`...; `any` when unknown).
-    #[allow(dead_code)] // read by the waitable macro
     pub(crate) fn name(&self) -> &'static str {
         match self {
             StaticType::Boolean => "boolean",

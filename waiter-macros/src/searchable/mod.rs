@@ -9,7 +9,7 @@
 
 mod attr;
 mod check;
-pub(crate) mod expand;
+mod expand;
 mod model;
 mod parse;
 mod rename;

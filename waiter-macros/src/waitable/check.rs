@@ -9,6 +9,7 @@ use super::model::{DEFAULT_MAX_DELAY_SECS, DEFAULT_MIN_DELAY_SECS, Matcher, Stat
 use super::paths;
 use super::signature::Operation;
 use crate::ctxt::Ctxt;
+use crate::typed_paths::{Need, Root, check_path};
 
 /// What the check phase compiled for one acceptor: the condition of a path matcher and the
 /// failure message (`None` when the acceptor has neither).
@@ -76,7 +77,7 @@ fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
     let Some((_, error)) = &op.parts else {
         return TokenStream::new();
     };
-    let Some(error) = super::typed::nameable(error, op) else {
+    let Some(error) = crate::typed_paths::nameable(error, op) else {
         return TokenStream::new();
     };
     let code = crate::error_metadata::normalize_code(&error_type.value());
@@ -98,7 +99,6 @@ fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
 
 /// The typed-path checks of an acceptor's path and message.
 fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor, on_list: bool) -> TokenStream {
-    use super::typed::{Need, Root, check_path};
     let mut tokens = TokenStream::new();
     if let Matcher::ErrorType(error_type) = &acceptor.matcher {
         tokens.extend(error_type_check(op, error_type));
@@ -134,8 +134,7 @@ fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor, on_list: bool
 /// error (`booleanEquals` with "ACTIVE": the error says to compare with `stringEquals`). On a
 /// list whose elements the untyped check cannot see (`on_list`), a need that never fits and
 /// names them.
-fn comparator_need(m: &super::model::PathMatcher, on_list: bool) -> Option<super::typed::Need> {
-    use super::typed::Need;
+fn comparator_need(m: &super::model::PathMatcher, on_list: bool) -> Option<Need> {
     if m.expected_not_boolean {
         None
     } else if on_list {

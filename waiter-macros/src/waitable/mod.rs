@@ -1,27 +1,30 @@
 //! `#[waitable(...)]`: the value of a Smithy `@waitable` trait on an `async fn`.
 //!
 //! Phases, as in `serde_derive`, all reporting into one [`Ctxt`]:
-//! * parse: [`node`] reads the tokens as a Smithy node value (IDL or JSON form), [`model`] types
-//!   it, [`signature`] reads the annotated function's signature (never its body, which passes
-//!   through untouched, as `tracing-attributes` does);
+//! * parse: [`node`] reads the tokens as a Smithy node value (IDL or JSON form), [`read`] types
+//!   it into the [`model`] (and recognises botocore's format: [`botocore`]), [`signature`] reads
+//!   the annotated function's signature (never its body, which passes through untouched, as
+//!   `tracing-attributes` does);
 //! * check: [`check`] applies the cross-member rules and compiles every JMESPath path and
-//!   message ([`paths`]), with its static type against the comparator;
-//! * expand: [`expand`] emits one `wait_until_*` function and one metadata const per waiter, or
+//!   message ([`paths`]), with its static type against the comparator, and adds the typed-path
+//!   checks ([`crate::typed_paths`]);
+//! * expand: [`expand`](mod@expand) emits one `wait_until_*` function and one metadata const per waiter, or
 //!   on error the same items with their signatures and no logic ([`expand::fallback`]), so that
 //!   one mistake is one error and callers do not fail too.
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use crate::ctxt::Ctxt;
 
+mod botocore;
 mod check;
 mod expand;
-mod model;
+pub(crate) mod model;
 mod node;
 mod paths;
-mod signature;
-pub(crate) mod typed;
+mod read;
+pub(crate) mod signature;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item_fn: signature::MaybeItemFn = match syn::parse2(item.clone()) {
@@ -35,7 +38,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#err #item);
         }
     };
-    let (krate, attr) = match crate_option(attr) {
+    let (krate, attr) = match crate::krate::split_option(attr) {
         Ok(split) => split,
         Err(err) => {
             let err = err.to_compile_error();
@@ -46,7 +49,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         let cx = Ctxt::new();
         let op = signature::read(&cx, &item_fn.sig);
         let model = match node::parse_trait_value(attr) {
-            Ok(node) => model::read(&cx, &node),
+            Ok(node) => read::read(&cx, &node),
             Err(err) => {
                 cx.syn_error(err);
                 model::Waitable {
@@ -66,34 +69,6 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     });
     // The annotated function itself, exactly as written.
     quote!(#item #expanded)
-}
-
-/// Splits a leading `crate = "path",` off the attribute's tokens.
-fn crate_option(attr: TokenStream) -> syn::Result<(Option<syn::Path>, TokenStream)> {
-    let tokens: Vec<TokenTree> = attr.clone().into_iter().collect();
-    match tokens.as_slice() {
-        [TokenTree::Ident(kw), TokenTree::Punct(eq), rest @ ..]
-            if kw == "crate" && eq.as_char() == '=' =>
-        {
-            let (lit, rest) = match rest {
-                [TokenTree::Literal(lit), rest @ ..] => (lit, rest),
-                _ => {
-                    return Err(syn::Error::new(
-                        eq.span(),
-                        "expected `crate = \"path\"`, such as `crate = \"my_sdk::waiters\"`",
-                    ));
-                }
-            };
-            let lit: syn::LitStr = syn::parse2(TokenTree::Literal(lit.clone()).into())?;
-            let path = crate::krate::parse_path(&lit)?;
-            let rest = match rest {
-                [TokenTree::Punct(p), rest @ ..] if p.as_char() == ',' => rest,
-                rest => rest,
-            };
-            Ok((Some(path), rest.iter().cloned().collect()))
-        }
-        _ => Ok((None, attr)),
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `output` and `inputOutput` matchers and failure `message`s: JMESPath compiled by
-//! [`crate::jmespath`], checked against the comparator and the operation's signature, and
-//! compared at run time by the comparator helpers of `waiter_runtime::jmespath`.
+//! [`crate::jmespath`](mod@crate::jmespath), checked against the comparator and the operation's
+//! signature, and compared at run time by the comparator helpers of `waiter_runtime::jmespath`.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -203,7 +203,7 @@ fn list_of_unseen(ty: &StaticType) -> bool {
 /// The condition (a `bool` expression over `__result: &Result<O, E>`) of a path matcher, and
 /// whether its comparator (`stringEquals`, `booleanEquals`) is applied to a list whose elements
 /// only the typed check sees: that check then reports the mistake, naming them
-/// ([`super::typed::Need::ComparatorOnList`]).
+/// ([`crate::typed_paths::Need::ComparatorOnList`]).
 pub(crate) fn condition(
     cx: &Ctxt,
     op: &Operation,
@@ -225,7 +225,7 @@ pub(crate) fn condition(
             Comparator::StringEquals | Comparator::BooleanEquals
         )
         && list_of_unseen(&ty)
-        && super::typed::checks_leaf(op, &matcher.path);
+        && crate::typed_paths::checks_leaf(op, &matcher.path);
     // An `expected` that is not a boolean has its error, which says to use `stringEquals`.
     if !matcher.expected_not_boolean && !on_list && !can_satisfy(matcher.comparator, &ty) {
         let needs = match matcher.comparator {

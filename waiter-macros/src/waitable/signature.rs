@@ -2,13 +2,13 @@
 //! function. Everything the expansion needs to forward its signature faithfully.
 
 use proc_macro2::Span;
-use syn::visit_mut::VisitMut;
 use syn::{
     FnArg, GenericArgument, GenericParam, Ident, Lifetime, PathArguments, ReturnType, Signature,
-    Type,
+    Type, TypeImplTrait, TypeReference,
 };
 
 use crate::ctxt::Ctxt;
+use crate::type_walk::{Visitor, walk};
 
 /// The annotated item as `tracing-attributes` reads it: attributes, visibility and signature
 /// parsed, the body kept as tokens and never looked at (a typo in it gets rustc's error alone).
@@ -186,20 +186,20 @@ fn result_args(ty: &Type) -> Option<Option<&Type>> {
 /// the same calls, and the signature's own lifetimes, type parameters and `impl Trait`
 /// parameters are bounded by it (type parameters by `Send` too: the waiter is `Send`).
 pub(crate) fn waiter_lifetime(sig: &mut Signature) -> Lifetime {
+    /// The elided lifetimes (`&T`, `'_`), and whether there is an `impl Trait`.
     struct Count(usize, bool);
-    impl syn::visit::Visit<'_> for Count {
-        fn visit_type_reference(&mut self, r: &syn::TypeReference) {
+    impl Visitor for Count {
+        fn reference(&mut self, r: &mut TypeReference) {
             if r.lifetime.is_none() {
                 self.0 += 1;
             }
-            syn::visit::visit_type_reference(self, r);
         }
-        fn visit_lifetime(&mut self, lt: &Lifetime) {
+        fn lifetime(&mut self, lt: &mut Lifetime) {
             if lt.ident == "_" {
                 self.0 += 1;
             }
         }
-        fn visit_type_impl_trait(&mut self, _: &syn::TypeImplTrait) {
+        fn impl_trait(&mut self, _: &mut TypeImplTrait) {
             self.1 = true;
         }
     }
@@ -211,7 +211,7 @@ pub(crate) fn waiter_lifetime(sig: &mut Signature) -> Lifetime {
                     count.0 += 1;
                 }
             }
-            FnArg::Typed(pat) => syn::visit::Visit::visit_type(&mut count, &pat.ty),
+            FnArg::Typed(pat) => walk(&mut count, &mut (*pat.ty).clone()),
         }
     }
     let simple = count.0 <= 1
@@ -233,26 +233,36 @@ pub(crate) fn waiter_lifetime(sig: &mut Signature) -> Lifetime {
         .expect("a free lifetime name");
     let lt = Lifetime::new(&format!("'{name}"), Span::call_site());
 
-    struct Fill(Lifetime);
-    impl VisitMut for Fill {
-        fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+    /// Every elided lifetime becomes `lifetime`; with `bound_impl_trait`, every `impl Trait`
+    /// gets `+ Send + 'lifetime` (the waiter keeps the parameter and sends it along with its poll
+    /// futures).
+    struct Fill {
+        lifetime: Lifetime,
+        bound_impl_trait: bool,
+    }
+    impl Visitor for Fill {
+        fn reference(&mut self, r: &mut TypeReference) {
             if r.lifetime.is_none() {
-                r.lifetime = Some(self.0.clone());
+                r.lifetime = Some(self.lifetime.clone());
             }
-            syn::visit_mut::visit_type_reference_mut(self, r);
         }
-        fn visit_lifetime_mut(&mut self, lt: &mut Lifetime) {
+        fn lifetime(&mut self, lt: &mut Lifetime) {
             if lt.ident == "_" {
-                *lt = self.0.clone();
+                *lt = self.lifetime.clone();
             }
         }
-        fn visit_type_impl_trait_mut(&mut self, t: &mut syn::TypeImplTrait) {
-            // The waiter keeps the parameter and sends it along with its poll futures.
-            t.bounds.push(syn::parse_quote!(::core::marker::Send));
-            t.bounds.push(syn::TypeParamBound::Lifetime(self.0.clone()));
+        fn impl_trait(&mut self, t: &mut TypeImplTrait) {
+            if self.bound_impl_trait {
+                t.bounds.push(syn::parse_quote!(::core::marker::Send));
+                t.bounds
+                    .push(syn::TypeParamBound::Lifetime(self.lifetime.clone()));
+            }
         }
     }
-    let mut fill = Fill(lt.clone());
+    let mut fill = Fill {
+        lifetime: lt.clone(),
+        bound_impl_trait: true,
+    };
     for input in sig.inputs.iter_mut() {
         match input {
             FnArg::Receiver(r) => {
@@ -262,25 +272,15 @@ pub(crate) fn waiter_lifetime(sig: &mut Signature) -> Lifetime {
                     }
                 }
             }
-            FnArg::Typed(pat) => fill.visit_type_mut(&mut pat.ty),
+            FnArg::Typed(pat) => walk(&mut fill, &mut pat.ty),
         }
     }
     if let ReturnType::Type(_, ty) = &mut sig.output {
-        struct FillOutput(Lifetime);
-        impl VisitMut for FillOutput {
-            fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
-                if r.lifetime.is_none() {
-                    r.lifetime = Some(self.0.clone());
-                }
-                syn::visit_mut::visit_type_reference_mut(self, r);
-            }
-            fn visit_lifetime_mut(&mut self, lt: &mut Lifetime) {
-                if lt.ident == "_" {
-                    *lt = self.0.clone();
-                }
-            }
-        }
-        FillOutput(lt.clone()).visit_type_mut(ty);
+        let mut fill = Fill {
+            lifetime: lt.clone(),
+            bound_impl_trait: false,
+        };
+        walk(&mut fill, ty);
     }
     let lifetimes: Vec<Lifetime> = sig
         .generics

@@ -1,4 +1,4 @@
-//! What a path can find in the type, published at compile time for typed paths (issue 9):
+//! What a path can find in the type, published at compile time for typed paths:
 //! `impl<N: Depth> Described<N>`, the wire members, each with the wrappers around its innermost
 //! type (decided from the field's type as written) and a link to that type's description, looked
 //! up once here where the field types are concrete. See `waiter_runtime::__private_v0_1::typed`.
@@ -15,69 +15,7 @@ use quote::quote;
 use syn::{DeriveInput, GenericArgument, PathArguments, Type};
 
 use super::super::model::{Field, How, Shape, Variant, VariantFields};
-
-/// A wire name's hash (64-bit FNV-1a), stored beside a member and beside a path's field: lookups
-/// compare it before the name.
-pub(crate) fn hash(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
-/// `Array` or `Map` layers around the innermost type, outermost first.
-pub(crate) fn unwrap(ty: &Type) -> (Vec<&'static str>, Type) {
-    let mut wraps = Vec::new();
-    let mut ty = ty.clone();
-    loop {
-        let next = match &ty {
-            Type::Reference(r) => Some((*r.elem).clone()),
-            Type::Paren(p) => Some((*p.elem).clone()),
-            Type::Group(g) => Some((*g.elem).clone()),
-            Type::Slice(s) => {
-                wraps.push("Array");
-                Some((*s.elem).clone())
-            }
-            Type::Array(a) => {
-                wraps.push("Array");
-                Some((*a.elem).clone())
-            }
-            Type::Path(p) if p.qself.is_none() => {
-                let last = p.path.segments.last().expect("a path has a segment");
-                let args: Vec<Type> = match &last.arguments {
-                    PathArguments::AngleBracketed(a) => a
-                        .args
-                        .iter()
-                        .filter_map(|a| match a {
-                            GenericArgument::Type(t) => Some(t.clone()),
-                            _ => None,
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                match (last.ident.to_string().as_str(), args.as_slice()) {
-                    ("Option" | "Box" | "Rc" | "Arc", [inner]) => Some(inner.clone()),
-                    (
-                        "Vec" | "VecDeque" | "LinkedList" | "BTreeSet" | "HashSet" | "IndexSet",
-                        [inner, ..],
-                    ) => {
-                        wraps.push("Array");
-                        Some(inner.clone())
-                    }
-                    ("HashMap" | "BTreeMap" | "IndexMap", [_, value, ..]) => {
-                        wraps.push("Map");
-                        Some(value.clone())
-                    }
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        match next {
-            Some(inner) => ty = inner,
-            None => return (wraps, ty),
-        }
-    }
-}
+use crate::typed_paths::description::{hash, unwrap};
 
 struct Entry {
     name: String,

@@ -1,46 +1,17 @@
-//! Code generation.
+//! Code generation: the `Searchable` impls (structs' in [`object`], newtypes', tuples', unit
+//! structs' and enums' here, each member spelled by [`member`]), the description typed paths
+//! read ([`describe`]), and on error the fallback impl.
 
-pub(crate) mod describe;
+mod describe;
+mod member;
 mod object;
 
 use super::model::*;
+use member::{rt, value};
 use object::object_impl;
-use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use proc_macro2::TokenStream;
+use quote::quote;
 use syn::DeriveInput;
-
-pub(super) fn rt() -> TokenStream {
-    let p = crate::krate::private();
-    quote!(#p::jmespath)
-}
-
-/// The runtime's path and a member's place (`&self.field`), at the span of the member's type:
-/// every `Searchable` call on a member is spelled with them, so that a member type that is not
-/// `Searchable` is reported at the member's type, the same error at the same place each time
-/// (which rustc shows once), with `Searchable`'s hint.
-pub(super) fn at_member(f: &Field, place: TokenStream) -> (TokenStream, TokenStream, Span) {
-    let span = syn::spanned::Spanned::span(&f.ty);
-    (
-        crate::krate::respan(rt(), span),
-        crate::krate::respan(place, span),
-        span,
-    )
-}
-
-/// The node of one field, given an expression of type `&FieldType`.
-pub(super) fn value(f: &Field, place: TokenStream) -> TokenStream {
-    let p = rt();
-    match &f.how {
-        How::Node => {
-            let (p, place, span) = at_member(f, place);
-            quote_spanned!(span=> #p::Searchable::node(#place))
-        }
-        How::Blob => quote!(#p::AsBlob::blob_node(#place)),
-        How::Timestamp => quote!(#p::AsTimestamp::timestamp_node(#place)),
-        How::Serde => quote!(#p::serialized(#place)),
-        How::With(path) => quote!(#path(#place)),
-    }
-}
 
 /// The type parameters that appear in the types of searchable (not skipped) fields.
 fn used_params(shape: &Shape, params: &[syn::Ident]) -> Vec<syn::Ident> {

@@ -1,7 +1,7 @@
 //! `Searchable` and `SearchObject` bodies for named fields (structs, flattened members).
 
 use super::super::model::*;
-use super::{at_member, rt, value};
+use super::member::{at_member, rt, value};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
