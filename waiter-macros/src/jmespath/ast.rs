@@ -111,10 +111,59 @@ pub(crate) enum Comparator {
 pub(crate) enum Literal {
     Null,
     Bool(bool),
-    Number(super::json::Number),
+    Number(Number),
     String(String),
     Array(Vec<Literal>),
     Object(BTreeMap<String, Literal>),
+}
+
+/// A JSON number, as serde_json keeps it (without `arbitrary_precision`).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(crate) enum Number {
+    PosInt(u64),
+    NegInt(i64),
+    Float(f64),
+}
+
+impl Number {
+    pub(crate) fn as_i64(self) -> Option<i64> {
+        match self {
+            Number::PosInt(u) => i64::try_from(u).ok(),
+            Number::NegInt(i) => Some(i),
+            Number::Float(_) => None,
+        }
+    }
+
+    pub(crate) fn as_u64(self) -> Option<u64> {
+        match self {
+            Number::PosInt(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_f64(self) -> f64 {
+        match self {
+            Number::PosInt(u) => u as f64,
+            Number::NegInt(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+
+    pub(crate) fn is_integer(self) -> bool {
+        !matches!(self, Number::Float(_))
+    }
+}
+
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Number::PosInt(u) => write!(f, "{u}"),
+            Number::NegInt(i) => write!(f, "{i}"),
+            // `{:?}` is the shortest text that reads back as the same `f64` (with `.0` or an
+            // exponent), which every JSON reader takes.
+            Number::Float(x) => write!(f, "{x:?}"),
+        }
+    }
 }
 
 impl Literal {

@@ -10,58 +10,8 @@
 //! `f64`), a duplicate key keeps its last value, 127 levels of nesting at most.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
-use super::ast::Literal;
-
-/// A JSON number, as serde_json keeps it (without `arbitrary_precision`).
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub(crate) enum Number {
-    PosInt(u64),
-    NegInt(i64),
-    Float(f64),
-}
-
-impl Number {
-    pub(crate) fn as_i64(self) -> Option<i64> {
-        match self {
-            Number::PosInt(u) => i64::try_from(u).ok(),
-            Number::NegInt(i) => Some(i),
-            Number::Float(_) => None,
-        }
-    }
-
-    pub(crate) fn as_u64(self) -> Option<u64> {
-        match self {
-            Number::PosInt(u) => Some(u),
-            _ => None,
-        }
-    }
-
-    pub(crate) fn as_f64(self) -> f64 {
-        match self {
-            Number::PosInt(u) => u as f64,
-            Number::NegInt(i) => i as f64,
-            Number::Float(f) => f,
-        }
-    }
-
-    pub(crate) fn is_integer(self) -> bool {
-        !matches!(self, Number::Float(_))
-    }
-}
-
-impl fmt::Display for Number {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Number::PosInt(u) => write!(f, "{u}"),
-            Number::NegInt(i) => write!(f, "{i}"),
-            // `{:?}` is the shortest text that reads back as the same `f64` (with `.0` or an
-            // exponent), which every JSON reader takes.
-            Number::Float(x) => write!(f, "{x:?}"),
-        }
-    }
-}
+use super::ast::{Literal, Number};
 
 /// How deep arrays and objects may nest: 127 levels, as serde_json (its recursion limit of 128
 /// counts the value that would open the 128th).
