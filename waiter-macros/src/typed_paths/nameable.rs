@@ -60,8 +60,8 @@ impl Names<'_> {
             || (name.len() <= 2 && name.chars().all(|c| c.is_ascii_uppercase()))
     }
 
-    /// No name in `tokens` (an expression), outside a path of several segments, is
-    /// [`outer`](Self::outer).
+    /// No name in `tokens` (an expression) that starts a path is [`outer`](Self::outer) (a name
+    /// after `::` is not a parameter).
     fn expr_nameable(&self, tokens: TokenStream) -> bool {
         let tokens: Vec<TokenTree> = tokens.into_iter().collect();
         let colon = |i: Option<usize>| {
@@ -71,8 +71,8 @@ impl Names<'_> {
         tokens.iter().enumerate().all(|(i, token)| match token {
             TokenTree::Group(g) => self.expr_nameable(g.stream()),
             TokenTree::Ident(ident) => {
-                let in_path = colon(i.checked_sub(1)) || colon(Some(i + 1));
-                in_path || !self.outer(&ident.to_string())
+                let after_colons = colon(i.checked_sub(1));
+                after_colons || !self.outer(&ident.to_string())
             }
             _ => true,
         })
@@ -86,9 +86,10 @@ impl Visitor for Names<'_> {
     fn lifetime(&mut self, lt: &mut Lifetime) {
         *lt = Lifetime::new("'static", lt.span());
     }
-    /// A path of one segment that is [`outer`](Self::outer).
+    /// A path that starts with a name that is [`outer`](Self::outer): `P`, or `Self::Out` and
+    /// `P::Out` (an associated type of one).
     fn path(&mut self, path: &Path) {
-        if path.segments.len() == 1 && self.outer(&path.segments[0].ident.to_string()) {
+        if path.leading_colon.is_none() && self.outer(&path.segments[0].ident.to_string()) {
             self.nameable = false;
         }
     }
@@ -164,6 +165,15 @@ mod tests {
         assert_eq!(named(parse_quote!(Vec<<Item as Trait>::Output>)), None);
         assert_eq!(named(parse_quote!(Box<dyn Fn(P) -> u8>)), None);
         assert_eq!(named(parse_quote!(Box<dyn Iterator<Item = Self>>)), None);
+        // An associated type of `Self` or of a parameter.
+        assert_eq!(named(parse_quote!(Self::Output)), None);
+        assert_eq!(named(parse_quote!(Vec<P::Output>)), None);
+        assert_eq!(named(parse_quote!(T::Output)), None);
+        assert_eq!(named(parse_quote!([u8; P::LEN])), None);
+        assert_eq!(
+            named(parse_quote!(::api::P::Output)).as_deref(),
+            Some(":: api :: P :: Output")
+        );
     }
 
     #[test]
