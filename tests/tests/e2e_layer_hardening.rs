@@ -1,4 +1,4 @@
-//! The retry layers on bad days (issue 24, points 6 and 7), over loopback: a request that can
+//! The retry layers on bad days, over loopback: a request that can
 //! be copied for one retry only keeps its last response, and a malformed response gets the
 //! same verdict from both layers (not transient: one request).
 

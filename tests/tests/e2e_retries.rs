@@ -141,7 +141,7 @@ async fn retry_after_is_followed_within_5s_in_2_1_and_bounded_by_max_backoff_in_
         assert_eq!(seen.lock().unwrap()[0].2, Duration::from_millis(150));
         if behavior == RetryBehavior::V2_1 {
             // 2.1 follows a hint up to 5 s past the computed delay, whatever `max_backoff`
-            // (not waited here: real time; see `retry_backoff.rs` on the paused clock).
+            // (not waited here: real time; see `waiter-runtime/tests/retry/backoff.rs` on the paused clock).
             continue;
         }
         // 2.0: a hint above max_backoff is cut to max_backoff.
