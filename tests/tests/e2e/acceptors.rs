@@ -2,8 +2,6 @@
 //! `stringEquals`, `booleanEquals`, `allStringEquals`, `anyStringEquals`, and failure
 //! `message`s, with the waiters pasted into the example client.
 
-mod common;
-
 use std::time::Duration;
 
 use waiter_runtime::WaiterError;
@@ -16,7 +14,7 @@ const MAX: Duration = Duration::from_millis(20);
 const MAX_WAIT: Duration = Duration::from_secs(20);
 
 async fn setup(settle: Settle) -> (RunningService, ResourceClient) {
-    common::service_and_client(3, settle).await
+    crate::common::service_and_client(3, settle).await
 }
 
 fn members(names: &[&str]) -> Vec<NewMember> {

@@ -2,8 +2,6 @@
 //! acceptors (`success: true` and `false`), unexpected errors, and the deadline cancelling a
 //! hung request.
 
-mod common;
-
 use std::time::Duration;
 
 use waiter_runtime::retry::RetryConfig;
@@ -17,7 +15,7 @@ const FAST_MAX: Duration = Duration::from_millis(40);
 const MAX_WAIT: Duration = Duration::from_secs(20);
 
 async fn setup(settle: Settle) -> (RunningService, ResourceClient) {
-    common::service_and_client(11, settle).await
+    crate::common::service_and_client(11, settle).await
 }
 
 #[tokio::test]
