@@ -2,8 +2,6 @@
 //! botocore as oracle, and a simulated fleet against a rate-limited service.
 
 mod limiter;
-mod oracle;
 mod restored_state;
 mod retrier;
 mod simulation;
-mod state;

@@ -383,7 +383,7 @@ async fn replacing_the_retriers_classifiers() {
             _ => RetryAction::NoActionIndicated,
         }
     }));
-    let retrier = Retrier::new(fast(3)).set_retry_classifiers([only_404]);
+    let retrier = Retrier::new(fast(3)).with_retry_classifiers([only_404]);
     assert_eq!(retrier.classifiers().len(), 1);
     let script = Script::failing(TestError::NotFound);
     assert_eq!(retrier.run_report(|| script.call()).await.attempts, 3);
@@ -394,7 +394,7 @@ async fn replacing_the_retriers_classifiers() {
         "defaults are gone"
     );
 
-    let none = Retrier::new(fast(3)).set_retry_classifiers([]);
+    let none = Retrier::new(fast(3)).with_retry_classifiers([]);
     let script = Script::failing(TestError::Throttling);
     let report = none.run_report(|| script.call()).await;
     assert_eq!(
@@ -456,7 +456,7 @@ async fn per_call_classifiers_add_to_or_replace_the_retriers() {
     let script = Script::failing(TestError::NotFound);
     let report = retrier
         .customize()
-        .set_retry_classifiers([retry_404.clone()])
+        .with_retry_classifiers([retry_404.clone()])
         .max_attempts(2)
         .run_report(|| script.call())
         .await;
@@ -464,7 +464,7 @@ async fn per_call_classifiers_add_to_or_replace_the_retriers() {
     let script = Script::failing(TestError::Unavailable);
     let report = retrier
         .customize()
-        .set_retry_classifiers([retry_404])
+        .with_retry_classifiers([retry_404])
         .run_report(|| script.call())
         .await;
     assert_eq!(
@@ -476,7 +476,7 @@ async fn per_call_classifiers_add_to_or_replace_the_retriers() {
 #[tokio::test(start_paused = true)]
 async fn per_call_classifiers_interleave_by_priority() {
     let log = Arc::default();
-    let retrier = Retrier::new(fast(1)).set_retry_classifiers([
+    let retrier = Retrier::new(fast(1)).with_retry_classifiers([
         recording(
             &log,
             "retrier low",

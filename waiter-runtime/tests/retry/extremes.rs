@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use crate::support::{Script, TestError};
-use waiter_runtime::retry::hint::{parse_amz_retry_after, parse_retry_after};
+use waiter_runtime::error_metadata::hint::{parse_amz_retry_after, parse_retry_after};
 use waiter_runtime::retry::{
     ErrorKind, Jitter, Retrier, RetryBehavior, RetryConfig, RetryQuota, StopReason,
 };

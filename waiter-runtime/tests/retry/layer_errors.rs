@@ -25,6 +25,19 @@ impl std::error::Error for Wrapped {
 }
 
 #[test]
+fn a_transport_error_is_a_std_error_transparent_over_the_error_it_wraps() {
+    let error = TransportError::new(Wrapped(io::Error::other("refused")));
+    let error: &dyn std::error::Error = &error;
+    assert_eq!(error.to_string(), "client error (Connect)");
+    assert_eq!(error.source().unwrap().to_string(), "refused");
+    // `?` converts it into the usual boxed error.
+    fn boxed() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        Err(TransportError::new(io::Error::other("reset")))?
+    }
+    assert_eq!(boxed().unwrap_err().to_string(), "reset");
+}
+
+#[test]
 fn transport_errors_are_transient_by_their_cause() {
     for kind in [
         io::ErrorKind::ConnectionRefused,

@@ -18,7 +18,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 use waiter_runtime::ProvideErrorMetadata;
-use waiter_runtime::retry::hint::parse_amz_retry_after;
+use waiter_runtime::error_metadata::hint::parse_amz_retry_after;
 use waiter_runtime::retry::{
     ErrorKind, Jitter, Retrier, RetryBehavior, RetryConfig, RetryQuota, StopReason,
 };

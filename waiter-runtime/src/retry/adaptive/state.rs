@@ -22,7 +22,7 @@ use super::{ColdStart, Cubic, InvalidTuning, TokenBucket, TransmitRate, Tuning};
 /// }
 /// state.on_response(2.05, true); // throttled
 /// assert!(state.is_enabled());
-/// assert!((state.calculated_rate() - 0.7 * state.cubic().max_rate()).abs() < 1e-12);
+/// assert!((state.calculated_rate() - 0.7 * state.max_rate()).abs() < 1e-12);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RateLimiterState {
@@ -340,13 +340,37 @@ impl RateLimiterState {
         self.bucket.capacity()
     }
 
+    /// CUBIC's `w_max`: the rate in effect at the last throttle (0 before any throttle), which
+    /// the rate climbs back to and then past.
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::RateLimiterState;
+    ///
+    /// let mut state = RateLimiterState::new(0.0);
+    /// assert_eq!(state.max_rate(), 0.0); // no throttle yet
+    /// for i in 1..=20 {
+    ///     state.on_response(i as f64 * 0.1, false); // 10 responses per second
+    /// }
+    /// state.on_response(2.05, true); // throttled
+    /// assert_eq!(state.last_throttle(), 2.05);
+    /// assert!((state.calculated_rate() - 0.7 * state.max_rate()).abs() < 1e-12);
+    /// ```
+    pub fn max_rate(&self) -> f64 {
+        self.cubic.max_rate()
+    }
+
+    /// When the last throttle was recorded (CUBIC's `t0`, in the state's seconds).
+    pub fn last_throttle(&self) -> f64 {
+        self.cubic.last_throttle()
+    }
+
     /// The CUBIC calculator.
-    pub fn cubic(&self) -> &Cubic {
+    pub(crate) fn cubic(&self) -> &Cubic {
         &self.cubic
     }
 
     /// The token bucket.
-    pub fn bucket(&self) -> &TokenBucket {
+    pub(crate) fn bucket(&self) -> &TokenBucket {
         &self.bucket
     }
 

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
+use crate::retry::adaptive::{Cubic, RateLimiterState, TokenBucket, TransmitRate, Tuning};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use waiter_runtime::retry::adaptive::{Cubic, RateLimiterState, TokenBucket, TransmitRate, Tuning};
 
 const TOLERANCE: f64 = 1e-9;
 

@@ -1,6 +1,7 @@
 //! Adaptive retry against botocore as oracle (its adaptive classes are the same in 1.43 and
 //! 1.44): random sequences recorded from botocore 1.43's own `CubicCalculator`, `RateClocker`,
-//! `TokenBucket` and `ClientRateLimiter` on a fake clock (`tests/support/botocore/gen_botocore_oracle.py`, fixture `tests/support/botocore/botocore_adaptive.json`),
+//! `TokenBucket` and `ClientRateLimiter` on a fake clock (`waiter-runtime/tests/support/botocore/gen_botocore_oracle.py`, fixture
+//! `waiter-runtime/tests/support/botocore/botocore_adaptive.json`),
 //! replayed through our explicit-time types and compared step by step, floats to 1e-9 relative
 //! (1e-12 absolute near zero, for the tokens left after a take).
 //!
@@ -14,12 +15,12 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
-use waiter_runtime::retry::adaptive::{
+use crate::retry::adaptive::{
     ColdStart, Cubic, RateLimiterState, TokenBucket, TransmitRate, Tuning,
 };
+use serde_json::Value;
 
-const FIXTURE: &str = include_str!("../support/botocore/botocore_adaptive.json");
+const FIXTURE: &str = include_str!("../../../../tests/support/botocore/botocore_adaptive.json");
 
 fn fixture() -> Value {
     serde_json::from_str(FIXTURE).expect("the fixture is JSON")
@@ -500,8 +501,8 @@ fn transmit_rate_counts_from_the_whole_second_like_the_sdks() {
 /// shared bucket up to one token short of botocore's (see the comment in the test).
 #[tokio::test(start_paused = true)]
 async fn shared_limiter_on_the_paused_clock_against_botocore() {
+    use crate::retry::adaptive::ClientRateLimiter;
     use tokio::time::{Instant, advance};
-    use waiter_runtime::retry::adaptive::ClientRateLimiter;
 
     let fixture = fixture();
     let (mut sequences, mut compared, mut with_tokens, mut short_steps) = (0, 0, 0, 0);
