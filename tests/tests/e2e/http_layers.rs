@@ -17,7 +17,6 @@ use hyper_util::rt::TokioExecutor;
 use reqwest_middleware::{ClientBuilder, ClientWithMiddleware};
 use tokio::time::Instant;
 use tower::{Service, ServiceBuilder, ServiceExt};
-use waiter_runtime::poll_scope::{NamedErrors, PollScope};
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
 use waiter_runtime::retry::layer::{RetryLayer, RetryMiddleware, RetryService};
 use waiter_runtime::retry::{Jitter, Retrier, RetryConfig, RetryQuota};
@@ -384,74 +383,77 @@ async fn a_request_whose_body_cannot_be_cloned_is_sent_once() {
 
 #[tokio::test]
 async fn inside_a_waiters_poll_an_error_its_acceptors_name_is_not_retried() {
-    let service = CapacityService::unlimited().await.unwrap();
-    let client = reqwest_client(fast());
-    let mut tower = tower_client(fast());
-    // The waiter's acceptors name `ThrottlingException` (a `failure` acceptor, say).
-    let scope = || {
-        PollScope::new(
-            NamedErrors::codes(["com.amazonaws.example#ThrottlingException"]),
-            None,
-        )
-    };
+    async fn wait(
+        client: &ThingClient,
+    ) -> Result<(), waiter_runtime::WaiterError<u16, ThingError>> {
+        client
+            .wait_until_thing_up_or_throttled()
+            .min_delay(Duration::from_millis(10))
+            .max_delay(Duration::from_millis(20))
+            .wait(Duration::from_secs(10))
+            .await
+            .map(drop)
+    }
 
+    let service = CapacityService::unlimited().await.unwrap();
+    let url = service.url("/poll");
+    let clients = [
+        ThingClient {
+            transport: Transport::Middleware(reqwest_client(fast())),
+            url: url.clone(),
+        },
+        ThingClient {
+            transport: Transport::Tower(tower_client(fast())),
+            url,
+        },
+    ];
+    // The waiter's acceptors name `ThrottlingException` (a `failure` acceptor).
     service.always(Reply::throttle());
-    let status = scope()
-        .run(async {
-            client
-                .get(service.url("/poll"))
-                .send()
-                .await
-                .unwrap()
-                .status()
-        })
-        .await;
-    assert_eq!(status, 429);
-    assert_eq!(service.stats().requests, 1, "named: returned at once");
-    let status = scope()
-        .run(tower_get(&mut tower, &service.url("/poll")))
-        .await;
-    assert_eq!(status, 429);
-    assert_eq!(service.stats().requests, 2, "named: returned at once");
+    let mut requests = 0;
+    for client in &clients {
+        let err = wait(client).await.unwrap_err();
+        assert!(
+            matches!(err, waiter_runtime::WaiterError::FailureState { .. }),
+            "{err:?}"
+        );
+        requests += 1;
+        assert_eq!(
+            service.stats().requests,
+            requests,
+            "named: returned at once"
+        );
+    }
 
     // An error the acceptors do not name is retried inside the poll as outside.
     service.clear();
-    service.script([Reply::status(503), Reply::status(200)]);
-    let status = scope()
-        .run(async {
-            client
-                .get(service.url("/poll"))
-                .send()
-                .await
-                .unwrap()
-                .status()
-        })
-        .await;
-    assert_eq!(status, 200);
-    assert_eq!(service.stats().requests, 4);
-    service.script([Reply::status(503), Reply::status(200)]);
-    let status = scope()
-        .run(tower_get(&mut tower, &service.url("/poll")))
-        .await;
-    assert_eq!(status, 200);
-    assert_eq!(service.stats().requests, 6);
+    for client in &clients {
+        service.script([Reply::status(503), Reply::status(200)]);
+        wait(client).await.unwrap();
+        requests += 2;
+        assert_eq!(service.stats().requests, requests);
+    }
 
     // Outside a poll the throttle is retried.
     service.always(Reply::throttle());
-    let status = client
+    let status = reqwest_client(fast())
         .get(service.url("/out"))
         .send()
         .await
         .unwrap()
         .status();
     assert_eq!(status, 429);
-    assert_eq!(service.stats().requests, 9);
+    assert_eq!(service.stats().requests, requests + 3);
 }
 
-/// A hand-written client on the retry middleware, with waiters.
+/// A hand-written client on the retry middleware or the tower layer, with waiters.
 struct ThingClient {
-    http: ClientWithMiddleware,
+    transport: Transport,
     url: String,
+}
+
+enum Transport {
+    Middleware(ClientWithMiddleware),
+    Tower(RetryService<HyperClient<HttpConnector, Body>>),
 }
 
 #[derive(Debug, waiter_runtime::ProvideErrorMetadata)]
@@ -481,26 +483,35 @@ impl ThingClient {
             ]
         }
     )]
-    async fn get_thing(&self) -> Result<serde_json::Value, ThingError> {
-        let response = self
-            .http
-            .get(&self.url)
-            .send()
-            .await
-            .map_err(|e| ThingError::Transport(e.to_string()))?;
-        let status = response.status().as_u16();
-        let code = response
-            .headers()
-            .get("x-amzn-errortype")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
-        if status >= 400 {
-            return Err(ThingError::Service { code, status });
+    async fn get_thing(&self) -> Result<u16, ThingError> {
+        let transport = |e: &dyn std::fmt::Display| ThingError::Transport(e.to_string());
+        let (status, headers) = match &self.transport {
+            Transport::Middleware(http) => {
+                let response = http
+                    .get(&self.url)
+                    .send()
+                    .await
+                    .map_err(|e| transport(&e))?;
+                (response.status(), response.headers().clone())
+            }
+            Transport::Tower(service) => {
+                let response = tower_send(&mut service.clone(), &self.url)
+                    .await
+                    .map_err(|e| transport(&e))?;
+                (response.status(), response.headers().clone())
+            }
+        };
+        if status.as_u16() >= 400 {
+            let code = headers
+                .get("x-amzn-errortype")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            return Err(ThingError::Service {
+                code,
+                status: status.as_u16(),
+            });
         }
-        response
-            .json()
-            .await
-            .map_err(|e| ThingError::Transport(e.to_string()))
+        Ok(status.as_u16())
     }
 }
 
@@ -509,7 +520,7 @@ async fn a_waiter_on_the_middleware_gets_the_throttle_its_acceptor_names_at_once
     let service = CapacityService::unlimited().await.unwrap();
     service.always(Reply::throttle());
     let client = ThingClient {
-        http: reqwest_client(fast()),
+        transport: Transport::Middleware(reqwest_client(fast())),
         url: service.url("/thing"),
     };
     // `failure` on `ThrottlingException`: the first throttle ends the wait, one request.

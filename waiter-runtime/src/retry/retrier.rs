@@ -871,3 +871,6 @@ impl fmt::Debug for RetryEvent<'_> {
             .finish()
     }
 }
+
+#[cfg(test)]
+mod tests;

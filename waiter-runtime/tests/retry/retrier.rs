@@ -1,5 +1,6 @@
-//! The retrier's loop: max attempts, the rule inside a waiter's poll, the `on_retry` hook,
-//! the rate-limiter hook, cancellation, `Send` futures.
+//! The retrier's loop: max attempts, the `on_retry` hook,
+//! the rate-limiter hook, cancellation, `Send` futures. (The rule inside a waiter's poll: unit
+//! tests in `src/retry/retrier/tests.rs`.)
 
 use std::future::Future;
 use std::pin::Pin;
@@ -9,7 +10,6 @@ use std::time::Duration;
 
 use crate::support::{Script, TestError};
 use tokio::time::Instant;
-use waiter_runtime::poll_scope::{NamedErrors, PollScope};
 use waiter_runtime::retry::{
     ErrorKind, Jitter, RateLimiter, Retrier, RetryAction, RetryBehavior, RetryConfig, RetryQuota,
     RetryReason, StopReason, classifier_fn,
@@ -97,156 +97,6 @@ async fn an_ok_result_can_be_classified_as_retryable() {
     let script = Script::new([Ok(1), Ok(2)]);
     let report = retrier.run_report(|| script.call()).await;
     assert_eq!((report.attempts, report.result), (2, Ok(2)));
-}
-
-fn poll(named: NamedErrors, deadline_in: Option<Duration>) -> PollScope {
-    PollScope::new(named, deadline_in.map(|d| tokio::time::Instant::now() + d))
-}
-
-#[tokio::test(start_paused = true)]
-async fn inside_a_poll_an_error_the_acceptors_name_is_returned_at_once() {
-    let retrier = Retrier::new(no_jitter(5));
-    let scope = poll(
-        NamedErrors::codes(["com.example#ThrottlingException"]),
-        None,
-    );
-    let script = Script::failing(TestError::Throttling);
-    let report = scope.run(retrier.run_report(|| script.call())).await;
-    assert_eq!(
-        (report.attempts, report.stop),
-        (1, StopReason::NamedByWaiter)
-    );
-    assert_eq!(report.tokens_taken, 0, "no retry, so no token taken");
-    assert_eq!(retrier.quota().available(), 500);
-    assert_eq!(scope.stats().attempts, 1);
-
-    // Per-call max attempts do not override the rule.
-    let script = Script::failing(TestError::Throttling);
-    let report = scope
-        .run(
-            retrier
-                .customize()
-                .max_attempts(9)
-                .run_report(|| script.call()),
-        )
-        .await;
-    assert_eq!(report.attempts, 1);
-
-    // `success: false` names every error, code or none.
-    let scope = poll(NamedErrors::every(), None);
-    for error in [
-        TestError::Throttling,
-        TestError::Unavailable,
-        TestError::Timeout,
-    ] {
-        let script = Script::failing(error);
-        let report = scope.run(retrier.run_report(|| script.call())).await;
-        assert_eq!(
-            (report.attempts, report.stop),
-            (1, StopReason::NamedByWaiter)
-        );
-    }
-}
-
-#[tokio::test(start_paused = true)]
-async fn inside_a_poll_other_errors_are_retried_as_outside() {
-    let retrier = Retrier::new(no_jitter(5));
-    // The waiter names `NotFound` only: throttles, 503s, transient and modeled-retryable errors
-    // are retried as they would be outside a waiter, with backoff and quota.
-    let scope = poll(NamedErrors::codes(["NotFound"]), None);
-    let script = Script::new([
-        Err(TestError::Throttling),
-        Err(TestError::Unavailable),
-        Err(TestError::Timeout),
-        Ok(7),
-    ]);
-    let report = scope.run(retrier.run_report(|| script.call())).await;
-    assert_eq!((report.attempts, report.result), (4, Ok(7)));
-    assert_eq!(script.gaps(), [1, 2, 4].map(Duration::from_secs));
-    let stats = scope.stats();
-    assert_eq!(
-        (stats.attempts, stats.retry_wait),
-        (4, Duration::from_secs(7))
-    );
-    assert_eq!(
-        retrier.quota().available(),
-        490,
-        "5 + 10 + 10 taken, 5 + 10 returned"
-    );
-
-    // A retry-after hint is honoured inside a poll too.
-    let scope = poll(NamedErrors::codes(["NotFound"]), None);
-    let script = Script::new([
-        Err(TestError::UnavailableAfter(Duration::from_millis(1500))),
-        Ok(1),
-    ]);
-    scope.run(retrier.run_report(|| script.call())).await;
-    assert_eq!(script.gaps(), [Duration::from_millis(1500)]);
-
-    // Max attempts still apply.
-    let scope = poll(NamedErrors::codes(["NotFound"]), None);
-    let script = Script::failing(TestError::Throttling);
-    let report = scope.run(retrier.run_report(|| script.call())).await;
-    assert_eq!((report.attempts, report.stop), (5, StopReason::MaxAttempts));
-    assert_eq!(scope.stats().attempts, 5);
-
-    // The named error is still returned at once after retries of others.
-    let scope = poll(NamedErrors::codes(["ThrottlingException"]), None);
-    let script = Script::new([Err(TestError::Unavailable), Err(TestError::Throttling)]);
-    let report = scope.run(retrier.run_report(|| script.call())).await;
-    assert_eq!(
-        (report.attempts, report.stop),
-        (2, StopReason::NamedByWaiter)
-    );
-
-    // Successes and non-retryable errors are reported as usual.
-    let report = scope
-        .run(retrier.run_report(|| async { Ok::<_, TestError>(1) }))
-        .await;
-    assert_eq!(report.stop, StopReason::Succeeded);
-    let report = scope
-        .run(retrier.run_report(|| async { Err::<(), _>(TestError::Coded("Invalid")) }))
-        .await;
-    assert_eq!(report.stop, StopReason::NotRetryable);
-
-    // `run` (its fast first try included) follows the same rule.
-    let scope = poll(NamedErrors::codes(["NotFound"]), None);
-    let script = Script::new([Err(TestError::Throttling), Ok(3)]);
-    assert_eq!(scope.run(retrier.run(|| script.call())).await, Ok(3));
-    let script = Script::new([Err(TestError::NotFound), Ok(3)]);
-    assert_eq!(
-        scope.run(retrier.run(|| script.call())).await,
-        Err(TestError::NotFound)
-    );
-}
-
-#[tokio::test(start_paused = true)]
-async fn inside_a_poll_no_retry_waits_past_the_waiters_deadline() {
-    let retrier = Retrier::new(no_jitter(10));
-    let scope = poll(NamedErrors::none(), Some(Duration::from_secs(5)));
-    let script = Script::failing(TestError::Throttling);
-    let start = tokio::time::Instant::now();
-    let report = scope.run(retrier.run_report(|| script.call())).await;
-    // Backoffs 1, 2 (ends at 3 s); the next, 4 s, would end at 7 s > 5 s: it is moved up to
-    // the deadline (these attempts take no time, so they need no time to answer), as the
-    // waiter's last poll is; after that attempt no time is left.
-    assert_eq!(
-        (report.attempts, report.stop),
-        (4, StopReason::WaiterDeadline)
-    );
-    assert_eq!(start.elapsed(), Duration::from_secs(5));
-    assert_eq!(script.gaps(), [1, 2, 2].map(Duration::from_secs));
-    assert!(scope.stopped_at_deadline());
-    assert_eq!(retrier.quota().available(), 485);
-    // A delay that ends exactly at the deadline is allowed.
-    let scope = poll(NamedErrors::none(), Some(Duration::from_secs(3)));
-    let script = Script::failing(TestError::Throttling);
-    let report = scope.run(retrier.run_report(|| script.call())).await;
-    assert_eq!(
-        (report.attempts, report.stop),
-        (3, StopReason::WaiterDeadline)
-    );
-    assert_eq!(script.gaps(), [1, 2].map(Duration::from_secs));
 }
 
 #[tokio::test(start_paused = true)]
@@ -528,33 +378,4 @@ async fn the_long_polling_backoff_is_only_for_an_empty_quota_in_2_1() {
         assert_eq!(report.stop, stop);
         assert_eq!(start.elapsed(), Duration::ZERO, "{stop:?}");
     }
-}
-
-#[tokio::test(start_paused = true)]
-async fn the_long_polling_backoff_never_waits_past_the_waiter_deadline() {
-    let retrier = empty_quota_retrier(RetryBehavior::V2_1);
-    let start = Instant::now();
-    // The waiter's deadline is 20 ms away: a 50 ms backoff does not fit. The retry is moved up
-    // to the time left (the waiter's last-poll rule, inside the poll), the empty quota refuses
-    // it, and the long-polling backoff waits that moved-up delay: it ends at the deadline, never
-    // past it.
-    let scope = poll(
-        NamedErrors::codes(["NotFound"]),
-        Some(Duration::from_millis(20)),
-    );
-    let script = Script::failing(TestError::Unavailable);
-    let report = scope
-        .run(
-            retrier
-                .customize()
-                .long_polling(true)
-                .run_report(|| script.call()),
-        )
-        .await;
-    assert!(
-        matches!(report.stop, StopReason::QuotaExhausted(_)),
-        "{:?}",
-        report.stop
-    );
-    assert_eq!(start.elapsed(), Duration::from_millis(20));
 }

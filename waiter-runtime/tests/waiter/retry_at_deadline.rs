@@ -6,16 +6,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use tokio::time::Instant;
-use waiter_runtime::poll_scope::{NamedErrors, PollScope};
-use waiter_runtime::retry::{Jitter, Retrier, RetryConfig, StopReason};
+use waiter_runtime::retry::{Jitter, Retrier, RetryConfig};
 use waiter_runtime::waiter::WaiterError;
 use waiter_runtime::{ProvideErrorMetadata, waitable};
 
 const MS: fn(u64) -> Duration = Duration::from_millis;
-
-#[derive(Debug, ProvideErrorMetadata)]
-#[error_metadata(status = 503)]
-struct Unavailable;
 
 #[derive(Debug, Clone, PartialEq, ProvideErrorMetadata)]
 enum DescribeError {
@@ -115,44 +110,6 @@ async fn a_wait_ends_as_out_of_time_only_when_the_time_ran_out() {
     assert_eq!(last.unwrap().unwrap_err(), DescribeError::Throttled);
     assert_eq!(*client.sent_at.lock().unwrap(), [MS(0), MS(280)]);
     assert_eq!(elapsed, MS(290), "the wait used the time it had");
-}
-
-#[derive(Debug, ProvideErrorMetadata)]
-#[error_metadata(code = "SlowDown", status = 503)]
-struct SlowDown(#[error_metadata(retry_after)] Duration);
-
-#[tokio::test(start_paused = true)]
-async fn a_server_hint_past_the_deadline_is_not_moved_up() {
-    // The server asks for 10 s; the deadline is in 5 s: an earlier retry would only be
-    // refused again, so it is given up.
-    let scope = PollScope::new(NamedErrors::none(), Some(Instant::now() + MS(5_000)));
-    let retrier = Retrier::new(RetryConfig::standard().max_attempts(5).build());
-    let report = scope
-        .run(retrier.run_report(|| async { Err::<(), _>(SlowDown(MS(10_000))) }))
-        .await;
-    assert_eq!(
-        (report.attempts, report.stop),
-        (1, StopReason::WaiterDeadline)
-    );
-    assert!(scope.stopped_at_deadline());
-    // Our own backoff past the deadline is moved up to it.
-    let scope = PollScope::new(NamedErrors::none(), Some(Instant::now() + MS(5)));
-    let retrier = Retrier::new(
-        RetryConfig::standard()
-            .max_attempts(5)
-            .transient_backoff(MS(10_000))
-            .throttling_backoff(MS(10_000))
-            .jitter(Jitter::None)
-            .build(),
-    );
-    let start = Instant::now();
-    let report = scope
-        .run(retrier.run_report(|| async { Err::<(), _>(Unavailable) }))
-        .await;
-    assert_eq!(
-        (report.attempts, report.stop, start.elapsed()),
-        (2, StopReason::WaiterDeadline, MS(5))
-    );
 }
 
 #[tokio::test(start_paused = true)]

@@ -179,7 +179,7 @@ impl RateLimiterState {
     /// traffic (the usual case when many callers start at once) cuts the rate to the floor
     /// (0.5/s), and CUBIC needs `cbrt(C / 0.4)` seconds to climb back to a capacity of `C`
     /// requests/s (10.8 s at 500/s; in the benchmark of BENCHMARKS.md, 0.70 of the capacity
-    /// over 30 s). Here, until [`TransmitRate::is_measured`]:
+    /// over 30 s). Here, until the transmit rate is first measured (a whole bucket closed):
     ///
     /// * a throttle cuts the rate to `beta x` the rate the service was **observed to admit**:
     ///   the successful responses since the first response, over the time since the start
@@ -189,7 +189,8 @@ impl RateLimiterState {
     ///   cut goes to the floor as in the SDKs;
     /// * those throttles do not compound (each cuts from the observed rate, not from the
     ///   last cut): they answer one burst, sent before the limiter was on;
-    /// * the `2 x` cap is twice [`TransmitRate::sending_rate`], the rate sent so far;
+    /// * the `2 x` cap is twice the rate sent so far (the responses since the first one, over
+    ///   the time since the start of its bucket);
     /// * the bucket holds at most `min_capacity` tokens (one, by default), so the client is
     ///   paced at the fill rate without bursts; otherwise the tokens banked at the
     ///   overestimated rates of the first instants go out at once when the rate is first
