@@ -21,7 +21,7 @@ fn assert_close(actual: f64, expected: f64, what: &str) {
 
 #[test]
 fn cubic_successes_after_a_throttle_at_10_match_the_published_table() {
-    // The table of the issue: w_max = 10, last throttle at t = 5.
+    // The published table (smithy-rs, aws-sdk-go-v2): w_max = 10, last throttle at t = 5.
     let cubic = Cubic::with_max_rate(Tuning::AWS, 10.0, 5.0);
     let expected = [
         (5.0, 7.0),
