@@ -11,7 +11,6 @@ mod config;
 mod current_thread;
 mod extremes;
 mod layer_errors;
-mod oracle_standard;
-mod oracle_standard_2_0;
+mod oracle;
 mod quota;
 mod retrier;

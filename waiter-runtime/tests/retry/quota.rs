@@ -2,7 +2,7 @@
 //! the invariant that many concurrent calls neither create nor lose a token. The mechanics are
 //! pinned to the costs of retry behavior 2.0 (5, 10 after a transient error); the costs of 2.1
 //! (14, 5 after a throttle) have tests of their own here and are replayed against botocore 1.44
-//! in `oracle_standard.rs`.
+//! in `oracle/v2_1.rs`.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

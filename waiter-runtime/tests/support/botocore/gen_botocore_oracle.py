@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates the botocore oracle fixtures of the oracle tests (`tests/retry/oracle_standard*.rs`, `tests/adaptive/oracle.rs`).
+"""Generates the botocore oracle fixtures of the oracle tests (`tests/retry/oracle/`, `src/retry/adaptive/tests/botocore_oracle.rs`).
 
     python3 -m venv /tmp/b143 && /tmp/b143/bin/pip install 'botocore>=1.43,<1.44'
     python3 -m venv /tmp/b144 && /tmp/b144/bin/pip install botocore==1.44.8
