@@ -184,7 +184,7 @@ pub fn chart(
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
         let (capacity_label, capacity_points, capacity_first) = &style.capacity;
-        let mut capacity =
+        let capacity =
             |chart: &mut ChartContext<'_, _, _>| -> Result<(), Box<dyn std::error::Error>> {
                 chart
                     .draw_series(LineSeries::new(
