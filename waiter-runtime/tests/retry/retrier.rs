@@ -8,22 +8,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::support::{Script, TestError};
+use crate::support::{Script, TestError, empty_quota_retrier, no_jitter};
 use tokio::time::Instant;
 use waiter_runtime::retry::{
-    ErrorKind, Jitter, RateLimiter, Retrier, RetryAction, RetryBehavior, RetryConfig, RetryQuota,
-    RetryReason, StopReason, classifier_fn,
+    ErrorKind, Jitter, RateLimiter, Retrier, RetryAction, RetryBehavior, RetryConfig, RetryReason,
+    StopReason, classifier_fn,
 };
-
-/// Retry behavior 2.0's whole-second timings make the rules below easy to read; 2.1's are
-/// covered by `backoff.rs`, `quota.rs` and the oracle tests.
-fn no_jitter(max_attempts: u32) -> RetryConfig {
-    RetryConfig::standard()
-        .behavior(RetryBehavior::V2_0)
-        .max_attempts(max_attempts)
-        .jitter(Jitter::None)
-        .build()
-}
 
 #[tokio::test(start_paused = true)]
 async fn the_first_try_always_runs_and_success_stops() {
@@ -282,21 +272,6 @@ fn retrier_debug_names_its_parts() {
     let debug = format!("{retrier:?}");
     assert!(debug.contains("max_attempts: 3"), "{debug}");
     assert!(debug.contains("available: 500"), "{debug}");
-}
-
-fn empty_quota_retrier(behavior: RetryBehavior) -> Retrier {
-    Retrier::new(
-        RetryConfig::standard()
-            .behavior(behavior)
-            .jitter(Jitter::None)
-            .build(),
-    )
-    .with_quota(
-        RetryQuota::builder()
-            .behavior(behavior)
-            .capacity(13)
-            .build(),
-    )
 }
 
 #[tokio::test(start_paused = true)]

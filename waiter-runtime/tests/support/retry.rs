@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 use waiter_runtime::ProvideErrorMetadata;
+use waiter_runtime::retry::{Jitter, Retrier, RetryBehavior, RetryConfig, RetryQuota};
 
 #[derive(Debug, Clone, PartialEq, ProvideErrorMetadata)]
 pub enum TestError {
@@ -123,4 +124,30 @@ impl tracing::Subscriber for Capture {
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
+}
+
+/// Retry behavior 2.0's whole-second timings make the rules below easy to read; 2.1's are
+/// covered by `tests/retry/backoff.rs`, `quota.rs` and the oracle tests.
+pub fn no_jitter(max_attempts: u32) -> RetryConfig {
+    RetryConfig::standard()
+        .behavior(RetryBehavior::V2_0)
+        .max_attempts(max_attempts)
+        .jitter(Jitter::None)
+        .build()
+}
+
+/// A retrier whose quota (13 tokens) has no room for a retry after anything but a throttle.
+pub fn empty_quota_retrier(behavior: RetryBehavior) -> Retrier {
+    Retrier::new(
+        RetryConfig::standard()
+            .behavior(behavior)
+            .jitter(Jitter::None)
+            .build(),
+    )
+    .with_quota(
+        RetryQuota::builder()
+            .behavior(behavior)
+            .capacity(13)
+            .build(),
+    )
 }

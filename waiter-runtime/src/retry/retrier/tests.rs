@@ -8,8 +8,8 @@ use tokio::time::Instant;
 
 use crate::ProvideErrorMetadata;
 use crate::poll_scope::{NamedErrors, PollScope};
-use crate::retry::{Jitter, Retrier, RetryBehavior, RetryConfig, RetryQuota, StopReason};
-use test_support::{Script, TestError};
+use crate::retry::{Jitter, Retrier, RetryBehavior, RetryConfig, StopReason};
+use test_support::{Script, TestError, empty_quota_retrier, no_jitter};
 
 // The scripted operation and its error, shared with the integration tests.
 #[path = "../../../tests/support/retry.rs"]
@@ -24,30 +24,6 @@ struct Unavailable;
 #[derive(Debug, ProvideErrorMetadata)]
 #[error_metadata(code = "SlowDown", status = 503)]
 struct SlowDown(#[error_metadata(retry_after)] Duration);
-
-/// Retry behavior 2.0's whole-second timings make the rules below easy to read.
-fn no_jitter(max_attempts: u32) -> RetryConfig {
-    RetryConfig::standard()
-        .behavior(RetryBehavior::V2_0)
-        .max_attempts(max_attempts)
-        .jitter(Jitter::None)
-        .build()
-}
-
-fn empty_quota_retrier(behavior: RetryBehavior) -> Retrier {
-    Retrier::new(
-        RetryConfig::standard()
-            .behavior(behavior)
-            .jitter(Jitter::None)
-            .build(),
-    )
-    .with_quota(
-        RetryQuota::builder()
-            .behavior(behavior)
-            .capacity(13)
-            .build(),
-    )
-}
 
 fn poll(named: NamedErrors, deadline_in: Option<Duration>) -> PollScope {
     PollScope::new(named, deadline_in.map(|d| tokio::time::Instant::now() + d))
