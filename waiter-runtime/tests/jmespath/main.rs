@@ -1,10 +1,12 @@
 //! `jmespath!` and `#[derive(Searchable)]`: the language, the compile-time checks, the data
 //! model over Rust types, deep data, and differential tests against the `jmespath` crate.
 
+mod compiling;
+mod deep_and_large_data;
 mod deep_serde;
 mod derive;
+mod derived_walks;
 mod differential;
-mod edge_cases;
 mod no_abort;
 mod projection_plans;
 mod random;
