@@ -279,6 +279,21 @@ struct Classified {
     taken: u64,
 }
 
+impl Classified {
+    /// Ours retried it as botocore did, and took it for a throttle as botocore did.
+    #[track_caller]
+    fn assert_same_verdict(&self) {
+        let what = &self.what;
+        assert_eq!(self.retried, self.retryable, "{what}: retried?");
+        assert_eq!(
+            self.kind == Some(ErrorKind::ThrottlingError),
+            self.throttling,
+            "{what}: a throttle? ours {:?}",
+            self.kind
+        );
+    }
+}
+
 /// Runs each `classify` row of the table as a failed first attempt through a retrier of
 /// `config` (two attempts at most).
 async fn classify_rows(fixture: &Value, config: &RetryConfig) -> Vec<Classified> {

@@ -66,13 +66,7 @@ async fn classification_matches_botocore_standard_mode() {
     let rows = classify_rows(&fixture(), &v2_0().build()).await;
     for row in &rows {
         let what = &row.what;
-        assert_eq!(row.retried, row.retryable, "{what}: retried?");
-        assert_eq!(
-            row.kind == Some(ErrorKind::ThrottlingError),
-            row.throttling,
-            "{what}: a throttle? ours {:?}",
-            row.kind
-        );
+        row.assert_same_verdict();
         let transient_code = matches!(
             row.code.as_deref(),
             Some("RequestTimeout" | "RequestTimeoutException")

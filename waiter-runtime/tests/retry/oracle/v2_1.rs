@@ -163,13 +163,7 @@ async fn classification_and_costs_match_botocore_1_44() {
             differences += 1;
             continue;
         }
-        assert_eq!(row.retried, row.retryable, "{what}: retried?");
-        assert_eq!(
-            row.kind == Some(ErrorKind::ThrottlingError),
-            row.throttling,
-            "{what}: a throttle? ours {:?}",
-            row.kind
-        );
+        row.assert_same_verdict();
         // Retry behavior 2.1 has no difference of cost left: 14 after anything but a
         // throttle (timeouts and connection errors included), 5 after a throttle.
         assert_eq!(row.taken, row.cost.unwrap_or(0), "{what}: tokens taken");
