@@ -16,87 +16,27 @@
 //! series at 100 callers; `--no-chart` leaves the SVG alone.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use plotters::prelude::*;
 use tokio::time::{Instant, sleep};
-use waiter_runtime::ProvideErrorMetadata;
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState, Tuning};
 use waiter_runtime::retry::{Retrier, RetryConfig};
 
+use simulation::{Bin, ChartStyle, Panel, Service};
+
+mod simulation;
+
 /// Requests per second the service admits.
 const C: f64 = 50.0;
-/// Tokens the service's bucket holds.
-const BURST: f64 = 5.0;
+/// Tokens the service's bucket holds: a tenth of a second's worth (`simulation::Service`).
+const BURST: f64 = C / 10.0;
 /// Time the service takes to answer, admitted or throttled.
 const LATENCY: Duration = Duration::from_millis(50);
 /// Simulated time during which callers start calls.
 const RUN: Duration = Duration::from_secs(60);
 /// Calls started before this are left out of the steady-state latency figures.
 const WARM_UP: Duration = Duration::from_secs(10);
-
-// ---------------------------------------------------------------------------------------------
-// The service
-// ---------------------------------------------------------------------------------------------
-
-/// Requests sent, admitted and throttled during one simulated second.
-#[derive(Clone, Copy, Debug, Default)]
-struct Bin {
-    sent: u32,
-    admitted: u32,
-    throttled: u32,
-    /// The client's fill rate at the end of the second (adaptive mode, once enabled).
-    fill_rate: Option<f64>,
-}
-
-struct Service {
-    origin: Instant,
-    state: Mutex<ServiceState>,
-}
-
-struct ServiceState {
-    tokens: f64,
-    last: Instant,
-    bins: Vec<Bin>,
-}
-
-impl Service {
-    fn new() -> Self {
-        let now = Instant::now();
-        Self {
-            origin: now,
-            state: Mutex::new(ServiceState {
-                tokens: BURST,
-                last: now,
-                bins: vec![Bin::default(); RUN.as_secs() as usize + 60],
-            }),
-        }
-    }
-
-    /// Sends one request.
-    async fn send(&self) -> Result<(), Throttled> {
-        let throttled = {
-            let mut s = self.state.lock().unwrap();
-            let now = Instant::now();
-            s.tokens = (s.tokens + (now - s.last).as_secs_f64() * C).min(BURST);
-            s.last = now;
-            let second = (now - self.origin).as_secs() as usize;
-            let admitted = s.tokens >= 1.0;
-            if admitted {
-                s.tokens -= 1.0;
-            }
-            if let Some(bin) = s.bins.get_mut(second) {
-                bin.sent += 1;
-                bin.admitted += u32::from(admitted);
-                bin.throttled += u32::from(!admitted);
-            }
-            !admitted
-        };
-        sleep(LATENCY).await;
-        if throttled { Err(Throttled) } else { Ok(()) }
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The client
@@ -118,11 +58,6 @@ impl Mode {
         }
     }
 }
-
-/// The service's answer when it has no token for a request.
-#[derive(Debug, ProvideErrorMetadata)]
-#[error_metadata(code = "ThrottlingException", status = 400)]
-struct Throttled;
 
 /// The client's retrier: the AWS standard defaults, retry behavior 2.1 (3 attempts; after a
 /// throttle, the only error here, full-jitter backoff from 1 s capped at 20 s and 5 tokens of
@@ -167,7 +102,7 @@ struct Report {
 }
 
 async fn simulate(mode: Mode, callers: usize) -> Report {
-    let service = Arc::new(Service::new());
+    let service = Arc::new(Service::new(|_| C, 0.0, LATENCY, RUN.as_secs()));
     let (retrier, limiter) = retrier(mode);
     let start = Instant::now();
     let mut tasks = Vec::new();
@@ -191,7 +126,7 @@ async fn simulate(mode: Mode, callers: usize) -> Report {
                 sleep(Duration::from_secs(1)).await;
                 let state = limiter.state();
                 if state.is_enabled() {
-                    service.state.lock().unwrap().bins[second].fill_rate = Some(state.fill_rate());
+                    service.set_fill_rate(second, state.fill_rate());
                 }
             }
         })
@@ -215,7 +150,7 @@ async fn simulate(mode: Mode, callers: usize) -> Report {
     latencies.sort_by(f64::total_cmp);
     let pct = |l: &[f64], p: f64| l[((l.len() as f64 * p).ceil() as usize).max(1) - 1];
     let mean = |l: &[f64]| l.iter().sum::<f64>() / l.len() as f64;
-    let bins = service.state.lock().unwrap().bins[..RUN.as_secs() as usize].to_vec();
+    let bins = service.bins(RUN.as_secs());
     let (sent, admitted, throttled) = bins.iter().fold((0, 0, 0), |(s, a, t), b| {
         (s + b.sent, a + b.admitted, t + b.throttled)
     });
@@ -246,98 +181,40 @@ fn run(mode: Mode, callers: usize) -> Report {
 // The chart
 // ---------------------------------------------------------------------------------------------
 
-fn chart(path: &PathBuf, panels: &[&Report]) -> Result<(), Box<dyn std::error::Error>> {
-    let root = SVGBackend::new(path, (1000, 330 * panels.len() as u32)).into_drawing_area();
-    root.fill(&WHITE)?;
-    for (area, report) in root.split_evenly((panels.len(), 1)).iter().zip(panels) {
-        // Each panel has its own scale: standard mode sends some 40 times more than adaptive.
-        let y_max = report
-            .bins
-            .iter()
-            .map(|b| f64::from(b.sent))
-            .fold(C * 2.0, f64::max)
-            * 1.1;
-        let title = format!(
+fn chart(path: &PathBuf, reports: &[&Report]) -> Result<(), Box<dyn std::error::Error>> {
+    let panels: Vec<Panel<'_>> = reports
+        .iter()
+        .map(|r| Panel {
+            title: format!(
             "{} mode, {} callers: goodput {:.2} C, {:.1} % of requests throttled, {:.1} % of calls \
              failed, call latency p50/mean/p99 {:.2}/{:.2}/{:.2} s",
-            report.mode.name(),
-            report.callers,
-            report.goodput,
-            report.throttled_share * 100.0,
-            report.failed_calls * 100.0,
-            report.p50,
-            report.mean,
-            report.p99
-        );
-        let mut chart = ChartBuilder::on(area)
-            .caption(title, ("sans-serif", 15))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
-            .build_cartesian_2d(0f64..RUN.as_secs_f64(), 0f64..y_max)?;
-        chart
-            .configure_mesh()
-            .x_desc("simulated time (s)")
-            .y_desc("requests / s")
-            .light_line_style(WHITE.mix(0.0))
-            .draw()?;
-        let series = |f: fn(&Bin) -> Option<f64>| {
-            report
-                .bins
-                .iter()
-                .enumerate()
-                .filter_map(move |(s, b)| f(b).map(|v| (s as f64 + 0.5, v)))
-                .collect::<Vec<_>>()
-        };
-        let lines = [
-            (
-                "sent",
-                RGBColor(31, 119, 180),
-                series(|b| Some(f64::from(b.sent))),
-            ),
-            (
-                "admitted",
-                RGBColor(44, 160, 44),
-                series(|b| Some(f64::from(b.admitted))),
-            ),
-            (
-                "throttled",
-                RGBColor(214, 39, 40),
-                series(|b| Some(f64::from(b.throttled))),
-            ),
-            (
-                "client fill rate",
-                RGBColor(255, 127, 14),
-                series(|b| b.fill_rate),
-            ),
-        ];
-        chart
-            .draw_series(LineSeries::new(
-                [(0.0, C), (RUN.as_secs_f64(), C)],
-                BLACK.mix(0.5).stroke_width(1),
-            ))?
-            .label(format!("service limit C = {C}/s"))
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK.mix(0.5)));
-        for (label, color, points) in lines {
-            if points.is_empty() {
-                continue;
-            }
-            chart
-                .draw_series(LineSeries::new(points, color.stroke_width(2)))?
-                .label(label)
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2))
-                });
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .draw()?;
-    }
-    root.present()?;
-    Ok(())
+            r.mode.name(),
+            r.callers,
+            r.goodput,
+            r.throttled_share * 100.0,
+            r.failed_calls * 100.0,
+            r.p50,
+            r.mean,
+            r.p99
+        ),
+            bins: &r.bins,
+        })
+        .collect();
+    let style = ChartStyle {
+        panel_height: 330,
+        run: RUN.as_secs(),
+        // Each panel has its own scale: standard mode sends some 40 times more than adaptive.
+        y_floor: C * 2.0,
+        fill_rate_in_scale: false,
+        capacity: (
+            format!("service limit C = {C}/s"),
+            vec![(0.0, C), (RUN.as_secs_f64(), C)],
+            false,
+        ),
+        admitted_label: "admitted",
+        fill_rate_label: "client fill rate",
+    };
+    simulation::chart(path, &style, &panels)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -26,15 +26,16 @@
 //! Env `FLEET_ONLY="adaptive:1"` runs one row (mode name, clients).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use plotters::prelude::*;
 use tokio::time::{Instant, sleep};
-use waiter_runtime::ProvideErrorMetadata;
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, Tuning};
 use waiter_runtime::retry::{Retrier, RetryBehavior, RetryConfig};
+
+use simulation::{Bin, ChartStyle, Panel, Service};
+
+mod simulation;
 
 /// Requests per second the service admits before the drop.
 const C: f64 = 500.0;
@@ -53,94 +54,6 @@ const SETTLED_FOR: usize = 5;
 
 fn capacity_at(second: u64) -> f64 {
     if second < DROP_AT { C } else { C / 2.0 }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The service
-// ---------------------------------------------------------------------------------------------
-
-#[derive(Clone, Copy, Debug, Default)]
-struct Bin {
-    sent: u32,
-    admitted: u32,
-    throttled: u32,
-    transient: u32,
-    /// Sum of the clients' fill rates at the end of the second (adaptive clients, enabled).
-    fill_rates: Option<f64>,
-}
-
-#[derive(Debug, ProvideErrorMetadata)]
-enum ServiceError {
-    #[error_metadata(code = "ThrottlingException", status = 400)]
-    Throttled,
-    #[error_metadata(code = "ServiceUnavailable", status = 503)]
-    Unavailable,
-}
-
-struct Service {
-    origin: Instant,
-    requests: AtomicU64,
-    state: Mutex<ServiceState>,
-}
-
-struct ServiceState {
-    tokens: f64,
-    last: Instant,
-    bins: Vec<Bin>,
-}
-
-/// A deterministic draw in [0, 1) for request `n` (splitmix64).
-fn draw(n: u64) -> f64 {
-    let mut z = n.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 53) as f64
-}
-
-impl Service {
-    fn new() -> Self {
-        let now = Instant::now();
-        Self {
-            origin: now,
-            requests: AtomicU64::new(0),
-            state: Mutex::new(ServiceState {
-                tokens: C / 10.0,
-                last: now,
-                bins: vec![Bin::default(); RUN as usize + 60],
-            }),
-        }
-    }
-
-    async fn send(&self) -> Result<(), ServiceError> {
-        let n = self.requests.fetch_add(1, Ordering::Relaxed);
-        let outcome = {
-            let mut s = self.state.lock().unwrap();
-            let now = Instant::now();
-            let second = (now - self.origin).as_secs();
-            let rate = capacity_at(second);
-            s.tokens = (s.tokens + (now - s.last).as_secs_f64() * rate).min(rate / 10.0);
-            s.last = now;
-            let admitted = s.tokens >= 1.0;
-            if admitted {
-                s.tokens -= 1.0;
-            }
-            let transient = admitted && draw(n) < TRANSIENT_SHARE;
-            if let Some(bin) = s.bins.get_mut(second as usize) {
-                bin.sent += 1;
-                bin.admitted += u32::from(admitted && !transient);
-                bin.throttled += u32::from(!admitted);
-                bin.transient += u32::from(transient);
-            }
-            match (admitted, transient) {
-                (false, _) => Err(ServiceError::Throttled),
-                (true, true) => Err(ServiceError::Unavailable),
-                (true, false) => Ok(()),
-            }
-        };
-        sleep(LATENCY).await;
-        outcome
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -206,7 +119,7 @@ struct Report {
 }
 
 async fn simulate(mode: Mode, clients: usize) -> Report {
-    let service = Arc::new(Service::new());
+    let service = Arc::new(Service::new(capacity_at, TRANSIENT_SHARE, LATENCY, RUN));
     let start = Instant::now();
     let deadline = start + Duration::from_secs(RUN);
     let fleet: Vec<_> = (0..clients).map(|_| mode.client()).collect();
@@ -244,8 +157,7 @@ async fn simulate(mode: Mode, clients: usize) -> Report {
                     .map(|s| s.fill_rate())
                     .collect();
                 if !rates.is_empty() {
-                    service.state.lock().unwrap().bins[second].fill_rates =
-                        Some(rates.iter().sum());
+                    service.set_fill_rate(second, rates.iter().sum());
                 }
             }
         })
@@ -261,7 +173,7 @@ async fn simulate(mode: Mode, clients: usize) -> Report {
     if let Some(sampler) = sampler {
         sampler.await.unwrap();
     }
-    let bins = service.state.lock().unwrap().bins[..RUN as usize].to_vec();
+    let bins = service.bins(RUN);
     let (sent, admitted, throttled) = bins.iter().fold((0u64, 0u64, 0u64), |(s, a, t), b| {
         (
             s + u64::from(b.sent),
@@ -323,96 +235,41 @@ fn run(mode: Mode, clients: usize) -> Report {
 // The chart
 // ---------------------------------------------------------------------------------------------
 
-fn chart(path: &PathBuf, panels: &[&Report]) -> Result<(), Box<dyn std::error::Error>> {
-    let root = SVGBackend::new(path, (1000, 300 * panels.len() as u32)).into_drawing_area();
-    root.fill(&WHITE)?;
-    for (area, r) in root.split_evenly((panels.len(), 1)).iter().zip(panels) {
-        let y_max = r
-            .bins
-            .iter()
-            .map(|b| f64::from(b.sent).max(b.fill_rates.unwrap_or(0.0)))
-            .fold(C * 1.5, f64::max)
-            * 1.1;
-        let title = format!(
-            "{}, {} clients: goodput {:.2} C, {:.1} % throttled, {:.2} % of calls failed, \
+fn chart(path: &PathBuf, reports: &[&Report]) -> Result<(), Box<dyn std::error::Error>> {
+    let panels: Vec<Panel<'_>> = reports
+        .iter()
+        .map(|r| Panel {
+            title: format!(
+                "{}, {} clients: goodput {:.2} C, {:.1} % throttled, {:.2} % of calls failed, \
              Jain {:.3}, converged {} after the drop",
-            r.mode.name(),
-            r.clients,
-            r.goodput,
-            r.throttled_share * 100.0,
-            r.failed_calls * 100.0,
-            r.jain,
-            r.converged_after
-                .map_or("not within 30 s".to_owned(), |s| format!("{s} s")),
-        );
-        let mut chart = ChartBuilder::on(area)
-            .caption(title, ("sans-serif", 15))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
-            .build_cartesian_2d(0f64..RUN as f64, 0f64..y_max)?;
-        chart
-            .configure_mesh()
-            .x_desc("simulated time (s)")
-            .y_desc("requests / s")
-            .light_line_style(WHITE.mix(0.0))
-            .draw()?;
-        let series = |f: fn(&Bin) -> Option<f64>| {
-            r.bins
-                .iter()
-                .enumerate()
-                .filter_map(move |(s, b)| f(b).map(|v| (s as f64 + 0.5, v)))
-                .collect::<Vec<_>>()
-        };
-        chart
-            .draw_series(LineSeries::new(
-                (0..=RUN).map(|s| (s as f64, capacity_at(s.min(RUN - 1)))),
-                BLACK.mix(0.5).stroke_width(1),
-            ))?
-            .label("service capacity (halves at 30 s)")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK.mix(0.5)));
-        let lines = [
-            (
-                "sent",
-                RGBColor(31, 119, 180),
-                series(|b| Some(f64::from(b.sent))),
+                r.mode.name(),
+                r.clients,
+                r.goodput,
+                r.throttled_share * 100.0,
+                r.failed_calls * 100.0,
+                r.jain,
+                r.converged_after
+                    .map_or("not within 30 s".to_owned(), |s| format!("{s} s")),
             ),
-            (
-                "admitted (succeeded)",
-                RGBColor(44, 160, 44),
-                series(|b| Some(f64::from(b.admitted))),
-            ),
-            (
-                "throttled",
-                RGBColor(214, 39, 40),
-                series(|b| Some(f64::from(b.throttled))),
-            ),
-            (
-                "sum of the clients' fill rates",
-                RGBColor(255, 127, 14),
-                series(|b| b.fill_rates),
-            ),
-        ];
-        for (label, color, points) in lines {
-            if points.is_empty() {
-                continue;
-            }
-            chart
-                .draw_series(LineSeries::new(points, color.stroke_width(2)))?
-                .label(label)
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2))
-                });
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .draw()?;
-    }
-    root.present()?;
-    Ok(())
+            bins: &r.bins,
+        })
+        .collect();
+    let style = ChartStyle {
+        panel_height: 300,
+        run: RUN,
+        y_floor: C * 1.5,
+        fill_rate_in_scale: true,
+        capacity: (
+            "service capacity (halves at 30 s)".to_owned(),
+            (0..=RUN)
+                .map(|s| (s as f64, capacity_at(s.min(RUN - 1))))
+                .collect(),
+            true,
+        ),
+        admitted_label: "admitted (succeeded)",
+        fill_rate_label: "sum of the clients' fill rates",
+    };
+    simulation::chart(path, &style, &panels)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -462,7 +319,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 for (i, b) in r.bins.iter().enumerate() {
                     println!(
                         "  {i:>2} s: sent {:>5} admitted {:>4} throttled {:>5} 503 {:>3} fill rates {:?}",
-                        b.sent, b.admitted, b.throttled, b.transient, b.fill_rates
+                        b.sent, b.admitted, b.throttled, b.transient, b.fill_rate
                     );
                 }
             }

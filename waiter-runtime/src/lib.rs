@@ -65,6 +65,10 @@
 
 #![forbid(unsafe_code)]
 
+// The derives' `::waiter_runtime` paths, in this crate's own unit tests.
+#[cfg(test)]
+extern crate self as waiter_runtime;
+
 pub mod error_metadata;
 pub mod jmespath;
 pub mod poll_scope;

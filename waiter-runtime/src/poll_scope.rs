@@ -1,8 +1,8 @@
 //! The poll scope: what a retry layer needs to know while it runs inside a waiter's poll.
 //!
 //! A waiter is a retry loop of its own, and its acceptors may name an error that a retry
-//! strategy would retry by default as the waiter's terminal condition (`rfc-waiters-rust.md`,
-//! requirement 3: `ThrottlingException` as a `failure` acceptor, say). The AWS SDKs keep the
+//! strategy would retry by default as the waiter's terminal condition (`ThrottlingException`
+//! as a `failure` acceptor, say). The AWS SDKs keep the
 //! client's retries inside each poll all the same, so that a throttle is retried there and never
 //! reaches acceptors that do not expect it. Both hold with one rule:
 //!
@@ -36,7 +36,7 @@
 //! ```
 //! use std::time::Duration;
 //! use waiter_runtime::ProvideErrorMetadata;
-//! use waiter_runtime::poll_scope::{self, NamedErrors, PollScope};
+//! use waiter_runtime::poll_scope;
 //!
 //! #[derive(Debug, ProvideErrorMetadata)]
 //! enum Error {
@@ -59,15 +59,15 @@
 //! # #[tokio::main(flavor = "current_thread", start_paused = true)]
 //! # async fn main() {
 //! assert!(may_retry(&Error::NotFound, Duration::from_secs(1)));
-//! let scope = PollScope::new(NamedErrors::codes(["com.amazonaws.dynamodb#ResourceNotFoundException"]), None);
-//! scope
-//!     .run(async {
-//!         assert!(!may_retry(&Error::NotFound, Duration::from_secs(1)));
-//!         assert!(may_retry(&Error::Throttled, Duration::from_secs(1)));
-//!     })
-//!     .await;
+//! assert!(may_retry(&Error::Throttled, Duration::from_secs(1)));
 //! # }
 //! ```
+//!
+//! Only the waiter makes a scope: to see a layer follow the rule, run it under a waiter whose
+//! acceptors name an error (as `waiter-runtime/tests/waiter/poll_retries.rs` does). The
+//! layer tells the waiter what it did with the `record_*` methods: the retries and their
+//! waits, which the waiter reports per poll, that it ran (so the waiter's own retries stand
+//! down), and that it gave up at the deadline.
 //!
 //! The scope is a tokio task-local: it does not follow work spawned onto other tasks.
 
@@ -167,28 +167,8 @@ fn shape_name(id: &str) -> &str {
 }
 
 /// One running poll: the errors the waiter's acceptors name, its deadline, and what the retry
-/// layers inside the poll did. Cheap to clone (clones share the counters).
-///
-/// ```
-/// use std::time::Duration;
-/// use waiter_runtime::poll_scope::{self, NamedErrors, PollScope};
-///
-/// # #[tokio::main(flavor = "current_thread", start_paused = true)]
-/// # async fn main() {
-/// let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-/// let scope = PollScope::new(NamedErrors::every(), Some(deadline));
-/// scope
-///     .run(async {
-///         let scope = poll_scope::current().unwrap();
-///         assert!(scope.fits(Duration::from_secs(10)) && !scope.fits(Duration::from_secs(11)));
-///         scope.record_retry(Duration::from_millis(300));
-///     })
-///     .await;
-/// let stats = scope.stats();
-/// assert_eq!((stats.attempts, stats.retry_wait), (2, Duration::from_millis(300)));
-/// assert!(poll_scope::current().is_none());
-/// # }
-/// ```
+/// layers inside the poll did. Cheap to clone (clones share the counters). The waiter makes
+/// it; a retry layer gets it from [`current`].
 #[derive(Clone)]
 pub struct PollScope {
     shared: Arc<Shared>,
@@ -210,7 +190,7 @@ struct Shared {
 /// What the retry layers did inside one poll, as [`PollScope::stats`] reports it.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PollStats {
+pub(crate) struct PollStats {
     /// Attempts made inside the poll: 1, plus one per retry.
     pub attempts: u32,
     /// Time spent waiting for retries (their backoff or the server's retry-after hint).
@@ -221,7 +201,7 @@ pub struct PollStats {
 
 impl PollScope {
     /// A scope for one poll of a waiter whose acceptors name `named`, ending at `deadline`.
-    pub fn new(named: NamedErrors, deadline: Option<Instant>) -> Self {
+    pub(crate) fn new(named: NamedErrors, deadline: Option<Instant>) -> Self {
         PollScope {
             shared: Arc::new(Shared {
                 named,
@@ -237,7 +217,7 @@ impl PollScope {
     }
 
     /// Runs `fut` inside this scope: [`current`] returns it there.
-    pub async fn run<F: Future>(&self, fut: F) -> F::Output {
+    pub(crate) async fn run<F: Future>(&self, fut: F) -> F::Output {
         POLL.scope(self.clone(), fut).await
     }
 
@@ -289,7 +269,7 @@ impl PollScope {
     }
 
     /// Whether a retry layer recorded itself with [`record_retry_layer`](Self::record_retry_layer).
-    pub fn retry_layer_ran(&self) -> bool {
+    pub(crate) fn retry_layer_ran(&self) -> bool {
         self.shared.retry_layer.load(Ordering::Relaxed)
     }
 
@@ -302,12 +282,12 @@ impl PollScope {
     }
 
     /// Whether a retry layer gave up at the waiter's deadline.
-    pub fn stopped_at_deadline(&self) -> bool {
+    pub(crate) fn stopped_at_deadline(&self) -> bool {
         self.shared.stopped_at_deadline.load(Ordering::Relaxed)
     }
 
     /// What the retry layers did so far in this poll.
-    pub fn stats(&self) -> PollStats {
+    pub(crate) fn stats(&self) -> PollStats {
         PollStats {
             attempts: self
                 .shared
@@ -345,17 +325,6 @@ pub fn current() -> Option<PollScope> {
 }
 
 /// Whether the current task is running a waiter's poll.
-///
-/// ```
-/// use waiter_runtime::poll_scope::{self, NamedErrors, PollScope};
-///
-/// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() {
-/// assert!(!poll_scope::in_poll());
-/// let scope = PollScope::new(NamedErrors::none(), None);
-/// assert!(scope.run(async { poll_scope::in_poll() }).await);
-/// # }
-/// ```
 pub fn in_poll() -> bool {
     POLL.try_with(|_| ()).is_ok()
 }
@@ -400,5 +369,63 @@ mod tests {
         assert_eq!(stats.retry_wait, Duration::from_nanos(u64::MAX));
         assert_eq!(stats.rate_limit_wait, Duration::from_millis(5));
         assert!(scope.fits(Duration::MAX));
+    }
+    #[tokio::test(start_paused = true)]
+    async fn a_layer_sees_the_scope_its_deadline_and_records_into_it() {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let scope = PollScope::new(NamedErrors::every(), Some(deadline));
+        scope
+            .run(async {
+                let scope = current().unwrap();
+                assert!(
+                    scope.fits(Duration::from_secs(10)) && !scope.fits(Duration::from_secs(11))
+                );
+                scope.record_retry(Duration::from_millis(300));
+            })
+            .await;
+        let stats = scope.stats();
+        assert_eq!(
+            (stats.attempts, stats.retry_wait),
+            (2, Duration::from_millis(300))
+        );
+        assert!(current().is_none());
+    }
+
+    #[tokio::test]
+    async fn in_poll_only_inside_a_scope() {
+        assert!(!in_poll());
+        let scope = PollScope::new(NamedErrors::none(), None);
+        assert!(scope.run(async { in_poll() }).await);
+    }
+
+    #[derive(Debug, crate::ProvideErrorMetadata)]
+    enum Error {
+        #[error_metadata(code = "ThrottlingException", throttling)]
+        Throttled,
+        #[error_metadata(code = "ResourceNotFoundException")]
+        NotFound,
+    }
+
+    /// The module documentation's hand-written layer, inside a poll.
+    fn may_retry(error: &Error, delay: Duration) -> bool {
+        match current() {
+            None => true,
+            Some(scope) => !scope.names(error) && scope.fits(delay),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_documented_layer_never_retries_what_the_acceptors_name() {
+        assert!(may_retry(&Error::NotFound, Duration::from_secs(1)));
+        let scope = PollScope::new(
+            NamedErrors::codes(["com.amazonaws.dynamodb#ResourceNotFoundException"]),
+            None,
+        );
+        scope
+            .run(async {
+                assert!(!may_retry(&Error::NotFound, Duration::from_secs(1)));
+                assert!(may_retry(&Error::Throttled, Duration::from_secs(1)));
+            })
+            .await;
     }
 }

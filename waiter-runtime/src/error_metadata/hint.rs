@@ -1,6 +1,5 @@
 //! Reading a server's retry-after hint from response headers: `x-amz-retry-after`
-//! (milliseconds) and `Retry-After` (delay-seconds or an HTTP-date). Also reachable as
-//! `retry::hint`.
+//! (milliseconds) and `Retry-After` (delay-seconds or an HTTP-date).
 //!
 //! ```
 //! use std::time::{Duration, SystemTime};
@@ -111,7 +110,7 @@ pub fn retry_after_from_headers<'a>(
 /// Parses the three HTTP-date formats of RFC 9110 section 5.6.7: IMF-fixdate
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`), obsolete RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and
 /// asctime (`Sun Nov  6 08:49:37 1994`).
-pub fn parse_http_date(value: &str) -> Option<SystemTime> {
+fn parse_http_date(value: &str) -> Option<SystemTime> {
     let parts: Vec<&str> = value.split_ascii_whitespace().collect();
     let (day, month, year, time) = match parts.as_slice() {
         // IMF-fixdate

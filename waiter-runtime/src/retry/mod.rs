@@ -62,7 +62,3 @@ pub use quota::{QuotaExhausted, RetryQuota, RetryQuotaBuilder, RetryToken};
 pub use rate_limit::RateLimiter;
 pub use retrier::{CustomizedRun, Retrier, RetryEvent, RunReport, StopReason};
 pub mod adaptive;
-
-/// Reading a server's retry-after hint from response headers (lives in
-/// [`error_metadata::hint`](crate::error_metadata::hint), next to the other header readers).
-pub use crate::error_metadata::hint;

@@ -168,18 +168,18 @@ impl Retrier {
 
     /// Adds a classifier; it runs according to its [priority](ClassifyRetry::priority).
     pub fn retry_classifier(self, classifier: impl ClassifyRetry + 'static) -> Self {
-        self.push_retry_classifier(SharedRetryClassifier::new(classifier))
+        self.shared_retry_classifier(SharedRetryClassifier::new(classifier))
     }
 
     /// Adds a shared classifier; it runs according to its priority.
-    pub fn push_retry_classifier(self, classifier: SharedRetryClassifier) -> Self {
+    pub fn shared_retry_classifier(self, classifier: SharedRetryClassifier) -> Self {
         self.edit(|inner| {
             inner.classifiers.push_shared(classifier);
         })
     }
 
     /// Replaces every classifier, the built-in ones included.
-    pub fn set_retry_classifiers(
+    pub fn with_retry_classifiers(
         self,
         classifiers: impl IntoIterator<Item = SharedRetryClassifier>,
     ) -> Self {
@@ -711,7 +711,7 @@ impl<'r> CustomizedRun<'r> {
 
     /// Uses only these classifiers for this call (plus any added after with
     /// [`retry_classifier`](Self::retry_classifier)).
-    pub fn set_retry_classifiers(
+    pub fn with_retry_classifiers(
         mut self,
         classifiers: impl IntoIterator<Item = SharedRetryClassifier>,
     ) -> Self {
@@ -871,3 +871,6 @@ impl fmt::Debug for RetryEvent<'_> {
             .finish()
     }
 }
+
+#[cfg(test)]
+mod tests;

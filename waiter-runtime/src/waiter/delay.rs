@@ -37,22 +37,7 @@ use crate::retry::backoff;
 /// `remaining` is the time left before the waiter's maximum wait is exceeded, and `random`
 /// returns a value between its two arguments, both inclusive (the spec's `random`).
 ///
-/// ```
-/// use std::time::Duration;
-/// use waiter_runtime::waiter::delay::compute_delay;
-///
-/// let secs = Duration::from_secs;
-/// // Retry 5 with the defaults (2 s, 120 s): the ceiling is 2 * 2^4 = 32 s.
-/// let delay = compute_delay(5, secs(2), secs(120), secs(283), |low, high| {
-///     assert_eq!((low, high), (secs(2), secs(32)));
-///     secs(22)
-/// });
-/// assert_eq!(delay, secs(22));
-/// // Close to the deadline the spec sleeps until it, for one last poll (the waiter then gives
-/// // that poll a head start: see `last_poll_head_start`).
-/// assert_eq!(compute_delay(13, secs(2), secs(120), secs(4), |low, _| low), secs(4));
-/// ```
-pub fn compute_delay(
+pub(crate) fn compute_delay(
     attempt: u32,
     min_delay: Duration,
     max_delay: Duration,
@@ -70,17 +55,7 @@ pub fn compute_delay(
 
 /// How much earlier than the deadline the waiter starts its last poll: twice the longest poll
 /// seen so far, at most `min_delay`.
-///
-/// ```
-/// use std::time::Duration;
-/// use waiter_runtime::waiter::delay::last_poll_head_start;
-///
-/// let ms = Duration::from_millis;
-/// assert_eq!(last_poll_head_start(ms(2000), Duration::ZERO), Duration::ZERO); // the spec's table
-/// assert_eq!(last_poll_head_start(ms(2000), ms(50)), ms(100));
-/// assert_eq!(last_poll_head_start(ms(2000), ms(5000)), ms(2000)); // aws-sdk-go-v2's
-/// ```
-pub fn last_poll_head_start(min_delay: Duration, longest_poll: Duration) -> Duration {
+pub(crate) fn last_poll_head_start(min_delay: Duration, longest_poll: Duration) -> Duration {
     longest_poll.saturating_mul(2).min(min_delay)
 }
 
@@ -113,6 +88,7 @@ pub(crate) fn random_between<R: Rng + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
 
@@ -241,5 +217,71 @@ mod tests {
             assert!(low <= d && d <= high);
         }
         assert_eq!(random_between(&mut rng, high, low), high);
+    }
+    #[test]
+    fn retry_5_with_the_defaults_has_a_32_s_ceiling() {
+        let delay = compute_delay(5, secs(2), secs(120), secs(283), |low, high| {
+            assert_eq!((low, high), (secs(2), secs(32)));
+            secs(22)
+        });
+        assert_eq!(delay, secs(22));
+        // Close to the deadline the spec sleeps until it, for one last poll.
+        assert_eq!(
+            compute_delay(13, secs(2), secs(120), secs(4), |low, _| low),
+            secs(4)
+        );
+    }
+
+    #[test]
+    fn a_slow_poll_gets_a_head_start_of_min_delay_as_in_aws_sdk_go_v2() {
+        let ms = Duration::from_millis;
+        assert_eq!(last_poll_head_start(ms(2000), ms(5000)), ms(2000));
+    }
+
+    fn duration(max_secs: u64) -> impl Strategy<Value = Duration> {
+        (0..=max_secs, 0u32..1_000_000_000).prop_map(|(s, n)| Duration::new(s, n))
+    }
+
+    // Properties of the spec's delay formula over the whole input space (regressions in
+    // `waiter-runtime/proptest-regressions/waiter/delay.txt`, proptest's place for unit tests).
+    proptest! {
+        /// The delay is never more than the time left, never below `minDelay` unless only less
+        /// is left, and within `[minDelay, maxDelay]` unless it is the final sleep to the deadline.
+        #[test]
+        fn delay_stays_within_bounds(
+            attempt in 1u32..=u32::MAX,
+            min in duration(600).prop_filter("min > 0", |d| !d.is_zero()),
+            extra in duration(3_600),
+            remaining in duration(100_000),
+            pick in 0.0f64..=1.0,
+        ) {
+            let max = min + extra;
+            let mut seen = None;
+            let delay = compute_delay(attempt, min, max, remaining, |low, high| {
+                seen = Some((low, high));
+                low + (high - low).mul_f64(pick)
+            });
+            let (low, high) = seen.unwrap();
+            prop_assert_eq!(low, min);
+            prop_assert!(high >= min && high <= max);
+            prop_assert!(delay <= remaining.max(high));
+            if delay == remaining {
+                prop_assert!(remaining.saturating_sub(low + (high - low).mul_f64(pick)) <= min);
+            } else {
+                prop_assert!(delay >= min && delay <= max);
+                prop_assert!(remaining - delay > min);
+            }
+        }
+
+        /// The ceiling doubles from `minDelay` until it reaches `maxDelay`, then stays there.
+        #[test]
+        fn ceiling_is_min_times_two_to_the_attempt_capped(attempt in 1u32..80, min_ms in 1u64..10_000, factor in 1u64..1_000) {
+            let (min, max) = (Duration::from_millis(min_ms), Duration::from_millis(min_ms * factor));
+            let mut high = Duration::ZERO;
+            compute_delay(attempt, min, max, Duration::MAX, |_, h| { high = h; h });
+            let doubled = 2u128.checked_pow(attempt - 1).and_then(|f| f.checked_mul(min_ms as u128));
+            let expected = doubled.map_or(max, |ms| Duration::from_millis(ms.min(max.as_millis()) as u64));
+            prop_assert_eq!(high, expected);
+        }
     }
 }

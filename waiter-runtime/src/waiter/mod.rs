@@ -2,7 +2,7 @@
 //!
 //! [`Waiter`] runs the Smithy waiter workflow: poll (the first poll is immediate), find the
 //! first acceptor that matches, stop on `success` or `failure`, stop on an error no acceptor
-//! matches, otherwise sleep for the spec's backoff ([`delay::compute_delay`]) and poll again,
+//! matches, otherwise sleep for the spec's backoff (see [`Waiter::wait`]) and poll again,
 //! until the caller's maximum wait passes. `#[waitable]` builds a [`Waiter`] for each waiter of
 //! a Smithy `@waitable` trait; everything the macro emits per waiter is a small classification
 //! function, the rest is here, generic.
@@ -13,7 +13,7 @@
 //! Each poll runs inside a [`PollScope`](crate::poll_scope::PollScope): the retry layer
 //! inside it returns at once the errors the waiter's acceptors name and retries the others.
 
-pub mod delay;
+pub(crate) mod delay;
 
 pub(crate) mod matchers;
 

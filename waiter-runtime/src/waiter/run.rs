@@ -348,7 +348,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// The first poll is immediate. Between polls the waiter sleeps the spec's backoff. Where
     /// the spec sleeps until the deadline for one last poll, the waiter starts that poll early
     /// enough to answer: by twice the longest poll so far, at most `min_delay`
-    /// ([`last_poll_head_start`](super::delay::last_poll_head_start); polls that take no time
+    /// (polls that take no time
     /// poll at the deadline, as in the spec's table). After the last poll the wait ends. A
     /// poll still in flight at the deadline is cancelled (its future is dropped).
     ///

@@ -8,17 +8,6 @@ use super::Tuning;
 ///
 /// Its capacity never goes negative and never exceeds its maximum: a token is taken only when
 /// one is there, and [`try_take`](Self::try_take) otherwise says how long until one will be.
-///
-/// ```
-/// use std::time::Duration;
-/// use waiter_runtime::retry::adaptive::{TokenBucket, Tuning};
-///
-/// let mut bucket = TokenBucket::new(Tuning::AWS);
-/// bucket.set_rate(0.0, 10.0); // 10 tokens/s, up to 10 tokens
-/// assert_eq!(bucket.try_take(0.0), Err(Duration::from_millis(100)));
-/// assert_eq!(bucket.try_take(0.1), Ok(()));
-/// assert_eq!(bucket.capacity(), 0.0);
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TokenBucket {
     min_fill_rate: f64,
@@ -121,5 +110,19 @@ impl TokenBucket {
     /// Tokens in the bucket at the last refill.
     pub fn capacity(&self) -> f64 {
         self.capacity
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn takes_a_token_only_when_one_is_there() {
+        let mut bucket = TokenBucket::new(Tuning::AWS);
+        bucket.set_rate(0.0, 10.0); // 10 tokens/s, up to 10 tokens
+        assert_eq!(bucket.try_take(0.0), Err(Duration::from_millis(100)));
+        assert_eq!(bucket.try_take(0.1), Ok(()));
+        assert_eq!(bucket.capacity(), 0.0);
     }
 }

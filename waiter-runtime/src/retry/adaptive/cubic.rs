@@ -7,17 +7,6 @@ use super::Tuning;
 /// After a throttle at `t0` with the rate `w_max` in effect, the rate becomes `w_max * beta`
 /// and then follows `C * (t - t0 - K)^3 + w_max`, where `K = cbrt(w_max * (1 - beta) / C)` is
 /// the time it takes to climb back to `w_max`: concave below it, convex (probing) above it.
-///
-/// ```
-/// use waiter_runtime::retry::adaptive::{Cubic, Tuning};
-///
-/// let mut cubic = Cubic::new(Tuning::AWS, 0.0);
-/// let rate = cubic.throttle(10.0, 5.0); // throttled while sending 10 req/s at t = 5
-/// assert!((rate - 7.0).abs() < 1e-12);
-/// assert!((cubic.success(5.0) - 7.0).abs() < 1e-12);
-/// assert!((cubic.success(5.0 + cubic.time_window()) - 10.0).abs() < 1e-12);
-/// assert!(cubic.success(11.0) > 30.0);
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cubic {
     scale_constant: f64,
@@ -84,5 +73,20 @@ impl Cubic {
     /// When the last throttle happened.
     pub fn last_throttle(&self) -> f64 {
         self.last_throttle
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_throttle_cuts_to_beta_and_the_rate_climbs_back_to_w_max_in_k() {
+        let mut cubic = Cubic::new(Tuning::AWS, 0.0);
+        let rate = cubic.throttle(10.0, 5.0); // throttled while sending 10 req/s at t = 5
+        assert!((rate - 7.0).abs() < 1e-12);
+        assert!((cubic.success(5.0) - 7.0).abs() < 1e-12);
+        assert!((cubic.success(5.0 + cubic.time_window()) - 10.0).abs() < 1e-12);
+        assert!(cubic.success(11.0) > 30.0);
     }
 }

@@ -13,14 +13,13 @@
 //! [`RateLimiterState::on_response`]). [`Tuning::SDK`] (`cold_start: ColdStart::Sdk`) turns
 //! the deviation off, for users and tests that must match an SDK from the first response.
 //!
-//! The pieces are plain values driven by explicit timestamps, so they can be tested against
-//! the SDKs' published tables and simulated at any speed:
-//!
-//! * [`TransmitRate`]: responses per second, counted in half-second buckets and smoothed;
-//! * [`Cubic`]: the rate after a throttle and its growth after successes;
-//! * [`TokenBucket`]: fill rate, capacity, never negative;
-//! * [`RateLimiterState`]: the three together, the whole algorithm;
-//! * [`Tuning`]: its constants, the AWS ones by default.
+//! [`RateLimiterState`] is the whole algorithm as a plain value driven by explicit timestamps,
+//! so it can be tested against the SDKs' published tables and simulated at any speed; inside
+//! it, three private pieces, tested in this module against those tables and botocore's own
+//! classes: the transmit rate (responses per second, counted in half-second buckets and
+//! smoothed), CUBIC (the rate after a throttle and its growth after successes) and the token
+//! bucket (fill rate, capacity, never negative). [`Tuning`] holds the constants, the AWS ones
+//! by default.
 //!
 //! [`ClientRateLimiter`] shares a [`RateLimiterState`] between tasks and threads, on tokio's
 //! clock (so tests run it on the paused clock).
@@ -63,9 +62,12 @@ mod state;
 mod transmit;
 mod tuning;
 
-pub use bucket::TokenBucket;
-pub use cubic::Cubic;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use bucket::TokenBucket;
+pub(crate) use cubic::Cubic;
 pub use limiter::{Acquire, ClientRateLimiter, Ticket};
 pub use state::{InvalidRate, InvalidSteadyState, RateLimiterState};
-pub use transmit::TransmitRate;
+pub(crate) use transmit::TransmitRate;
 pub use tuning::{ColdStart, InvalidTuning, Tuning};

@@ -22,7 +22,7 @@ use super::{ColdStart, Cubic, InvalidTuning, TokenBucket, TransmitRate, Tuning};
 /// }
 /// state.on_response(2.05, true); // throttled
 /// assert!(state.is_enabled());
-/// assert!((state.calculated_rate() - 0.7 * state.cubic().max_rate()).abs() < 1e-12);
+/// assert!((state.calculated_rate() - 0.7 * state.max_rate()).abs() < 1e-12);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RateLimiterState {
@@ -179,7 +179,7 @@ impl RateLimiterState {
     /// traffic (the usual case when many callers start at once) cuts the rate to the floor
     /// (0.5/s), and CUBIC needs `cbrt(C / 0.4)` seconds to climb back to a capacity of `C`
     /// requests/s (10.8 s at 500/s; in the benchmark of BENCHMARKS.md, 0.70 of the capacity
-    /// over 30 s). Here, until [`TransmitRate::is_measured`]:
+    /// over 30 s). Here, until the transmit rate is first measured (a whole bucket closed):
     ///
     /// * a throttle cuts the rate to `beta x` the rate the service was **observed to admit**:
     ///   the successful responses since the first response, over the time since the start
@@ -189,7 +189,8 @@ impl RateLimiterState {
     ///   cut goes to the floor as in the SDKs;
     /// * those throttles do not compound (each cuts from the observed rate, not from the
     ///   last cut): they answer one burst, sent before the limiter was on;
-    /// * the `2 x` cap is twice [`TransmitRate::sending_rate`], the rate sent so far;
+    /// * the `2 x` cap is twice the rate sent so far (the responses since the first one, over
+    ///   the time since the start of its bucket);
     /// * the bucket holds at most `min_capacity` tokens (one, by default), so the client is
     ///   paced at the fill rate without bursts; otherwise the tokens banked at the
     ///   overestimated rates of the first instants go out at once when the rate is first
@@ -340,13 +341,37 @@ impl RateLimiterState {
         self.bucket.capacity()
     }
 
+    /// CUBIC's `w_max`: the rate in effect at the last throttle (0 before any throttle), which
+    /// the rate climbs back to and then past.
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::RateLimiterState;
+    ///
+    /// let mut state = RateLimiterState::new(0.0);
+    /// assert_eq!(state.max_rate(), 0.0); // no throttle yet
+    /// for i in 1..=20 {
+    ///     state.on_response(i as f64 * 0.1, false); // 10 responses per second
+    /// }
+    /// state.on_response(2.05, true); // throttled
+    /// assert_eq!(state.last_throttle(), 2.05);
+    /// assert!((state.calculated_rate() - 0.7 * state.max_rate()).abs() < 1e-12);
+    /// ```
+    pub fn max_rate(&self) -> f64 {
+        self.cubic.max_rate()
+    }
+
+    /// When the last throttle was recorded (CUBIC's `t0`, in the state's seconds).
+    pub fn last_throttle(&self) -> f64 {
+        self.cubic.last_throttle()
+    }
+
     /// The CUBIC calculator.
-    pub fn cubic(&self) -> &Cubic {
+    pub(crate) fn cubic(&self) -> &Cubic {
         &self.cubic
     }
 
     /// The token bucket.
-    pub fn bucket(&self) -> &TokenBucket {
+    pub(crate) fn bucket(&self) -> &TokenBucket {
         &self.bucket
     }
 

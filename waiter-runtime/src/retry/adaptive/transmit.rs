@@ -9,22 +9,6 @@ use super::Tuning;
 /// is `count / (bucket - last_bucket)` and the measured rate becomes
 /// `smoothing * rate + (1 - smoothing) * measured`.
 ///
-/// ```
-/// use waiter_runtime::retry::adaptive::{TransmitRate, Tuning};
-///
-/// let mut rate = TransmitRate::new(Tuning::AWS, 0.0);
-/// for t in [0.1, 0.2, 0.3, 0.4, 0.49] {
-///     rate.record(t); // same bucket: the rate is not updated yet
-/// }
-/// assert_eq!(rate.measured(), 0.0);
-/// assert!(!rate.is_measured());
-/// // What was seen so far instead: five responses in the 0.49 s since the bucket began.
-/// assert!((rate.sending_rate(0.49) - 5.0 / 0.49).abs() < 1e-9);
-/// rate.record(0.5); // six responses over half a second: 12 req/s, smoothed
-/// assert_eq!(rate.measured(), 12.0 * 0.8);
-/// assert!(rate.is_measured());
-/// assert_eq!(rate.sending_rate(0.5), rate.measured());
-/// ```
 ///
 /// # Before the first measurement
 ///
@@ -58,15 +42,7 @@ impl TransmitRate {
     /// `rate_bucket_width` that is not a divisor of one second).
     ///
     /// So a first response in the second half of the second a client was built in closes a
-    /// bucket, as in the SDKs:
-    ///
-    /// ```
-    /// use waiter_runtime::retry::adaptive::{TransmitRate, Tuning};
-    ///
-    /// let mut rate = TransmitRate::new(Tuning::AWS, 100.7);
-    /// assert_eq!(rate.record(100.9), 0.8 * 1.0 / 0.5); // one response over [100, 100.5)
-    /// assert!(!rate.is_measured()); // but that bucket had no traffic of the client's yet
-    /// ```
+    /// bucket, as in the SDKs (see the test `counts_from_the_whole_second_like_the_sdks`).
     pub fn new(tuning: Tuning, now: f64) -> Self {
         let width = tuning.rate_bucket_width;
         Self {
@@ -159,5 +135,33 @@ impl TransmitRate {
             Some(elapsed) => self.since_first as f64 / elapsed,
             None => self.measured,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_in_half_second_buckets_smoothed() {
+        let mut rate = TransmitRate::new(Tuning::AWS, 0.0);
+        for t in [0.1, 0.2, 0.3, 0.4, 0.49] {
+            rate.record(t); // same bucket: the rate is not updated yet
+        }
+        assert_eq!(rate.measured(), 0.0);
+        assert!(!rate.is_measured());
+        // What was seen so far instead: five responses in the 0.49 s since the bucket began.
+        assert!((rate.sending_rate(0.49) - 5.0 / 0.49).abs() < 1e-9);
+        rate.record(0.5); // six responses over half a second: 12 req/s, smoothed
+        assert_eq!(rate.measured(), 12.0 * 0.8);
+        assert!(rate.is_measured());
+        assert_eq!(rate.sending_rate(0.5), rate.measured());
+    }
+
+    #[test]
+    fn counts_from_the_whole_second_like_the_sdks() {
+        let mut rate = TransmitRate::new(Tuning::AWS, 100.7);
+        assert_eq!(rate.record(100.9), 0.8 * 1.0 / 0.5); // one response over [100, 100.5)
+        assert!(!rate.is_measured()); // but that bucket had no traffic of the client's yet
     }
 }

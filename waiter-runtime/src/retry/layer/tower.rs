@@ -215,6 +215,14 @@ impl fmt::Display for TransportError {
     }
 }
 
+/// Transparent, as its `Display` is: the source is the wrapped error's own source, so an error
+/// chain does not show the same message twice.
+impl StdError for TransportError {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        self.error.source()
+    }
+}
+
 impl ProvideErrorMetadata for TransportError {
     fn code(&self) -> Option<&str> {
         None

@@ -1,0 +1,7 @@
+//! `ProvideErrorMetadata`: the derive, the codes it publishes for `#[waitable]`, error codes in
+//! their absolute wire form, and the ready-made implementations for foreign types.
+
+mod absolute_codes;
+mod derive;
+mod foreign_types;
+mod published_codes;

@@ -1,0 +1,16 @@
+//! Retries: the configuration, the classifiers, the backoff, the quota, the retrier's loop,
+//! the retry layers' view of transport errors, and standard retry behaviors 2.1 and 2.0
+//! against botocore as oracle.
+
+#[path = "../support/retry.rs"]
+mod support;
+
+mod backoff;
+mod classifiers;
+mod config;
+mod current_thread;
+mod extremes;
+mod layer_errors;
+mod oracle;
+mod quota;
+mod retrier;

@@ -1,0 +1,10 @@
+//! The waiter: its workflow and delays, the Smithy spec's examples, and how it works with the
+//! retries of the operation it polls.
+
+mod loop_rules;
+mod not_a_future;
+mod poll_retries;
+mod retrier_in_polls;
+mod retry_at_deadline;
+mod spec_examples;
+mod with_retries;
