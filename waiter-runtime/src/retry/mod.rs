@@ -37,19 +37,21 @@
 mod action;
 pub(crate) mod backoff;
 mod classifier;
+mod classifier_chain;
 pub mod classifiers;
 mod config;
 #[cfg(feature = "http")]
 pub mod layer;
 mod quota;
 mod rate_limit;
+mod report;
 mod retrier;
 
 pub use action::{ErrorKind, RetryAction, RetryReason};
 pub use classifier::{
-    ClassifyContext, ClassifyRetry, FnClassifier, RetryClassifierPriority, RetryClassifiers,
-    SharedRetryClassifier, classifier_fn, run_classifiers,
+    ClassifyContext, ClassifyRetry, FnClassifier, RetryClassifierPriority, classifier_fn,
 };
+pub use classifier_chain::{RetryClassifiers, SharedRetryClassifier, run_classifiers};
 pub use classifiers::{
     ErrorCodeClassifier, HttpStatusCodeClassifier, ModeledAsRetryableClassifier,
     TransientErrorClassifier,
@@ -60,5 +62,6 @@ pub use config::{
 };
 pub use quota::{QuotaExhausted, RetryQuota, RetryQuotaBuilder, RetryToken};
 pub use rate_limit::RateLimiter;
-pub use retrier::{CustomizedRun, Retrier, RetryEvent, RunReport, StopReason};
+pub use report::{RetryEvent, RunReport, StopReason};
+pub use retrier::{CustomizedRun, Retrier};
 pub mod adaptive;

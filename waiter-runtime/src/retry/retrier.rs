@@ -5,11 +5,11 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::classifier::merged;
+use super::classifier_chain::merged;
 use super::{
-    ClassifyContext, ClassifyRetry, ErrorKind, QuotaExhausted, RateLimiter, RetryAction,
-    RetryBehavior, RetryClassifiers, RetryConfig, RetryQuota, RetryReason, RetryToken,
-    SharedRetryClassifier, backoff, run_classifiers,
+    ClassifyContext, ClassifyRetry, ErrorKind, RateLimiter, RetryAction, RetryBehavior,
+    RetryClassifiers, RetryConfig, RetryEvent, RetryQuota, RetryReason, RetryToken, RunReport,
+    SharedRetryClassifier, StopReason, backoff, run_classifiers,
 };
 use crate::ProvideErrorMetadata;
 use crate::poll_scope::{self, PollScope};
@@ -798,77 +798,6 @@ impl<'r> CustomizedRun<'r> {
         let (retrier, settings) = self.settings();
         let token = retrier.inner.quota.acquire();
         retrier.execute(&settings, op, token, None).await
-    }
-}
-
-/// What one [`Retrier::run_report`] call did.
-#[non_exhaustive]
-#[derive(Debug)]
-pub struct RunReport<O, E> {
-    /// The last attempt's result.
-    pub result: Result<O, E>,
-    /// How many attempts were made (at least 1).
-    pub attempts: u32,
-    /// Why there was no further attempt.
-    pub stop: StopReason,
-    /// Tokens the call's retries took from the quota (a `u64`: a call whose retries take
-    /// more than the quota's capacity, as other calls give tokens back, cannot overflow it).
-    pub tokens_taken: u64,
-    /// Tokens the call gave back to the quota.
-    pub tokens_returned: u32,
-}
-
-/// Why a call made no further attempt.
-#[non_exhaustive]
-#[derive(Clone, Copy, Eq, PartialEq, Debug)]
-pub enum StopReason {
-    /// The last attempt succeeded (and no classifier asked for a retry).
-    Succeeded,
-    /// The last attempt failed and no classifier indicated a retry, or one forbade it.
-    NotRetryable,
-    /// A retry was indicated but the attempts allowed were all made.
-    MaxAttempts,
-    /// A retry was indicated but the quota had too few tokens.
-    QuotaExhausted(QuotaExhausted),
-    /// A retry was indicated but its backoff would have ended past the time budget.
-    TimeBudgetExhausted,
-    /// The call runs inside a waiter's poll and one of the waiter's acceptors names the error:
-    /// the waiter decides what it means, so it is returned at once.
-    NamedByWaiter,
-    /// A retry was indicated inside a waiter's poll, but too little time was left before the
-    /// waiter's deadline for another attempt to answer (twice the longest attempt so far), or
-    /// the server's retry-after hint would have ended past it.
-    WaiterDeadline,
-    /// The waiter's own retries ([`Waiter::retry`](crate::waiter::Waiter::retry)) stood down:
-    /// the operation retried inside the poll with a retry layer of its own.
-    RetriedByOperation,
-    /// A retry was indicated but the operation could not be made again: a retry layer had no
-    /// copy of the request to send (the last response is the caller's).
-    CannotRepeat,
-}
-
-/// A retry about to happen, as passed to [`Retrier::on_retry`] hooks.
-#[non_exhaustive]
-#[derive(Clone, Copy)]
-pub struct RetryEvent<'a> {
-    /// The attempt that failed (1 for the first try).
-    pub attempt: u32,
-    /// Why it is retried.
-    pub reason: &'a RetryReason,
-    /// How long the retrier waits before the next attempt.
-    pub delay: Duration,
-    /// The attempt's error, if it returned one (a retry may also be indicated for an `Ok`).
-    pub error: Option<&'a dyn ProvideErrorMetadata>,
-}
-
-impl fmt::Debug for RetryEvent<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RetryEvent")
-            .field("attempt", &self.attempt)
-            .field("reason", &self.reason)
-            .field("delay", &self.delay)
-            .field("error_code", &self.error.and_then(|e| e.code()))
-            .finish()
     }
 }
 
