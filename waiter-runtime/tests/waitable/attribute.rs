@@ -289,6 +289,56 @@ async fn generic_impls_const_generics_and_borrowed_outputs() {
     assert_eq!(done.output(), Some(&"he"));
 }
 
+/// Something that hands out pages of its own associated type.
+trait Source {
+    type Page: waiter_runtime::Searchable + Send + Sync;
+    fn page(&self) -> Self::Page;
+}
+
+#[derive(Debug, waiter_runtime::Searchable)]
+struct Page {
+    state: String,
+}
+
+struct Finished;
+
+impl Source for Finished {
+    type Page = Page;
+    fn page(&self) -> Page {
+        Page {
+            state: "DONE".to_owned(),
+        }
+    }
+}
+
+/// Outputs that are a parameter's associated type (`Q::Page`): the typed-path check cannot name
+/// them from a nested const, so they are searched at run time (before, the expansion named
+/// `Q::Page` in a const item: E0401 in the user's crate).
+#[waitable(PageDone: { acceptors: [ { state: "success", matcher: { output: { path: "state", expected: "DONE", comparator: "stringEquals" } } } ] minDelay: 1 maxDelay: 1 })]
+async fn read_page<Q: Source + Sync>(source: &Q) -> Result<Q::Page, Busy> {
+    Ok(source.page())
+}
+
+struct Pager<S> {
+    source: S,
+}
+
+impl<S: Source + Sync> Pager<S> {
+    #[waitable(Current: { acceptors: [ { state: "success", matcher: { output: { path: "state", expected: "DONE", comparator: "stringEquals" } } } ] })]
+    async fn current(&self) -> Result<S::Page, Busy> {
+        Ok(self.source.page())
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn outputs_that_are_associated_types_of_parameters() {
+    let done = wait_until_page_done(&Finished).wait(secs(5)).await.unwrap();
+    assert_eq!(done.output().map(|p| p.state.as_str()), Some("DONE"));
+    let pager = Pager { source: Finished };
+    let done = pager.wait_until_current().wait(secs(5)).await.unwrap();
+    assert_eq!(done.output().map(|p| p.state.as_str()), Some("DONE"));
+}
+
 #[tokio::test(start_paused = true)]
 async fn the_waiter_future_is_send_when_the_operation_is() {
     fn assert_send<T: Send>(t: T) -> T {

@@ -1,7 +1,9 @@
 //! `#[waitable]` on hand-written clients: the attribute, what users paste from Smithy models,
-//! Smithy's own validation cases, and the typed paths that must keep compiling.
+//! Smithy's own validation cases, the typed paths that must keep compiling, and the facts the
+//! macros and the runtime must agree on.
 
 mod attribute;
+mod macro_runtime_agreement;
 mod pasted;
 mod smithy_cases;
 mod typed_paths;
