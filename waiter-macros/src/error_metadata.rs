@@ -42,7 +42,7 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
 ///
 /// The twin of the runtime's `waiter_runtime::error_metadata::normalize_code`, which the matcher
 /// applies at run time: the runtime depends on this crate and a proc-macro crate exports only
-/// macros, so neither can call the other's. `waiter-runtime/tests/macro_runtime_agreement.rs`
+/// macros, so neither can call the other's. `waiter-runtime/tests/waitable/macro_runtime_agreement.rs`
 /// keeps the two equal.
 pub(crate) fn normalize_code(code: &str) -> String {
     let code = code.split_once(':').map_or(code, |(before, _)| before);

@@ -46,6 +46,10 @@ pub(crate) fn parse_string_body(body: &str) -> Result<String, String> {
 
 /// `s` as a JSON string: quotes, `\"`, `\\`, and the control characters escaped (the short
 /// forms where JSON has one, `\u00XX` otherwise); everything else as it is.
+///
+/// serde_json's rules, which the runtime's `Display` of a node also follows
+/// (`waiter-runtime/src/jmespath/node/json_text.rs`): the two cannot share code (the runtime
+/// depends on this crate), and the unit tests below pin this one to serde_json's output.
 pub(crate) fn quote_string(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {

@@ -11,7 +11,7 @@ pub(crate) struct Waitable {
 /// The spec's default `minDelay` and `maxDelay`, in seconds: this crate's one home for them.
 /// The runtime's twins are `WaiterMetadata::DEFAULT_MIN_DELAY`/`DEFAULT_MAX_DELAY` (a proc-macro
 /// crate exports only macros, so the runtime cannot read these);
-/// `waiter-runtime/tests/macro_runtime_agreement.rs` keeps them equal.
+/// `waiter-runtime/tests/waitable/macro_runtime_agreement.rs` keeps them equal.
 pub(crate) const DEFAULT_MIN_DELAY_SECS: u64 = 2;
 pub(crate) const DEFAULT_MAX_DELAY_SECS: u64 = 120;
 
