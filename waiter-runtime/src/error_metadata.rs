@@ -190,7 +190,7 @@ pub trait ProvideErrorMetadata {
 /// The macros apply the same rule at compile time, with their own copy of it (the runtime
 /// depends on the proc-macro crate, which exports only macros): to the codes
 /// `#[derive(ProvideErrorMetadata)]` lists and to `errorType`s, for `#[waitable]`'s check that
-/// an `errorType` is a code the error type models. `tests/macro_runtime_agreement.rs` keeps the
+/// an `errorType` is a code the error type models. `tests/waitable/macro_runtime_agreement.rs` keeps the
 /// two equal.
 ///
 /// ```
