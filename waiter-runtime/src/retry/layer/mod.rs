@@ -2,8 +2,22 @@
 //! request the [`Retrier`](super::Retrier)'s rules (classifiers, retry quota, backoff or the server's
 //! retry-after hint, adaptive rate limiting, the waiters' in-poll rule).
 //!
-//! * [`RetryMiddleware`] (feature `reqwest-middleware`): a `reqwest_middleware::Middleware`;
-//! * [`RetryLayer`] and [`RetryService`] (feature `tower`): a `tower::Layer` for any
+#![cfg_attr(
+    feature = "reqwest-middleware",
+    doc = "* [`RetryMiddleware`] (feature `reqwest-middleware`): a `reqwest_middleware::Middleware`;"
+)]
+#![cfg_attr(
+    not(feature = "reqwest-middleware"),
+    doc = "* `RetryMiddleware` (feature `reqwest-middleware`): a `reqwest_middleware::Middleware`;"
+)]
+#![cfg_attr(
+    feature = "tower",
+    doc = "* [`RetryLayer`] and [`RetryService`] (feature `tower`): a `tower::Layer` for any"
+)]
+#![cfg_attr(
+    not(feature = "tower"),
+    doc = "* `RetryLayer` and `RetryService` (feature `tower`): a `tower::Layer` for any"
+)]
 //!   `Service<http::Request<B>>` (hyper-util's client, tonic's channels...).
 //!
 //! Both send each request through [`Retrier::run_report`](super::Retrier::run_report): a response with a status of 400
