@@ -3,7 +3,8 @@
 //! The service is a token bucket (`C` = 50 tokens/s, burst 5) that answers every request after
 //! 50 ms, with a throttling error when it has no token. 1, 10 and 100 callers each make calls
 //! back to back for 60 simulated seconds, on tokio's paused clock (the whole run takes well
-//! under a second and is deterministic). It prints, per mode and number of callers, goodput
+//! under a second; the service is deterministic, the retries' jitter is not, so figures move a
+//! little from run to run). It prints, per mode and number of callers, goodput
 //! over `C`, the share of requests throttled, the share of calls that failed, and the latency
 //! of a call (p50, mean, p99), then draws send rate, admitted rate and throttles over time at
 //! 100 callers in `docs/adaptive.svg`.
