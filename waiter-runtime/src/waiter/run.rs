@@ -422,6 +422,17 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         // retry state ends the wait.
         let mut longest_poll = Duration::ZERO;
         let mut last_poll_made = false;
+        // How a wait that ran out of time ends.
+        let out_of_time = |elapsed: Duration, polls: u32, cancelled_in_flight: bool, last| {
+            WaiterError::ExceededMaxWait {
+                waiter,
+                max_wait,
+                elapsed,
+                polls,
+                cancelled_in_flight,
+                last,
+            }
+        };
         // How a member stopped by the set ends.
         let stopped = |by: usize, polls: u32, cancelled_in_flight: bool, last| {
             let by_waiter = member.map_or("", |m| m.waiter_name(by));
@@ -450,14 +461,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 Some(member) => match member.unless_stopped(member.permit(deadline)).await {
                     Ok(Some(in_flight)) => Some(in_flight),
                     Ok(None) => {
-                        return Err(WaiterError::ExceededMaxWait {
-                            waiter,
-                            max_wait,
-                            elapsed: start.elapsed(),
-                            polls,
-                            cancelled_in_flight: false,
-                            last,
-                        });
+                        return Err(out_of_time(start.elapsed(), polls, false, last));
                     }
                     Err(by) => return Err(stopped(by, polls, false, last)),
                 },
@@ -469,14 +473,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             if in_flight.is_some()
                 && remaining.is_some_and(|r| r < last_poll_head_start(min_delay, longest_poll))
             {
-                return Err(WaiterError::ExceededMaxWait {
-                    waiter,
-                    max_wait,
-                    elapsed: start.elapsed(),
-                    polls,
-                    cancelled_in_flight: false,
-                    last,
-                });
+                return Err(out_of_time(start.elapsed(), polls, false, last));
             }
             let poll_started = Instant::now();
             let scope = PollScope::new(named.clone(), deadline);
@@ -501,14 +498,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             };
             let Some(polled) = polled else {
                 tracing::debug!(poll = polls + 1, "poll cancelled at the deadline");
-                return Err(WaiterError::ExceededMaxWait {
-                    waiter,
-                    max_wait,
-                    elapsed: start.elapsed(),
-                    polls,
-                    cancelled_in_flight: true,
-                    last,
-                });
+                return Err(out_of_time(start.elapsed(), polls, true, last));
             };
             polls = polls.saturating_add(1);
             longest_poll = longest_poll.max(poll_started.elapsed());
@@ -600,14 +590,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 }
                 // A retry inside the poll gave up at the deadline: the wait ran out of time.
                 (None, Err(error)) if scope.stopped_at_deadline() => {
-                    return Err(WaiterError::ExceededMaxWait {
-                        waiter,
-                        max_wait,
-                        elapsed,
-                        polls,
-                        cancelled_in_flight: false,
-                        last: Some(Err(error)),
-                    });
+                    return Err(out_of_time(elapsed, polls, false, Some(Err(error))));
                 }
                 (None, Err(error)) => {
                     return Err(WaiterError::OperationFailed {
@@ -631,14 +614,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                         }
                     }
                     None => {
-                        return Err(WaiterError::ExceededMaxWait {
-                            waiter,
-                            max_wait,
-                            elapsed,
-                            polls,
-                            cancelled_in_flight: false,
-                            last: Some(result),
-                        });
+                        return Err(out_of_time(elapsed, polls, false, Some(result)));
                     }
                 },
             }
