@@ -74,9 +74,11 @@ fn typed_input(input: TokenStream) -> Result<(Option<syn::Type>, TokenStream), s
     }
 }
 
-/// Several `compile_error!`s in expression position: a block, with a diverging tail so that no
-/// follow-on type error is reported.
+/// Several `compile_error!`s in expression position: a block whose value is an `Expression`
+/// (one that returns its input), so that no follow-on type error is reported and the caller's
+/// next statements are not "unreachable" (as after a diverging tail): one mistake, one error.
 fn expression_error(e: syn::Error) -> TokenStream {
     let errors = e.to_compile_error();
-    quote!({ #errors loop {} })
+    let p = crate::jmespath::runtime_path();
+    quote!({ #errors #p::Expression::__new("", |node| ::core::result::Result::Ok(node)) })
 }

@@ -81,7 +81,7 @@ impl Reader<'_> {
 
     fn error(&self, what: &str) -> String {
         let column = self.text[..self.pos.min(self.text.len())].chars().count() + 1;
-        format!("{what} at column {column}")
+        format!("{what} (character {column} of the literal)")
     }
 
     fn skip_whitespace(&mut self) {
@@ -117,6 +117,10 @@ impl Reader<'_> {
                 }
                 loop {
                     self.skip_whitespace();
+                    if self.peek() == Some(b']') {
+                        return Err(self
+                            .error("a comma before `]`: remove it (JSON has no trailing commas)"));
+                    }
                     items.push(self.value(depth)?);
                     self.skip_whitespace();
                     if self.eat(",") {
@@ -138,6 +142,10 @@ impl Reader<'_> {
                 }
                 loop {
                     self.skip_whitespace();
+                    if self.peek() == Some(b'}') {
+                        return Err(self
+                            .error("a comma before `}`: remove it (JSON has no trailing commas)"));
+                    }
                     if self.peek() != Some(b'"') {
                         return Err(self.error("expected a key (a string in double quotes)"));
                     }
@@ -420,6 +428,22 @@ mod tests {
         for case in cases {
             same_as_serde_json(case);
         }
+    }
+
+    #[test]
+    fn errors_say_where_in_the_literal_and_what_to_do() {
+        assert_eq!(
+            parse_value(r#"{"x": 1,}"#),
+            Err("a comma before `}`: remove it (JSON has no trailing commas) (character 9 of the literal)".to_owned())
+        );
+        assert_eq!(
+            parse_value("[1, 2, ]"),
+            Err("a comma before `]`: remove it (JSON has no trailing commas) (character 8 of the literal)".to_owned())
+        );
+        assert_eq!(
+            parse_value("[1 2]"),
+            Err("expected `,` or `]` (character 4 of the literal)".to_owned())
+        );
     }
 
     #[test]

@@ -103,6 +103,11 @@ pub(crate) fn compile_expression(lit: &LitStr) -> Result<TokenStream, syn::Error
     Ok(expression(lit, &c))
 }
 
+/// The runtime's module the code of `jmespath!` names (its hidden JMESPath helpers).
+pub(crate) fn runtime_path() -> TokenStream {
+    expand::rt()
+}
+
 fn expression(lit: &LitStr, c: &Compiled) -> TokenStream {
     let f = expand::eval_fn(&c.ast);
     let p = expand::rt();
