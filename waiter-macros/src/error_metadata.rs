@@ -6,6 +6,7 @@
 //! * [`expand`] writes the `impl ProvideErrorMetadata`.
 
 mod check;
+mod codes;
 mod expand;
 mod model;
 mod parse;

@@ -16,7 +16,7 @@
 //! | `retryable(throttling)` or `throttling` | modeled as throttling (`@retryable(throttling: true)`) |
 //! | `transient` | a timeout, connection or IO error |
 //! | `transparent` | forward everything to the variant's only field, itself a `ProvideErrorMetadata` |
-//! | `codes = ["A", "B"]` | on a catch-all (its code read from a field): codes it may carry that no variant models |
+//! | `codes = ["A", "B"]` | on a catch-all (its code read from a field) or a `transparent` variant: codes it may carry that no variant models |
 //!
 //! | on a field | the field holds... | its type implements |
 //! |---|---|---|
@@ -33,8 +33,13 @@
 //! of them, with "did you mean" for a near miss (`ResourceNotFound` ->
 //! `ResourceNotFoundException`) and the list of codes otherwise. A catch-all that declares no
 //! `codes` carries only codes the type does not model, as far as the check is concerned; a type
-//! whose only code is a catch-all's without `codes`, or with a `transparent` variant, is not
-//! checked.
+//! whose only code is a catch-all's without `codes` is not checked. A `transparent` variant
+//! wrapping a transport error this crate describes (`std::io::Error`, `reqwest::Error`,
+//! `http::StatusCode`, `reqwest_middleware::Error`, the tower layer's `TransportError`: they
+//! carry no service code) adds no code and keeps the check on; one wrapping another type adds
+//! the codes it declares (`#[error_metadata(transparent, codes = ["Throttling"])]`), and
+//! without them turns the check off for the type, which the first `errorType` of each
+//! `#[waitable]` says in a warning.
 //!
 //! ```
 //! use std::time::Duration;

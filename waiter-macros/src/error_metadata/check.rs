@@ -32,7 +32,8 @@ pub(crate) fn container(cx: &Ctxt, container: &Container) {
 fn variant(cx: &Ctxt, v: &Variant) {
     let attrs = &v.attrs;
     if let Some(transparent) = attrs.transparent {
-        for (key, span) in attrs.given() {
+        // `codes` declares what the wrapped error carries, for `#[waitable]`'s `errorType` check.
+        for (key, span) in attrs.given().into_iter().filter(|(key, _)| *key != "codes") {
             cx.syn_error(syn::Error::new(
                 span,
                 format!(
@@ -65,6 +66,7 @@ fn variant(cx: &Ctxt, v: &Variant) {
             err.combine(syn::Error::new(transparent, "`transparent` given here"));
             cx.syn_error(err);
         }
+        codes_are_codes(cx, attrs);
         return;
     }
 
@@ -87,7 +89,7 @@ fn variant(cx: &Ctxt, v: &Variant) {
         }
     }
 
-    if let Some((codes, span)) = &attrs.codes {
+    if let Some((_, span)) = &attrs.codes {
         if !reads_code(v) {
             let fixed = match static_code(v) {
                 Some((code, _)) => format!("its code is \"{code}\""),
@@ -97,18 +99,13 @@ fn variant(cx: &Ctxt, v: &Variant) {
                 *span,
                 format!(
                     "`codes` lists what a catch-all variant (its code read from a field marked \
-                     `#[error_metadata(code)]`) may carry, for the `errorType` check of \
+                     `#[error_metadata(code)]`) or a `transparent` variant may carry, for the `errorType` check of \
                      `#[waitable]`; this variant cannot carry other codes ({fixed}): remove `codes`"
                 ),
             );
         }
-        for code in codes {
-            let value = code.value();
-            if value.is_empty() || value.chars().any(char::is_whitespace) {
-                cx.error_spanned_by(code, "an error code is not empty and has no whitespace");
-            }
-        }
     }
+    codes_are_codes(cx, attrs);
 
     let mut seen: HashMap<Role, &syn::Member> = HashMap::new();
     for field in &v.fields {
@@ -146,6 +143,16 @@ fn variant(cx: &Ctxt, v: &Variant) {
                     seen.insert(role, &field.member);
                 }
             }
+        }
+    }
+}
+
+/// Every code of `codes = [..]` is a code: not empty, no whitespace.
+fn codes_are_codes(cx: &Ctxt, attrs: &super::model::VariantAttrs) {
+    for code in attrs.codes.iter().flat_map(|(codes, _)| codes) {
+        let value = code.value();
+        if value.is_empty() || value.chars().any(char::is_whitespace) {
+            cx.error_spanned_by(code, "an error code is not empty and has no whitespace");
         }
     }
 }

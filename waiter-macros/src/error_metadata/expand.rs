@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::check::{reads_code, static_code};
+use super::check::static_code;
 use super::model::{Container, Data, Field, Role, Variant};
 
 pub(crate) fn container(c: &Container) -> TokenStream {
@@ -97,7 +97,8 @@ pub(crate) fn container(c: &Container) -> TokenStream {
         ),
     ];
 
-    let error_codes = error_codes(c, &variants, &impl_generics, &ty_generics, where_clause);
+    let error_codes =
+        super::codes::published(c, &variants, &impl_generics, &ty_generics, where_clause);
 
     quote! {
         #[automatically_derived]
@@ -107,118 +108,6 @@ pub(crate) fn container(c: &Container) -> TokenStream {
 
         #error_codes
     }
-}
-
-/// The codes the type models, for `#[waitable]`'s `errorType` warning: the written codes of its
-/// variants and the `codes` its catch-all variants declare; `None` when a `transparent` variant
-/// forwards, or when the only codes are a catch-all's that declares none. With the warnings'
-/// notes (`DerivedErrorCodes::Hint`): the derive is where the codes are known as text.
-fn error_codes(
-    c: &Container,
-    variants: &[&Variant],
-    impl_generics: &syn::ImplGenerics,
-    ty_generics: &syn::TypeGenerics,
-    where_clause: Option<&syn::WhereClause>,
-) -> TokenStream {
-    let krate = &c.krate;
-    let ident = c.ident;
-    let p = quote!(#krate::__private_v0_1);
-    let mut codes: Vec<String> = Vec::new();
-    let mut unknown = false;
-    let catch_alls: Vec<&Variant> = variants.iter().copied().filter(|v| reads_code(v)).collect();
-    for v in variants {
-        if v.attrs.transparent.is_some() {
-            unknown = true;
-        } else if let Some((code, _)) = static_code(v) {
-            codes.push(crate::error_metadata::normalize_code(&code));
-        }
-        for code in v.attrs.codes.iter().flat_map(|(codes, _)| codes) {
-            codes.push(crate::error_metadata::normalize_code(&code.value()));
-        }
-    }
-    if codes.is_empty() && catch_alls.iter().any(|v| v.attrs.codes.is_none()) {
-        unknown = true;
-    }
-    let name = ident.to_string();
-    let (codes_tokens, hints) = if unknown {
-        (quote!(::core::option::Option::None), Vec::new())
-    } else {
-        let listed = list_codes(&codes);
-        let advice = match catch_alls.first() {
-            Some(v) => format!(
-                " If the catch-all `{}` carries it, declare it there: \
-                 `#[error_metadata(codes = [\"...\"])]`.",
-                v.name
-            ),
-            None => " Name one of them, or give a variant `#[error_metadata(code = \"...\")]`."
-                .to_owned(),
-        };
-        let mut hints = vec![format!(
-            "\nthis errorType is not a code `{name}` models, so the acceptor never matches (Smithy \
-             warns the same). {listed}{advice}"
-        )];
-        hints.extend(codes.iter().map(|code| {
-            format!(
-                "\nthis errorType is not a code `{name}` models; did you mean \"{code}\"? (as \
-                 written, the acceptor never matches; Smithy warns the same)"
-            )
-        }));
-        (quote!(::core::option::Option::Some(&[#(#codes),*])), hints)
-    };
-    let hint_impls = hints.iter().enumerate().map(|(i, note)| {
-        let i = i + 1;
-        quote! {
-            impl waitable<#i> {
-                #[deprecated(note = #note)]
-                pub fn errorType(&self) {}
-            }
-        }
-    });
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, non_snake_case, dead_code)]
-        const _: () = {
-            /// The warning of an `errorType` naming a code this type does not model: its
-            /// deprecated `errorType` method, chosen by a const index.
-            #[derive(Default)]
-            pub struct waitable<const I: usize>;
-
-            impl waitable<0> {
-                pub fn errorType(&self) {}
-            }
-
-            #(#hint_impls)*
-
-            #[automatically_derived]
-            impl #impl_generics #p::DerivedErrorCodes for #ident #ty_generics #where_clause {
-                const CODES: ::core::option::Option<&'static [&'static str]> = #codes_tokens;
-                type Hint<const I: usize> = waitable<I>;
-            }
-        };
-    }
-}
-
-/// "Its codes: "A", "B" and "C"." (the first 24, then how many more).
-fn list_codes(codes: &[String]) -> String {
-    const SHOWN: usize = 24;
-    let quoted: Vec<String> = codes
-        .iter()
-        .take(SHOWN)
-        .map(|c| format!("\"{c}\""))
-        .collect();
-    let mut text = match quoted.as_slice() {
-        [] => return "It models no code.".to_owned(),
-        [one] => format!("Its one code: {one}"),
-        [init @ .., last] if codes.len() <= SHOWN => {
-            format!("Its codes: {} and {last}", init.join(", "))
-        }
-        all => format!("Its codes: {}", all.join(", ")),
-    };
-    if codes.len() > SHOWN {
-        text.push_str(&format!(" and {} more", codes.len() - SHOWN));
-    }
-    text.push('.');
-    text
 }
 
 /// The impl emitted next to compile errors: it only keeps uses of the type from failing too.
@@ -333,7 +222,7 @@ fn flag(value: bool) -> TokenStream {
 }
 
 /// Whether `ty` names one of the item's type parameters (then a `transparent` field needs a bound).
-fn mentions_any(ty: &syn::Type, params: &[&syn::Ident]) -> bool {
+pub(super) fn mentions_any(ty: &syn::Type, params: &[&syn::Ident]) -> bool {
     fn walk(tokens: TokenStream, params: &[&syn::Ident]) -> bool {
         tokens.into_iter().any(|tt| match tt {
             proc_macro2::TokenTree::Ident(ident) => params.iter().any(|p| **p == ident),

@@ -24,6 +24,9 @@ pub(crate) struct AcceptorCode {
 /// with the other errors. Returns the compiled code per waiter, per acceptor.
 pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<AcceptorCode>> {
     rules(cx, model, Some(op));
+    // Whether an `errorType` check was emitted yet: only the first says that the error type's
+    // codes are not known (once per attribute, not once per acceptor).
+    let mut error_type_checked = false;
     model
         .waiters
         .iter()
@@ -50,7 +53,7 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
                     // error. The others get theirs even when the attribute has errors elsewhere
                     // (the fallback emits them): every error arrives in one pass.
                     let typed = if acceptor.read_cleanly && cx.error_count() == errors_before {
-                        typed_checks(op, acceptor, on_list)
+                        typed_checks(op, acceptor, on_list, &mut error_type_checked)
                     } else {
                         TokenStream::new()
                     };
@@ -66,14 +69,16 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
 }
 
 /// A warning when an `errorType` names a code the operation's error type does not model: its
-/// `#[derive(ProvideErrorMetadata)]` publishes the codes of its variants and of its catch-all's
-/// `codes = [..]`, with the warning's notes (the codes, or "did you mean" the closest). Smithy
-/// warns the same (an `errorType` the operation does not list); other error types (a
-/// hand-written `ProvideErrorMetadata`, a `transparent` variant) are not checked.
+/// `#[derive(ProvideErrorMetadata)]` publishes the codes of its variants, of its catch-all's
+/// and `transparent` variants' `codes = [..]` (a `transparent` variant wrapping a transport
+/// error the runtime describes adds none), with the warning's notes (the codes, or "did you
+/// mean" the closest). Smithy warns the same (an `errorType` the operation does not list).
+/// Codes that cannot be known (a hand-written `ProvideErrorMetadata`, a catch-all declaring
+/// none) are not checked; when a `transparent` variant hides them, the `first` check says so.
 ///
 /// The warning is a deprecated method of the derive's, chosen by a const-evaluated index and
 /// called at the `errorType` string: rustc's `deprecated` lint, with the note as its text.
-fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
+fn error_type_check(op: &Operation, error_type: &syn::LitStr, first: bool) -> TokenStream {
     let Some((_, error)) = &op.parts else {
         return TokenStream::new();
     };
@@ -83,6 +88,12 @@ fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
     let code = crate::error_metadata::normalize_code(&error_type.value());
     let p = crate::krate::private();
     let check = proc_macro2::Ident::new("errorType", error_type.span());
+    let codes = quote::quote!(#p::ErrorCodes::<#error>::CODES);
+    let hint = if first {
+        quote::quote!(#p::first_error_type_hint(#codes, #p::ErrorCodes::<#error>::UNKNOWN_HINT, #code))
+    } else {
+        quote::quote!(#p::error_type_hint(#codes, #code))
+    };
     quote::quote! {
         #[allow(non_snake_case, dead_code, clippy::all)]
         {
@@ -90,7 +101,7 @@ fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
             use #p::UnknownErrorCodes as _;
             fn check() {
                 #p::ErrorCodes::<#error>::new()
-                    .hint::<{ #p::error_type_hint(#p::ErrorCodes::<#error>::CODES, #code) }>()
+                    .hint::<{ #hint }>()
                     .#check()
             }
         }
@@ -98,10 +109,17 @@ fn error_type_check(op: &Operation, error_type: &syn::LitStr) -> TokenStream {
 }
 
 /// The typed-path checks of an acceptor's path and message.
-fn typed_checks(op: &Operation, acceptor: &super::model::Acceptor, on_list: bool) -> TokenStream {
+fn typed_checks(
+    op: &Operation,
+    acceptor: &super::model::Acceptor,
+    on_list: bool,
+    error_type_checked: &mut bool,
+) -> TokenStream {
     let mut tokens = TokenStream::new();
     if let Matcher::ErrorType(error_type) = &acceptor.matcher {
-        tokens.extend(error_type_check(op, error_type));
+        let check = error_type_check(op, error_type, !*error_type_checked);
+        *error_type_checked |= !check.is_empty();
+        tokens.extend(check);
     }
     let root = match &acceptor.matcher {
         Matcher::Output(m) => {

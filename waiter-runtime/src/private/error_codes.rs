@@ -1,19 +1,55 @@
 //! What `#[waitable]`'s `errorType` check knows of an error type's codes: the codes a
 //! `#[derive(ProvideErrorMetadata)]` type publishes ([`DerivedErrorCodes`], read through
-//! [`ErrorCodes`], which falls back to "unknown" for other types), and which warning a matcher's
-//! code gets against them ([`error_type_hint`]: none, the list of codes, or "did you mean").
+//! [`ErrorCodes`], which falls back to "unknown" for other types), the error types the runtime
+//! describes itself, which carry no service code (`no_service_codes!`: one line per type),
+//! and which warning a matcher's code gets against them ([`error_type_hint`]: none, the list of
+//! codes, or "did you mean"; [`first_error_type_hint`]: the same, or once per `#[waitable]`
+//! that the codes are not known).
 
 use super::const_str::{bytes_eq, distance};
 
 /// The error codes a `#[derive(ProvideErrorMetadata)]` type models (its variants' written
-/// codes and the codes its catch-all variants declare with `codes = [..]`; `None` when they
-/// cannot be known: a `transparent` variant, or only a catch-all that declares nothing), and
-/// the warnings of `#[waitable]`'s `errorType` check, whose notes the derive writes (it alone
-/// knows the codes): `Hint<0>` is silent, `Hint<1>` lists the codes, `Hint<{2 + k}>` asks
-/// "did you mean" the `k`th code (see [`error_type_hint`]).
+/// codes and the codes its catch-all and `transparent` variants declare with `codes = [..]`;
+/// `None` when they cannot be known: a `transparent` variant forwarding to a type whose codes
+/// are not known, or only a catch-all that declares nothing), and the warnings of
+/// `#[waitable]`'s `errorType` check, whose notes the derive writes (it alone knows the codes):
+/// `Hint<0>` is silent, `Hint<1>` lists the codes, `Hint<{2 + k}>` asks "did you mean" the
+/// `k`th code (see [`error_type_hint`]), and `Hint<UNKNOWN_HINT>` (when not 0) says which
+/// `transparent` variant hides the codes.
 pub trait DerivedErrorCodes {
     const CODES: Option<&'static [&'static str]>;
+    /// The hint of the first `errorType` of a `#[waitable]` when `CODES` is `None` because of a
+    /// `transparent` variant (0: none).
+    const UNKNOWN_HINT: usize = 0;
     type Hint<const I: usize>: Default;
+}
+
+/// The error types the runtime describes itself (transports': their errors carry no service
+/// code, so behind `#[error_metadata(transparent)]` they add no code and keep `#[waitable]`'s
+/// `errorType` check on). One line per type, with the feature that describes it.
+macro_rules! no_service_codes {
+    ($($feature:literal => $ty:ty,)*) => {$(
+        #[cfg(feature = $feature)]
+        impl DerivedErrorCodes for $ty {
+            const CODES: Option<&'static [&'static str]> = Some(&[]);
+            type Hint<const I: usize> = KnownCode;
+        }
+    )*};
+}
+
+no_service_codes! {
+    "io" => std::io::Error,
+    "http" => http::StatusCode,
+    "reqwest" => reqwest::Error,
+    "reqwest-0_12" => reqwest_0_12::Error,
+    "reqwest-middleware" => reqwest_middleware::Error,
+    "tower" => crate::retry::layer::TransportError,
+}
+
+/// Whether an error type is known to carry no code (what a `transparent` variant wrapping it
+/// adds to the codes of its enum: nothing).
+pub const fn codeless(codes: Option<&[&str]>) -> bool {
+    matches!(codes, Some([]))
 }
 
 /// `ErrorCodes::<E>::CODES`: the codes `E` derives, else `None` (through [`UnknownErrorCodes`],
@@ -35,6 +71,7 @@ impl<E: ?Sized> Default for ErrorCodes<E> {
 
 impl<E: ?Sized + DerivedErrorCodes> ErrorCodes<E> {
     pub const CODES: Option<&'static [&'static str]> = E::CODES;
+    pub const UNKNOWN_HINT: usize = E::UNKNOWN_HINT;
 
     pub fn hint<const I: usize>(&self) -> E::Hint<I> {
         Default::default()
@@ -44,6 +81,7 @@ impl<E: ?Sized + DerivedErrorCodes> ErrorCodes<E> {
 /// The fallback of [`ErrorCodes`]: codes not known at compile time, nothing to warn about.
 pub trait UnknownErrorCodes {
     const CODES: Option<&'static [&'static str]> = None;
+    const UNKNOWN_HINT: usize = 0;
 
     fn hint<const I: usize>(&self) -> KnownCode {
         KnownCode
@@ -53,6 +91,7 @@ pub trait UnknownErrorCodes {
 impl<E: ?Sized> UnknownErrorCodes for ErrorCodes<E> {}
 
 /// The hint of an `errorType` that can match (or whose codes are not known): no warning.
+#[derive(Default)]
 pub struct KnownCode;
 
 #[allow(non_snake_case)]
@@ -86,6 +125,20 @@ pub const fn error_type_hint(codes: Option<&[&str]>, code: &str) -> usize {
         k += 1;
     }
     if best != usize::MAX { 2 + best_k } else { 1 }
+}
+
+/// [`error_type_hint`] for the first `errorType` matcher of a `#[waitable]`: when the codes
+/// are not known because of a `transparent` variant, `unknown_hint` (the derive's warning that
+/// says so, once per `#[waitable]`).
+pub const fn first_error_type_hint(
+    codes: Option<&[&str]>,
+    unknown_hint: usize,
+    code: &str,
+) -> usize {
+    match codes {
+        None => unknown_hint,
+        Some(_) => error_type_hint(codes, code),
+    }
 }
 
 /// How far apart two codes are when one is a near miss of the other, else `usize::MAX`: the

@@ -36,7 +36,8 @@ pub use checks::{
     foreign_error_type, searchable_input,
 };
 pub use error_codes::{
-    DerivedErrorCodes, ErrorCodes, KnownCode, UnknownErrorCodes, error_type_hint,
+    DerivedErrorCodes, ErrorCodes, KnownCode, UnknownErrorCodes, codeless, error_type_hint,
+    first_error_type_hint,
 };
 
 /// Builds the waiter a `wait_until_*` function returns from a closure starting one poll.

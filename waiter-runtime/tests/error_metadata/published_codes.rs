@@ -4,7 +4,9 @@
 //! or "did you mean" the closest). The warnings themselves are
 //! `ui-tests/cases/waitable/error_type_catch_all.rs`.
 
-use waiter_runtime::__private_v0_1::{ErrorCodes, UnknownErrorCodes, error_type_hint};
+use waiter_runtime::__private_v0_1::{
+    ErrorCodes, UnknownErrorCodes, error_type_hint, first_error_type_hint,
+};
 use waiter_runtime::ProvideErrorMetadata;
 
 #[derive(Debug, ProvideErrorMetadata)]
@@ -47,12 +49,43 @@ struct S3 {
     code: String,
 }
 
+/// A transport error the runtime describes adds no code: the codes stay known.
 #[derive(Debug, ProvideErrorMetadata)]
 #[allow(dead_code)]
 enum Forwarding {
     NotFound,
     #[error_metadata(transparent)]
     Io(std::io::Error),
+}
+
+/// reqwest's errors carry no service code either.
+#[cfg(feature = "reqwest")]
+#[derive(Debug, ProvideErrorMetadata)]
+#[allow(dead_code)]
+enum OverReqwest {
+    #[error_metadata(code = "InvalidInstanceID.NotFound")]
+    NotFound,
+    #[error_metadata(transparent)]
+    Transport(reqwest::Error),
+}
+
+/// A wrapped type whose codes are not known hides the enum's, unless the variant declares them.
+#[derive(Debug, ProvideErrorMetadata)]
+#[allow(dead_code)]
+enum Hiding {
+    NotFound,
+    #[error_metadata(transparent)]
+    Io(std::io::Error),
+    #[error_metadata(transparent)]
+    Service(Manual),
+}
+
+#[derive(Debug, ProvideErrorMetadata)]
+#[allow(dead_code)]
+enum Declaring {
+    NotFound,
+    #[error_metadata(transparent, codes = ["Throttling"])]
+    Service(Manual),
 }
 
 /// A hand-written `ProvideErrorMetadata`: not derived, nothing known.
@@ -83,8 +116,46 @@ fn the_derive_publishes_the_codes_a_catch_all_does_not_hide() {
         Some(&["NoSuchKey", "NoSuchBucket"][..])
     );
     assert_eq!(ErrorCodes::<Wire>::CODES, None);
-    assert_eq!(ErrorCodes::<Forwarding>::CODES, None);
     assert_eq!(<ErrorCodes<Manual> as UnknownErrorCodes>::CODES, None);
+}
+
+#[test]
+fn transport_errors_behind_transparent_keep_the_codes_known() {
+    assert_eq!(ErrorCodes::<std::io::Error>::CODES, Some(&[][..]));
+    assert_eq!(ErrorCodes::<Forwarding>::CODES, Some(&["NotFound"][..]));
+    assert_eq!(ErrorCodes::<Forwarding>::UNKNOWN_HINT, 0);
+    #[cfg(feature = "reqwest")]
+    assert_eq!(
+        ErrorCodes::<OverReqwest>::CODES,
+        Some(&["InvalidInstanceID.NotFound"][..])
+    );
+    // The misspelled code of the newcomer's EC2 waiter: "did you mean" the modeled one.
+    #[cfg(feature = "reqwest")]
+    assert_eq!(
+        error_type_hint(
+            ErrorCodes::<OverReqwest>::CODES,
+            "InvalidInstanceId.NotFound"
+        ),
+        2
+    );
+}
+
+#[test]
+fn an_unknown_wrapped_type_hides_the_codes_and_says_so_once() {
+    assert_eq!(ErrorCodes::<Hiding>::CODES, None);
+    // Hints: 1 the list, 2 "did you mean NotFound", 3 `Io`'s (never), 4 `Service`'s.
+    assert_eq!(ErrorCodes::<Hiding>::UNKNOWN_HINT, 4);
+    let (codes, unknown) = (
+        ErrorCodes::<Hiding>::CODES,
+        ErrorCodes::<Hiding>::UNKNOWN_HINT,
+    );
+    assert_eq!(first_error_type_hint(codes, unknown, "Anything"), 4);
+    assert_eq!(error_type_hint(codes, "Anything"), 0);
+    // Declared codes are known again.
+    let codes = ErrorCodes::<Declaring>::CODES;
+    assert_eq!(codes, Some(&["NotFound", "Throttling"][..]));
+    assert_eq!(first_error_type_hint(codes, 0, "Throttling"), 0);
+    assert_eq!(first_error_type_hint(codes, 0, "Throtling"), 3);
 }
 
 #[test]

@@ -1,0 +1,37 @@
+// A `transparent` variant wrapping an error type whose codes are not known (a hand-written
+// `ProvideErrorMetadata`) turns the `errorType` check off for its enum, and the first
+// `errorType` of the attribute says so, once: not one warning per acceptor.
+#![deny(deprecated)]
+
+use waiter_runtime::{ProvideErrorMetadata, waitable};
+
+#[derive(Debug)]
+pub struct ServiceError(String);
+
+impl ProvideErrorMetadata for ServiceError {
+    fn code(&self) -> Option<&str> {
+        Some(&self.0)
+    }
+}
+
+#[derive(Debug, ProvideErrorMetadata)]
+pub enum Error {
+    NotFound,
+    #[error_metadata(transparent)]
+    Service(ServiceError),
+}
+
+pub struct Client;
+
+impl Client {
+    #[waitable(StackDeleted: { acceptors: [
+        { state: "success", matcher: { errorType: "ValidationError" } }
+        { state: "retry", matcher: { errorType: "Throttling" } }
+    ] })]
+    pub async fn describe_stack(&self, name: &str) -> Result<(), Error> {
+        let _ = name;
+        Err(Error::NotFound)
+    }
+}
+
+fn main() {}
