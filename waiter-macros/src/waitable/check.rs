@@ -52,7 +52,17 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
                     // whose paths already have an error gets none, so that one mistake is one
                     // error. The others get theirs even when the attribute has errors elsewhere
                     // (the fallback emits them): every error arrives in one pass.
-                    let typed = if acceptor.read_cleanly && cx.error_count() == errors_before {
+                    // The one error about a non-boolean `expected` leaves the path's field
+                    // chain worth checking.
+                    let own_errors = match &acceptor.matcher {
+                        Matcher::Output(m) | Matcher::InputOutput(m) => {
+                            usize::from(m.expected_not_boolean)
+                        }
+                        Matcher::Success(_) | Matcher::ErrorType(_) => 0,
+                    };
+                    let typed = if acceptor.read_cleanly
+                        && cx.error_count() == errors_before + own_errors
+                    {
                         typed_checks(op, acceptor, on_list, &mut error_type_checked)
                     } else {
                         TokenStream::new()

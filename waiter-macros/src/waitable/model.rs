@@ -60,9 +60,9 @@ pub(crate) struct PathMatcher {
     pub comparator: Comparator,
     /// Span of the `output`/`inputOutput` key.
     pub key_span: Span,
-    /// `booleanEquals` with an `expected` other than "true"/"false" (reported while reading,
-    /// saying to compare with `stringEquals`): the path's comparator need is not checked too,
-    /// its field chain is.
+    /// `booleanEquals` with an `expected` other than "true"/"false" (reported once the path's
+    /// type is known, saying which string comparator fits it): the path's comparator need is
+    /// not checked too, its field chain is.
     pub expected_not_boolean: bool,
 }
 

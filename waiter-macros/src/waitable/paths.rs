@@ -215,7 +215,12 @@ pub(crate) fn condition(
     } else {
         Data::Output
     };
-    let Some((eval, ty)) = compile(cx, op, &matcher.path, data) else {
+    let compiled = compile(cx, op, &matcher.path, data);
+    if matcher.expected_not_boolean {
+        let ty = compiled.as_ref().map(|(_, ty)| ty);
+        super::read::expected_not_a_boolean(cx, &matcher.expected, ty);
+    }
+    let Some((eval, ty)) = compiled else {
         return (quote!(false), false);
     };
     let on_list = !matcher.expected_not_boolean

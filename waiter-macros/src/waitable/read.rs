@@ -323,17 +323,12 @@ fn read_acceptor(cx: &Ctxt, node: &Node) -> Option<Acceptor> {
         );
     }
     let matcher = matcher?;
-    // The one error about `expected` leaves the path's field chain worth checking.
-    let own_errors = match &matcher {
-        Matcher::Output(m) | Matcher::InputOutput(m) => usize::from(m.expected_not_boolean),
-        Matcher::Success(_) | Matcher::ErrorType(_) => 0,
-    };
     Some(Acceptor {
         state: state?,
         matcher,
         message,
         message_key_span,
-        read_cleanly: cx.error_count() == errors_before + own_errors,
+        read_cleanly: cx.error_count() == errors_before,
     })
 }
 
@@ -469,14 +464,11 @@ fn read_path_matcher(cx: &Ctxt, member: &Member) -> Option<PathMatcher> {
     if let (Some(Comparator::BooleanEquals), Some(e)) = (comparator, &expected) {
         if e.value() != "true" && e.value() != "false" {
             expected_not_boolean = true;
-            cx.error(
-                e.span(),
-                format!(
-                    "with `booleanEquals`, `expected` must be \"true\" or \"false\", found \"{}\"; \
-                     to compare the path with a string, write `comparator: \"stringEquals\"`",
-                    e.value()
-                ),
-            );
+            // With a path, the error is reported where the path's type is known (the advice
+            // depends on it: `stringEquals`, or `allStringEquals`/`anyStringEquals` on a list).
+            if path.is_none() {
+                expected_not_a_boolean(cx, e, None);
+            }
         }
     }
     Some(PathMatcher {
@@ -486,4 +478,28 @@ fn read_path_matcher(cx: &Ctxt, member: &Member) -> Option<PathMatcher> {
         key_span: member.key_span,
         expected_not_boolean,
     })
+}
+
+/// `booleanEquals` with an `expected` other than "true"/"false": the error at `expected`,
+/// advising the comparator that fits the path's result (`path_type`, when it is known): a
+/// string comparator for one value, `allStringEquals`/`anyStringEquals` for a list.
+pub(super) fn expected_not_a_boolean(
+    cx: &Ctxt,
+    expected: &LitStr,
+    path_type: Option<&crate::jmespath::StaticType>,
+) {
+    let advice = match path_type {
+        Some(crate::jmespath::StaticType::Array(_)) => {
+            "the path gives a list: to compare every element with it, write `comparator: \
+             \"allStringEquals\"`; to find one element equal to it, `comparator: \"anyStringEquals\"`"
+        }
+        _ => "to compare the path with a string, write `comparator: \"stringEquals\"`",
+    };
+    cx.error(
+        expected.span(),
+        format!(
+            "with `booleanEquals`, `expected` must be \"true\" or \"false\", found \"{}\"; {advice}",
+            expected.value()
+        ),
+    );
 }
