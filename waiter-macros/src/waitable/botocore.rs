@@ -7,17 +7,58 @@ use proc_macro2::Span;
 use super::model::WaiterDef;
 use super::node::{Member, Node, NodeKind};
 
-pub(super) const BOTOCORE: &str = "this is a botocore `waiters-2.json` waiter (the AWS SDKs' own format, with \
-    `delay`, `maxAttempts` and `matcher: \"path\"`), not the value of a Smithy `@waitable` trait. \
-    Paste the waiter from the service's Smithy model instead (the `@waitable( .. )` of the IDL, or the \
-    `\"smithy.waiters#waitable\"` value of the JSON model), or translate it: `delay` -> `minDelay`, \
-    `maxAttempts` -> the max wait you give `.wait(..)`, `matcher: \"path\"`/`\"pathAll\"`/`\"pathAny\"` with \
-    `argument` -> `matcher: { output: { path: <argument>, expected: .., comparator: \"stringEquals\"` \
-    (`\"allStringEquals\"`, `\"anyStringEquals\"`) `} }`, `\"status\"` -> `success`, `\"error\"` -> `errorType`";
+/// The one error for a pasted botocore waiter: how to translate it, with the max wait its
+/// `delay` and `maxAttempts` give (`delay` x `maxAttempts`, per waiter pasted).
+pub(super) fn botocore_message(node: &Node) -> String {
+    let max_waits: Vec<String> = waiters(node)
+        .iter()
+        .filter_map(|waiter| {
+            let NodeKind::Object(members) = &waiter.value.kind else {
+                return None;
+            };
+            let number = |key: &str| {
+                members
+                    .iter()
+                    .find(|m| m.key == key)
+                    .and_then(|m| match &m.value.kind {
+                        NodeKind::Number(n) => n.parse::<u64>().ok(),
+                        _ => None,
+                    })
+            };
+            let (delay, attempts) = (number("delay")?, number("maxAttempts")?);
+            let secs = delay.checked_mul(attempts)?;
+            Some(format!(
+                "`{}`: {delay} s x {attempts} = {secs} s, `.wait(Duration::from_secs({secs}))`",
+                waiter.key
+            ))
+        })
+        .collect();
+    let max_wait = if max_waits.is_empty() {
+        "`maxAttempts` -> the max wait you give `.wait(..)`, `delay` x `maxAttempts` seconds"
+            .to_owned()
+    } else {
+        format!(
+            "`maxAttempts` -> the max wait you give `.wait(..)`, `delay` x `maxAttempts` ({})",
+            max_waits.join("; ")
+        )
+    };
+    format!(
+        "this is a botocore `waiters-2.json` waiter (the AWS SDKs' own format, with `delay`, \
+         `maxAttempts` and `matcher: \"path\"`), not the value of a Smithy `@waitable` trait. \
+         Paste the waiter from the service's Smithy model instead (the `@waitable( .. )` of the \
+         IDL, or the `\"smithy.waiters#waitable\"` value of the JSON model), or translate it: \
+         `delay` -> `minDelay`, {max_wait}, drop `operation` (the function under \
+         `#[waitable]` is the operation), `description` -> `documentation`, \
+         `matcher: \"path\"`/`\"pathAll\"`/`\"pathAny\"` with `argument` -> `matcher: {{ output: \
+         {{ path: <argument>, expected: .., comparator: \"stringEquals\"` (`\"allStringEquals\"`, \
+         `\"anyStringEquals\"`) `}} }}`, `\"status\"` -> `success`, `\"error\"` -> `errorType`"
+    )
+}
 
 /// Where `node` shows itself to be botocore's `waiters-2.json` format rather than a Smithy trait
-/// value: the file's `version`/`waiters` keys, a waiter's `delay`/`maxAttempts`/`operation`, or
-/// an acceptor whose `matcher` is a string.
+/// value: the file's `version`/`waiters` keys, a waiter's `delay`/`maxAttempts`, or an
+/// acceptor whose `matcher` is a string. A waiter otherwise translated that keeps botocore's
+/// `operation` is not one: its `operation` gets its own warning ([`leftover_advice`]).
 pub(super) fn botocore(node: &Node) -> Option<Span> {
     let NodeKind::Object(top) = &node.kind else {
         return None;
@@ -36,7 +77,7 @@ pub(super) fn botocore(node: &Node) -> Option<Span> {
         };
         if let Some(m) = members
             .iter()
-            .find(|m| matches!(m.key.as_str(), "delay" | "maxAttempts" | "operation"))
+            .find(|m| matches!(m.key.as_str(), "delay" | "maxAttempts"))
         {
             return Some(m.key_span);
         }
@@ -61,13 +102,26 @@ pub(super) fn botocore(node: &Node) -> Option<Span> {
     None
 }
 
-/// The waiters of a botocore waiter (or of a whole `waiters-2.json`, under `waiters`), by name
-/// only: what the fallback needs to declare `wait_until_*`.
-pub(super) fn botocore_waiters(node: &Node) -> Vec<WaiterDef> {
+/// What to do with a botocore member left in a translated waiter (appended to the unknown
+/// member's warning): `operation` is dropped, `description` renamed.
+pub(super) fn leftover_advice(key: &str) -> Option<&'static str> {
+    match key {
+        "operation" => Some(
+            "; `operation` is botocore's: a Smithy waiter's operation is the function under \
+             `#[waitable]`, remove it",
+        ),
+        "description" => Some("; botocore's `description` is Smithy's `documentation`: rename it"),
+        _ => None,
+    }
+}
+
+/// The waiters of a botocore paste: under `waiters` (a whole `waiters-2.json`), else the top
+/// level's members.
+fn waiters(node: &Node) -> &[Member] {
     let NodeKind::Object(top) = &node.kind else {
-        return Vec::new();
+        return &[];
     };
-    let waiters = match top.iter().find(|m| m.key == "waiters") {
+    match top.iter().find(|m| m.key == "waiters") {
         Some(Member {
             value:
                 Node {
@@ -77,8 +131,13 @@ pub(super) fn botocore_waiters(node: &Node) -> Vec<WaiterDef> {
             ..
         }) => waiters,
         _ => top,
-    };
-    waiters
+    }
+}
+
+/// The waiters of a botocore waiter (or of a whole `waiters-2.json`, under `waiters`), by name
+/// only: what the fallback needs to declare `wait_until_*`.
+pub(super) fn botocore_waiters(node: &Node) -> Vec<WaiterDef> {
+    waiters(node)
         .iter()
         .filter(|m| matches!(m.value.kind, NodeKind::Object(_)))
         // A name the fallback can turn into `wait_until_<snake>`.

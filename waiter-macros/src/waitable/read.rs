@@ -5,7 +5,7 @@
 use proc_macro2::Span;
 use syn::LitStr;
 
-use super::botocore::{BOTOCORE, botocore, botocore_waiters};
+use super::botocore::{botocore, botocore_message, botocore_waiters, leftover_advice};
 use super::model::{Acceptor, Comparator, Matcher, PathMatcher, State, Waitable, WaiterDef};
 use super::node::{Member, Node, NodeKind};
 use crate::ctxt::Ctxt;
@@ -14,7 +14,7 @@ use crate::ctxt::Ctxt;
 pub(crate) fn read(cx: &Ctxt, node: &Node) -> Waitable {
     let mut waiters = Vec::new();
     if let Some(span) = botocore(node) {
-        cx.error(span, BOTOCORE);
+        cx.error(span, botocore_message(node));
         // Its waiters' names, so that the fallback declares their functions and the callers
         // report nothing more: the translation advice is the one error.
         return Waitable {
@@ -143,9 +143,10 @@ fn unknown(cx: &Ctxt, member: &Member, of: &str, known: &[&str]) {
     cx.warn(
         member.key_span,
         format!(
-            "unknown member `{}` of {of} is ignored (Smithy ignores it too); known members: {}",
+            "unknown member `{}` of {of} is ignored (Smithy ignores it too); known members: {}{}",
             member.key,
-            known.join(", ")
+            known.join(", "),
+            leftover_advice(&member.key).unwrap_or_default()
         ),
     );
 }
