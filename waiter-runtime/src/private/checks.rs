@@ -76,15 +76,27 @@ pub fn foreign_error_type<O, E: ForeignErrorCode>(result: &Result<O, E>, expecte
 )]
 pub trait MaxWaitGiven: sealed::Sealed {}
 
-/// What [`MaxWaitGiven`] is asked of: a waiter awaited as it is.
+/// The same for a [`WaitAll`](crate::WaitAll) awaited without `.wait(max_wait)`.
+#[diagnostic::on_unimplemented(
+    message = "a `WaitAll` needs its maximum wait: write `.wait(Duration::from_secs(600)).await`",
+    label = "`.wait(max_wait)` returns the future to await",
+    note = "a `WaitAll` is not a future until `.wait(max_wait)` gives the set its one deadline, shared by every waiter in it: keep the `.await`, after `.wait(..)` (or use `.stream(max_wait)` for each result as it comes)"
+)]
+pub trait SetMaxWaitGiven: sealed::Sealed {}
+
+/// What [`MaxWaitGiven`] and [`SetMaxWaitGiven`] are asked of: a waiter (or a set) awaited as
+/// it is.
 pub struct WithoutMaxWait<W>(core::marker::PhantomData<W>);
 
-// The one implementation, for no waiter (without one, rustc would advise adding one).
+// The one implementation of each, for no waiter (without one, rustc would advise adding one).
 impl sealed::Sealed for WithoutMaxWait<()> {}
 #[diagnostic::do_not_recommend]
 impl MaxWaitGiven for WithoutMaxWait<()> {}
+#[diagnostic::do_not_recommend]
+impl SetMaxWaitGiven for WithoutMaxWait<()> {}
 
 mod sealed {
-    /// Nameable by no other crate: [`super::MaxWaitGiven`] has the implementations above only.
+    /// Nameable by no other crate: [`super::MaxWaitGiven`] and [`super::SetMaxWaitGiven`] have
+    /// the implementations above only.
     pub trait Sealed {}
 }
