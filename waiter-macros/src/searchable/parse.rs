@@ -5,7 +5,37 @@ use super::model::*;
 use super::rename::Rule;
 use syn::{Data, DeriveInput, Fields, spanned::Spanned};
 
-fn fields(fs: &Fields, rule: Option<Rule>, errors: &mut Errors) -> Vec<Field> {
+/// The rename rules a container (or struct variant) gives its fields: `#[searchable(rename_all)]`
+/// and `#[serde(rename_all)]`. A member's name is, first to last: its own
+/// `#[searchable(rename)]`, the container's `#[searchable(rename_all)]`, its own
+/// `#[serde(rename)]`, the container's `#[serde(rename_all)]`, its Rust name. The derive's own
+/// attributes win over serde's at every level: serde names the wire, `searchable` the model.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Rules {
+    pub(crate) searchable: Option<Rule>,
+    pub(crate) serde: Option<Rule>,
+}
+
+impl Rules {
+    fn of(a: &super::attr::Attrs) -> Self {
+        Rules {
+            searchable: a.rename_all,
+            serde: a.serde_rename_all,
+        }
+    }
+
+    /// The name of a member whose own attributes are `a` and whose Rust name is `raw`.
+    fn name(self, a: &super::attr::Attrs, raw: &str, apply: fn(Rule, &str) -> String) -> String {
+        a.rename
+            .clone()
+            .or_else(|| self.searchable.map(|r| apply(r, raw)))
+            .or_else(|| a.serde_rename.clone())
+            .or_else(|| self.serde.map(|r| apply(r, raw)))
+            .unwrap_or_else(|| raw.to_owned())
+    }
+}
+
+fn fields(fs: &Fields, rules: Rules, errors: &mut Errors) -> Vec<Field> {
     let mut out = Vec::new();
     for (i, f) in fs.iter().enumerate() {
         let a = attrs(&f.attrs, errors);
@@ -30,11 +60,7 @@ fn fields(fs: &Fields, rule: Option<Rule>, errors: &mut Errors) -> Vec<Field> {
             Some(id) => {
                 let raw = id.to_string();
                 let raw = raw.strip_prefix("r#").unwrap_or(&raw).to_owned();
-                let wire = a
-                    .rename
-                    .clone()
-                    .or(a.serde_rename.clone())
-                    .unwrap_or_else(|| rule.map_or(raw.clone(), |r| r.apply_to_field(&raw)));
+                let wire = rules.name(&a, &raw, |r, raw| r.apply_to_field(raw));
                 (syn::Member::Named(id.clone()), wire)
             }
             None => (syn::Member::Unnamed(syn::Index::from(i)), i.to_string()),
@@ -54,7 +80,7 @@ fn fields(fs: &Fields, rule: Option<Rule>, errors: &mut Errors) -> Vec<Field> {
 /// The model of the type, and the runtime crate's path if `#[searchable(crate = "..")]` gives one.
 pub(crate) fn container(input: &DeriveInput, errors: &mut Errors) -> (Shape, Option<syn::Path>) {
     let a = attrs(&input.attrs, errors);
-    let rule = a.rename_all.or(a.serde_rename_all);
+    let rules = Rules::of(&a);
     if a.untagged {
         errors.syn_error(syn::Error::new(
             input.ident.span(),
@@ -72,7 +98,7 @@ pub(crate) fn container(input: &DeriveInput, errors: &mut Errors) -> (Shape, Opt
     let shape = match &input.data {
         // `#[serde(transparent)]`: the one field that is not skipped, as a newtype.
         Data::Struct(s) if a.transparent => {
-            let mut fs = fields(&s.fields, rule, errors);
+            let mut fs = fields(&s.fields, rules, errors);
             match (fs.pop(), fs.is_empty()) {
                 (Some(f), true) => Shape::Newtype(f),
                 _ => {
@@ -85,15 +111,15 @@ pub(crate) fn container(input: &DeriveInput, errors: &mut Errors) -> (Shape, Opt
             }
         }
         Data::Struct(s) => match &s.fields {
-            Fields::Named(_) => Shape::Object(fields(&s.fields, rule, errors)),
+            Fields::Named(_) => Shape::Object(fields(&s.fields, rules, errors)),
             Fields::Unnamed(u) if u.unnamed.len() == 1 => {
-                let mut fs = fields(&s.fields, rule, errors);
+                let mut fs = fields(&s.fields, rules, errors);
                 match fs.pop() {
                     Some(f) => Shape::Newtype(f),
                     None => Shape::Unit,
                 }
             }
-            Fields::Unnamed(_) => Shape::Tuple(fields(&s.fields, rule, errors)),
+            Fields::Unnamed(_) => Shape::Tuple(fields(&s.fields, rules, errors)),
             Fields::Unit => Shape::Unit,
         },
         Data::Enum(e) => {
@@ -108,22 +134,22 @@ pub(crate) fn container(input: &DeriveInput, errors: &mut Errors) -> (Shape, Opt
                     ));
                 }
                 let raw = v.ident.to_string();
-                let wire = va
-                    .rename
-                    .clone()
-                    .or(va.serde_rename.clone())
-                    .unwrap_or_else(|| rule.map_or(raw.clone(), |r| r.apply_to_variant(&raw)));
-                let inner_rule = va.rename_all.or(va.serde_rename_all);
+                let wire = rules.name(&va, &raw, |r, raw| r.apply_to_variant(raw));
+                let inner_rules = Rules::of(&va);
                 let fields = match &v.fields {
                     Fields::Unit => VariantFields::Unit,
                     Fields::Unnamed(u) if u.unnamed.len() == 1 => {
-                        match fields(&v.fields, None, errors).pop() {
+                        match fields(&v.fields, Rules::default(), errors).pop() {
                             Some(f) => VariantFields::Newtype(f),
                             None => VariantFields::Unit,
                         }
                     }
-                    Fields::Unnamed(_) => VariantFields::Tuple(fields(&v.fields, None, errors)),
-                    Fields::Named(_) => VariantFields::Named(fields(&v.fields, inner_rule, errors)),
+                    Fields::Unnamed(_) => {
+                        VariantFields::Tuple(fields(&v.fields, Rules::default(), errors))
+                    }
+                    Fields::Named(_) => {
+                        VariantFields::Named(fields(&v.fields, inner_rules, errors))
+                    }
                 };
                 variants.push(Variant {
                     ident: v.ident.clone(),

@@ -26,8 +26,9 @@
 //! * `serde_json::Value`, as is;
 //! * your own structs and enums with `#[derive(Searchable)]`, which follows the Smithy data model
 //!   (see the table on [`Searchable`]) and names members as serde would put them on the wire
-//!   (`#[serde(rename = ..)]`, `#[serde(rename_all = ..)]`, overridden by
-//!   `#[searchable(rename = ..)]`);
+//!   (`#[serde(rename = ..)]`, `#[serde(rename_all = ..)]`), unless the model's names differ
+//!   from the wire's: `#[searchable(rename = ..)]` and `#[searchable(rename_all = ..)]` win
+//!   (see [Deriving `Searchable`](#deriving-searchable));
 //! * standard types: strings, numbers, `bool`, `Option`, `Vec`, slices, maps with string keys,
 //!   `Box`, `Rc`, `Arc`, references, `SystemTime`;
 //! * any `T: serde::Serialize` wrapped in [`Serialized`] (converted on each search);
@@ -67,7 +68,7 @@
 //! | attribute | on | effect |
 //! |---|---|---|
 //! | `#[serde(rename = "X")]`, `#[searchable(rename = "X")]` | field, variant | member name `X` (ours wins) |
-//! | `#[serde(rename_all = "..")]`, `#[searchable(rename_all = "..")]` | struct, enum, struct variant | serde's rules: `PascalCase`, `camelCase`, `kebab-case`... |
+//! | `#[serde(rename_all = "..")]`, `#[searchable(rename_all = "..")]` | struct, enum, struct variant | serde's rules: `PascalCase`, `camelCase`, `kebab-case`... (ours wins over serde's, even over a member's `#[serde(rename)]`) |
 //! | `#[serde(skip)]`, `#[serde(skip_serializing)]`, `#[searchable(skip)]` | field | not a member |
 //! | `#[serde(flatten)]`, `#[searchable(flatten)]` | field | the field's members are members of the parent (a plain member of the same name wins, then the first flattened one: each name once) |
 //! | `#[serde(untagged)]`, `#[searchable(untagged)]` | variant | the variant's value itself, not `{"Variant": value}` (an SDK's `Unknown(String)`) |
@@ -77,6 +78,53 @@
 //! | `#[searchable(serde)]` | field of a foreign `Serialize` type | its JSON form |
 //! | `#[searchable(with = path)]` | field | `path(&field) -> Node` |
 //! | `#[searchable(crate = "path")]` | struct, enum | the runtime crate's path, when it is re-exported under another name |
+//!
+//! **Renames: serde names the wire, `searchable` the model.** When they differ (EC2's Query
+//! protocol sends `reservationSet` where the Smithy model, and so every published waiter, says
+//! `Reservations`), the derive's own attributes win over serde's at every level. A member's
+//! name is, first to last: its own `#[searchable(rename)]`, its container's
+//! `#[searchable(rename_all)]`, its own `#[serde(rename)]`, its container's
+//! `#[serde(rename_all)]`, its Rust name (the container of a struct variant's fields is the
+//! variant). So one `#[searchable(rename_all = "PascalCase")]` on a struct gives the model's
+//! names to fields that serde renames for the wire:
+//!
+//! ```
+//! use waiter_runtime::jmespath;
+//! use waiter_runtime::jmespath::Searchable;
+//!
+//! #[derive(Searchable)]
+//! #[searchable(rename_all = "PascalCase")]
+//! struct DescribeInstancesOutput {
+//!     #[serde(rename = "reservationSet")] // the wire (EC2's XML)
+//!     reservations: Vec<Reservation>,
+//! }
+//! #[derive(Searchable)]
+//! #[serde(rename_all = "camelCase")]
+//! #[searchable(rename_all = "PascalCase")]
+//! struct Reservation {
+//!     #[serde(rename = "instancesSet")]
+//!     instances: Vec<Instance>,
+//!     owner_id: String, // `ownerId` on the wire, `OwnerId` in paths
+//! }
+//! #[derive(Searchable)]
+//! #[searchable(rename_all = "PascalCase")]
+//! struct Instance {
+//!     #[serde(rename = "instanceId")]
+//!     instance_id: String,
+//!     #[serde(rename = "instanceState")]
+//!     #[searchable(rename = "State")] // a member's own name wins over everything
+//!     state_name: String,
+//! }
+//!
+//! let output = DescribeInstancesOutput { reservations: vec![Reservation {
+//!     instances: vec![Instance { instance_id: "i-1".into(), state_name: "running".into() }],
+//!     owner_id: "123".into(),
+//! }]};
+//! let states = jmespath!("Reservations[].Instances[].State").search(&output).unwrap();
+//! assert_eq!(states, serde_json::json!(["running"]));
+//! let owner = jmespath!("Reservations[0].OwnerId").search(&output).unwrap();
+//! assert_eq!(owner, serde_json::json!("123"));
+//! ```
 //!
 //! Enums whose variants are all units search as strings, and so do typed paths check them, also
 //! with an untagged string catch-all (`Unknown(String)`); other enums as Smithy unions (an object

@@ -524,3 +524,91 @@ fn flattened_projections_match_the_json_form() {
     same!(&single, &json; "[].n[].n", "n[].n[].n");
     assert_eq!(jmespath!("[].n[].n").search(&single).unwrap(), json!(null));
 }
+
+/// EC2's XML names the wire (`reservationSet`, `instancesSet`, `instanceState`), the model
+/// names the paths (`Reservations`, `Instances`, `State`): the derive's own attributes win over
+/// serde's at every level, so the container's `#[searchable(rename_all)]` beats a field's
+/// `#[serde(rename)]`, and a field's `#[searchable(rename)]` beats both.
+#[derive(Searchable, serde::Deserialize)]
+#[searchable(rename_all = "PascalCase")]
+struct Ec2DescribeInstances {
+    #[serde(rename = "reservationSet")]
+    reservations: Vec<Ec2Reservation>,
+    #[serde(rename = "requestId")]
+    #[searchable(rename = "RequestID")]
+    request_id: String,
+}
+
+#[derive(Searchable, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[searchable(rename_all = "PascalCase")]
+struct Ec2Reservation {
+    #[serde(rename = "instancesSet")]
+    instances: Vec<Ec2Instance>,
+    owner_id: String,
+}
+
+/// serde's attributes alone still name the members.
+#[derive(Searchable, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Ec2Instance {
+    #[serde(rename = "instanceState")]
+    state: Ec2StateName,
+    instance_id: String,
+}
+
+/// On an enum and in a struct variant alike.
+#[derive(Searchable, serde::Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[searchable(rename_all = "kebab-case")]
+enum Ec2StateName {
+    #[serde(rename = "RUN")]
+    Running,
+    ShuttingDown,
+    #[serde(rename_all = "camelCase")]
+    #[searchable(rename_all = "PascalCase")]
+    Other {
+        #[serde(rename = "theCode")]
+        state_code: u8,
+    },
+}
+
+#[test]
+fn searchable_attributes_win_over_serde_at_every_level() {
+    let out = Ec2DescribeInstances {
+        reservations: vec![Ec2Reservation {
+            instances: vec![
+                Ec2Instance {
+                    state: Ec2StateName::Running,
+                    instance_id: "i-1".into(),
+                },
+                Ec2Instance {
+                    state: Ec2StateName::ShuttingDown,
+                    instance_id: "i-2".into(),
+                },
+                Ec2Instance {
+                    state: Ec2StateName::Other { state_code: 7 },
+                    instance_id: "i-3".into(),
+                },
+            ],
+            owner_id: "o".into(),
+        }],
+        request_id: "r".into(),
+    };
+    assert_eq!(
+        jmespath!("Reservations[].Instances[].instanceState")
+            .search(&out)
+            .unwrap(),
+        json!(["running", "shutting-down", {"other": {"StateCode": 7}}])
+    );
+    assert_eq!(
+        jmespath!("Reservations[].[OwnerId, Instances[0].instanceId]")
+            .search(&out)
+            .unwrap(),
+        json!([["o", "i-1"]])
+    );
+    assert_eq!(
+        jmespath!("keys(@)").search(&out).unwrap(),
+        json!(["Reservations", "RequestID"])
+    );
+}
