@@ -19,6 +19,20 @@ pub struct Thing {
     pub status: String,
 }
 
+/// A derived type with a lifetime, a type and a const parameter: its members are reached
+/// through accessors returning `impl Searchable`, which must capture them in this edition too.
+#[derive(Debug, Searchable)]
+pub struct Borrowed<'a, T, const N: usize> {
+    /// A borrowed string.
+    pub name: &'a str,
+    /// Borrowed items.
+    pub items: &'a [T],
+    /// A fixed-size array.
+    pub fixed: [u8; N],
+    /// The last member may be unsized elsewhere; here a boxed slice.
+    pub tail: Box<[T]>,
+}
+
 /// A client borrowing its configuration.
 pub struct Client<'c> {
     /// The client's name.

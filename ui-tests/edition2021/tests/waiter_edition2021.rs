@@ -39,3 +39,19 @@ async fn waiters_borrow_self_parameters_and_impl_lifetimes() {
         .unwrap();
     assert_eq!(mirrored.output().unwrap().status, "thing-1");
 }
+
+#[test]
+fn derived_members_with_lifetimes_and_generics_are_searched() {
+    use waiter_edition2021_tests::Borrowed;
+    let items = [1u32, 2];
+    let b = Borrowed {
+        name: "x",
+        items: &items,
+        fixed: [7u8; 2],
+        tail: vec![3u32].into_boxed_slice(),
+    };
+    let found = waiter_runtime::jmespath!("[name, items[1], fixed[0], tail[0]]")
+        .search(&b)
+        .unwrap();
+    assert_eq!(found.to_string(), r#"["x",2,7,3]"#);
+}

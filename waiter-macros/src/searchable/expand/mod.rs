@@ -107,8 +107,7 @@ fn expand_impls(input: &DeriveInput, shape: &Shape) -> TokenStream {
     let self_field = |m: &syn::Member| quote!(&self.#m);
     match shape {
         Shape::Object(fields) => {
-            let el_field = |m: &syn::Member| quote!(&__el.#m);
-            let (obj, searchable, by_name) = object_impl(ident, fields, self_field, el_field);
+            let (obj, searchable, by_name) = object_impl(ident, &input.generics, fields);
             quote! {
                 #[automatically_derived]
                 impl #impl_g #p::Searchable for #ident #ty_g #where_c {

@@ -7,32 +7,57 @@ use quote::{quote, quote_spanned};
 
 /// The bodies for an object with named `fields` reached through `access`: the `SearchObject`
 /// items, and the `Searchable` items beyond `node` (`follow`, the hidden `__walk`).
+///
+/// A member read as `Searchable` is reached through its accessor (`__searchable_member_<i>`,
+/// see [`accessors`]), whose return type is `impl Searchable` at the member type's span: a
+/// member type that is not `Searchable` is one error there, and the bodies, which see only the
+/// opaque type, report nothing more (a `where Member: Searchable` bound would do the same, but
+/// makes recursive types overflow).
 pub(super) fn object_impl(
     ident: &syn::Ident,
+    generics: &syn::Generics,
     fields: &[Field],
-    access: impl Fn(&syn::Member) -> TokenStream,
-    elem_access: impl Fn(&syn::Member) -> TokenStream,
 ) -> (TokenStream, TokenStream, TokenStream) {
     let p = rt();
+    let accessor = |f: &Field| {
+        let i = fields
+            .iter()
+            .position(|g| std::ptr::eq(f, g))
+            .expect("a field of the object");
+        quote::format_ident!("__searchable_member_{}", i)
+    };
+    let place = |f: &Field, recv: TokenStream| match f.how {
+        How::Node => {
+            let acc = accessor(f);
+            quote!(Self::#acc(#recv))
+        }
+        _ => {
+            let m = &f.member;
+            quote!(&#recv.#m)
+        }
+    };
+    let access = |f: &Field| place(f, quote!(self));
+    let elem_access = |f: &Field| place(f, quote!(__el));
+    let accessor_fns = accessors(generics, fields, accessor);
     let (flat, plain): (Vec<&Field>, Vec<&Field>) = fields.iter().partition(|f| f.flatten);
     let plain_names: Vec<&String> = plain.iter().map(|f| &f.wire).collect();
     let arms = plain.iter().map(|f| {
         let wire = &f.wire;
-        let v = value(f, access(&f.member));
+        let v = value(f, access(f));
         quote!(#wire => #p::__Option::Some(#v),)
     });
     // Flattened members: their members are ours, except names a plain member already has (the
     // plain member wins) and names an earlier flattened member already gave (the first wins);
     // `field`, `len`, `for_each_entry` agree on that.
     let flat_get = flat.iter().map(|f| {
-        let v = value(f, access(&f.member));
+        let v = value(f, access(f));
         quote!(if let #p::__Option::Some(n) = #p::flat_get(#v, name) {
             return #p::__Option::Some(n);
         })
     });
     let n = plain.len();
     let flat_entries = flat.iter().map(|f| {
-        let v = value(f, access(&f.member));
+        let v = value(f, access(f));
         quote!(#p::flat_entries(#p::flat(#v), &[#(#plain_names),*], &mut __seen, f);)
     });
     let has_flat = !flat.is_empty();
@@ -53,12 +78,12 @@ pub(super) fn object_impl(
     };
     let entries = plain.iter().map(|f| {
         let wire = &f.wire;
-        let v = value(f, access(&f.member));
+        let v = value(f, access(f));
         quote!(f(#wire, #v);)
     });
     let follow_arms = plain.iter().map(|f| {
         let wire = &f.wire;
-        let place = access(&f.member);
+        let place = access(f);
         let v = match &f.how {
             How::Node => {
                 let (p, place, span) = at_member(f, place);
@@ -88,19 +113,20 @@ pub(super) fn object_impl(
         }
     };
     let member_arms = plain.iter().enumerate().map(|(i, f)| {
-        let w = walk_one(f, access(&f.member));
+        let w = walk_one(f, access(f));
         quote!(#i => #w,)
     });
     // The same over the elements of a slice: the member is chosen once, then one loop, in
     // which the member's type has chosen its own member (`__walk_in`). Standard leaves (strings,
     // numbers) have no member to choose: a plain loop, and no generic instance per member.
     let slice_arms = plain.iter().enumerate().map(|(i, f)| {
-        let place = elem_access(&f.member);
+        let place = elem_access(f);
         let ty = &f.ty;
         if matches!(f.how, How::Node) && !maybe_unsized(ty) && !std_leaf(ty) {
+            // The member's type is inferred from its accessor's (opaque) type.
             let walk_in = {
-                let (p, ty, span) = at_member(f, quote!(#ty));
-                quote_spanned!(span=> <#ty as #p::Searchable>::__walk_in)
+                let (p, _, span) = at_member(f, TokenStream::new());
+                quote_spanned!(span=> #p::Searchable::__walk_in)
             };
             quote!(#i => #walk_in(
                 #items,
@@ -114,19 +140,19 @@ pub(super) fn object_impl(
         }
     });
     let in_arms = plain.iter().enumerate().map(|(i, f)| {
-        let w = walk_one(f, elem_access(&f.member));
+        let w = walk_one(f, elem_access(f));
         quote!(#i => for __p in #items {
             if let ::core::option::Option::Some(__el) = #get(__p) { #w }
         },)
     });
     let name_arms = plain.iter().map(|f| {
         let wire = &f.wire;
-        let w = walk_one(f, access(&f.member));
+        let w = walk_one(f, access(f));
         quote!(#wire => #w,)
     });
     let record_arms = plain.iter().enumerate().map(|(i, f)| {
         let wire = &f.wire;
-        let place = access(&f.member);
+        let place = access(f);
         match &f.how {
             How::Node => {
                 let (p, place, span) = at_member(f, place);
@@ -224,6 +250,7 @@ pub(super) fn object_impl(
         }
     };
     let by_name = quote! {
+        #accessor_fns
         /// Identifies this type in array plans (the address of a static).
         #[doc(hidden)]
         #[inline(always)]
@@ -285,6 +312,54 @@ pub(super) fn object_impl(
         }
     };
     (obj, searchable, by_name)
+}
+
+/// One accessor per member read as `Searchable`: `&self.member` as `&impl Searchable`, the
+/// bound at the member type's span (capturing the type's generics, in any edition). A member
+/// that may be unsized keeps `?Sized`; the others are known `Sized` (`__walk_in` needs it).
+fn accessors(
+    generics: &syn::Generics,
+    fields: &[Field],
+    accessor: impl Fn(&Field) -> syn::Ident,
+) -> TokenStream {
+    let captured: Vec<TokenStream> = generics
+        .params
+        .iter()
+        .map(|param| match param {
+            syn::GenericParam::Lifetime(l) => {
+                let l = &l.lifetime;
+                quote!(#l)
+            }
+            syn::GenericParam::Type(t) => {
+                let t = &t.ident;
+                quote!(#t)
+            }
+            syn::GenericParam::Const(c) => {
+                let c = &c.ident;
+                quote!(#c)
+            }
+        })
+        .collect();
+    fields
+        .iter()
+        .filter(|f| matches!(f.how, How::Node))
+        .map(|f| {
+            let acc = accessor(f);
+            let m = &f.member;
+            let (p, _, span) = at_member(f, TokenStream::new());
+            let unsized_ = maybe_unsized(&f.ty).then(|| quote!(+ ?::core::marker::Sized));
+            let bound = quote_spanned!(span=> impl #p::Searchable #unsized_ + use<#(#captured),*>);
+            // All at the member type's span: the one error is reported there.
+            let body = crate::krate::respan(quote!(&self.#m), span);
+            quote_spanned! {span=>
+                #[doc(hidden)]
+                #[inline(always)]
+                fn #acc(&self) -> &(#bound) {
+                    #body
+                }
+            }
+        })
+        .collect()
 }
 
 /// Whether a field's type may be unsized (`str`, a slice, a trait object: the last field of an

@@ -1,0 +1,142 @@
+//! One mistake, one error: what trybuild's `.stderr` files cannot show, since rustc's rendered
+//! output hides repeated diagnostics but counts them ("could not compile .. due to 18 previous
+//! errors"), and a JSON consumer (an IDE, `cargo build --message-format=json`) sees every one.
+//!
+//! Each case is a crate written at test time outside the workspace, depending on the workspace's
+//! `waiter-runtime` by path, built with `cargo check --message-format=json` into trybuild's
+//! target directory (so the dependencies trybuild built are reused), and its diagnostics with a
+//! span are counted by level.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `(errors, warnings)` of `main.rs` built as a binary crate.
+fn diagnostics(name: &str, main: &str) -> (usize, usize) {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workspace = manifest.parent().expect("ui-tests is in the workspace");
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let dir = tmp.join("error-counts").join(name);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let runtime = workspace.join("waiter-runtime");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"error-count-{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
+             publish = false\n\n[dependencies]\nwaiter-runtime = {{ path = {runtime:?} }}\n\
+             tokio = {{ version = \"1\", features = [\"full\"] }}\n\n[workspace]\n",
+        ),
+    )
+    .unwrap();
+    std::fs::copy(workspace.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    std::fs::write(dir.join("src/main.rs"), main).unwrap();
+    let target = tmp
+        .parent()
+        .expect("the target directory")
+        .join("tests/trybuild");
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["check", "--quiet", "--message-format=json"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("compiler-message") || out.status.success(),
+        "cargo check failed without diagnostics: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (mut errors, mut warnings) = (0, 0);
+    for line in stdout.lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if v["reason"] != "compiler-message" || v["target"]["name"] != format!("error-count-{name}")
+        {
+            continue;
+        }
+        let message = &v["message"];
+        if message["spans"].as_array().is_none_or(|s| s.is_empty()) {
+            continue; // "aborting due to ..", counts
+        }
+        match message["level"].as_str() {
+            Some("error") => errors += 1,
+            Some("warning") => warnings += 1,
+            _ => {}
+        }
+    }
+    (errors, warnings)
+}
+
+#[test]
+fn a_member_that_is_not_searchable_is_one_error() {
+    let main = r#"
+use waiter_runtime::Searchable;
+
+#[derive(Debug)]
+pub struct Table {
+    pub table_status: String,
+}
+
+#[derive(Debug, Searchable)]
+#[serde(rename_all = "PascalCase")]
+pub struct DescribeTableOutput {
+    pub table: Table,
+    pub tables: Vec<Table>,
+}
+
+#[derive(Debug, Searchable)]
+pub enum Found {
+    One(Table),
+    Named { table: Table },
+}
+
+fn main() {}
+"#;
+    // One per member, at its type; it was 8 per struct member (one per use the derive makes).
+    assert_eq!(diagnostics("member-not-searchable", main), (4, 0));
+}
+
+#[test]
+fn codes_hidden_by_a_transparent_variant_warn_once_per_waitable() {
+    let main = r#"
+use waiter_runtime::{ProvideErrorMetadata, waitable};
+
+#[derive(Debug)]
+pub struct ServiceError(String);
+
+impl ProvideErrorMetadata for ServiceError {
+    fn code(&self) -> Option<&str> {
+        Some(&self.0)
+    }
+}
+
+#[derive(Debug, ProvideErrorMetadata)]
+pub enum Error {
+    NotFound,
+    #[error_metadata(transparent)]
+    Service(ServiceError),
+}
+
+#[waitable(
+    StackDeleted: { acceptors: [
+        { state: "success", matcher: { errorType: "ValidationError" } }
+        { state: "retry", matcher: { errorType: "Throttling" } }
+    ] }
+    StackExists: { acceptors: [
+        { state: "success", matcher: { success: true } }
+        { state: "retry", matcher: { errorType: "ValidationError" } }
+    ] }
+)]
+pub async fn describe_stack(name: String) -> Result<(), Error> {
+    let _ = name;
+    Err(Error::NotFound)
+}
+
+fn main() {
+    let _ = wait_until_stack_deleted(String::new());
+    let _ = wait_until_stack_exists(String::new());
+}
+"#;
+    assert_eq!(diagnostics("transparent-warns-once", main), (0, 1));
+}
