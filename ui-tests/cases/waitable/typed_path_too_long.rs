@@ -1,6 +1,7 @@
 // A typed path reads at most 48 members one below the other (each is a level of the
 // compile-time description; near 62, rustc's query depth limit overflows with no span):
-// past that, an error at the path that says what to do.
+// past that, an error at the path that says what to do (in a waiter: stop the check above the
+// deep part, not `jmespath!` without its type, which is no help there).
 use waiter_runtime::{ProvideErrorMetadata, Searchable, waitable};
 
 #[derive(Debug, ProvideErrorMetadata)]

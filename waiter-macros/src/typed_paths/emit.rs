@@ -21,6 +21,7 @@ pub(super) fn emit(
     root: &Type,
     ops: &[Op],
     need: Option<Need>,
+    site: super::Site,
 ) -> TokenStream {
     if ops.is_empty() && need.is_none() {
         return TokenStream::new();
@@ -45,8 +46,9 @@ pub(super) fn emit(
             "path {expr:?}: the chain `{}` reads {fields} members one below the other; typed \
              paths are checked to at most {MAX_TYPED_MEMBERS} (each member is a level of the \
              compile-time description, and the compiler's depth limit is near): shorten the \
-             chain, or search without the type check (`jmespath!(\"..\")` without its type)",
-            truncate(render(ops, "").trim_end_matches('.'), 80)
+             chain, or {}",
+            truncate(render(ops, "").trim_end_matches('.'), 80),
+            site.without_the_check()
         );
         return syn::Error::new(span, message).to_compile_error();
     }

@@ -42,7 +42,7 @@ pub(crate) fn check_type(lit: &LitStr, ty: &Type) -> TokenStream {
     let (Some(ast), Some(ty)) = (parse_ast(&expr), nameable::nameable_with(ty, &[])) else {
         return TokenStream::new();
     };
-    emit_all(lit, &expr, &against(&ast, &ty))
+    emit_all(lit, &expr, &against(&ast, &ty), Site::Jmespath)
 }
 
 /// The checks of every chain of `ast` against `ty`, merged.
@@ -86,7 +86,7 @@ pub(crate) fn check_path(
             })
         })
         .collect();
-    emit_all(lit, &expr, &merge(checks))
+    emit_all(lit, &expr, &merge(checks), Site::Waitable)
 }
 
 /// Whether the typed check of `lit` read from the output checks its result against the
@@ -104,10 +104,35 @@ pub(crate) fn checks_leaf(op: &Operation, lit: &LitStr) -> bool {
     nameable_output && parse_ast(&lit.value()).is_some_and(|ast| lower::is_one_chain(&ast))
 }
 
-fn emit_all(lit: &LitStr, expr: &str, checks: &[Check]) -> TokenStream {
+/// Where a typed path is written, for the advice of errors that say how to do without the check.
+#[derive(Clone, Copy)]
+pub(crate) enum Site {
+    /// `jmespath!(Type, "..")`: the type can be left out.
+    Jmespath,
+    /// A path of `#[waitable]`, always checked against the output's type.
+    Waitable,
+}
+
+impl Site {
+    /// How to search a path without this check.
+    pub(crate) fn without_the_check(self) -> &'static str {
+        match self {
+            Site::Jmespath => {
+                "search without the type check (`jmespath!(\"..\")` without its type)"
+            }
+            Site::Waitable => {
+                "stop the check above the deep part: a member marked `#[searchable(serde)]` (or \
+                 `#[searchable(with = ..)]`) is searched in its converted form, and typed paths \
+                 do not look below it"
+            }
+        }
+    }
+}
+
+fn emit_all(lit: &LitStr, expr: &str, checks: &[Check], site: Site) -> TokenStream {
     checks
         .iter()
-        .map(|c| emit::emit(lit, expr, &c.ty, &c.ops, c.need))
+        .map(|c| emit::emit(lit, expr, &c.ty, &c.ops, c.need, site))
         .collect()
 }
 
