@@ -5,8 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::check::{reads_code, static_code};
-use super::expand::mentions_any;
-use super::model::{Container, Variant};
+use super::model::{Container, Variant, mentions_any};
 
 /// `impl DerivedErrorCodes`: the written codes of the variants and the `codes` their catch-all
 /// and `transparent` variants declare. `CODES` is `None` when the only codes are a catch-all's

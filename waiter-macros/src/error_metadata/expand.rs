@@ -5,7 +5,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::check::static_code;
-use super::model::{Container, Data, Field, Role, Variant};
+use super::model::{Container, Data, Field, Role, Variant, mentions_any};
 
 pub(crate) fn container(c: &Container) -> TokenStream {
     let krate = &c.krate;
@@ -219,16 +219,4 @@ fn field_body(v: &Variant, krate: &syn::Path, role: Role) -> TokenStream {
 
 fn flag(value: bool) -> TokenStream {
     quote!(#value)
-}
-
-/// Whether `ty` names one of the item's type parameters (then a `transparent` field needs a bound).
-pub(super) fn mentions_any(ty: &syn::Type, params: &[&syn::Ident]) -> bool {
-    fn walk(tokens: TokenStream, params: &[&syn::Ident]) -> bool {
-        tokens.into_iter().any(|tt| match tt {
-            proc_macro2::TokenTree::Ident(ident) => params.iter().any(|p| **p == ident),
-            proc_macro2::TokenTree::Group(group) => walk(group.stream(), params),
-            _ => false,
-        })
-    }
-    walk(quote!(#ty), params)
 }

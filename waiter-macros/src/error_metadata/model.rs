@@ -97,3 +97,15 @@ impl Role {
         }
     }
 }
+
+/// Whether `ty` names one of the item's type parameters (then a `transparent` field needs a bound).
+pub(crate) fn mentions_any(ty: &syn::Type, params: &[&syn::Ident]) -> bool {
+    fn walk(tokens: proc_macro2::TokenStream, params: &[&syn::Ident]) -> bool {
+        tokens.into_iter().any(|tt| match tt {
+            proc_macro2::TokenTree::Ident(ident) => params.iter().any(|p| **p == ident),
+            proc_macro2::TokenTree::Group(group) => walk(group.stream(), params),
+            _ => false,
+        })
+    }
+    walk(quote::quote!(#ty), params)
+}
