@@ -5,7 +5,7 @@
 //! Each case is a crate written at test time outside the workspace, depending on the workspace's
 //! `waiter-runtime` by path, built with `cargo check --message-format=json` into trybuild's
 //! target directory (so the dependencies trybuild built are reused), and its diagnostics with a
-//! span are counted by level.
+//! span are counted by level. The cases are the trybuild cases of the same mistakes.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -68,75 +68,27 @@ fn diagnostics(name: &str, main: &str) -> (usize, usize) {
     (errors, warnings)
 }
 
+/// A ui case's source.
+fn case(path: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("cases")
+            .join(path),
+    )
+    .expect("the case exists")
+}
+
 #[test]
 fn a_member_that_is_not_searchable_is_one_error() {
-    let main = r#"
-use waiter_runtime::Searchable;
-
-#[derive(Debug)]
-pub struct Table {
-    pub table_status: String,
-}
-
-#[derive(Debug, Searchable)]
-#[serde(rename_all = "PascalCase")]
-pub struct DescribeTableOutput {
-    pub table: Table,
-    pub tables: Vec<Table>,
-}
-
-#[derive(Debug, Searchable)]
-pub enum Found {
-    One(Table),
-    Named { table: Table },
-}
-
-fn main() {}
-"#;
-    // One per member, at its type; it was 8 per struct member (one per use the derive makes).
-    assert_eq!(diagnostics("member-not-searchable", main), (4, 0));
+    // One per member, at its type; it was 8 per member of a struct (one per use the derive
+    // makes of it), 16 for these two.
+    let main = case("jmespath/derive_member_not_searchable.rs");
+    assert_eq!(diagnostics("member-not-searchable", &main), (2, 0));
 }
 
 #[test]
 fn codes_hidden_by_a_transparent_variant_warn_once_per_waitable() {
-    let main = r#"
-use waiter_runtime::{ProvideErrorMetadata, waitable};
-
-#[derive(Debug)]
-pub struct ServiceError(String);
-
-impl ProvideErrorMetadata for ServiceError {
-    fn code(&self) -> Option<&str> {
-        Some(&self.0)
-    }
-}
-
-#[derive(Debug, ProvideErrorMetadata)]
-pub enum Error {
-    NotFound,
-    #[error_metadata(transparent)]
-    Service(ServiceError),
-}
-
-#[waitable(
-    StackDeleted: { acceptors: [
-        { state: "success", matcher: { errorType: "ValidationError" } }
-        { state: "retry", matcher: { errorType: "Throttling" } }
-    ] }
-    StackExists: { acceptors: [
-        { state: "success", matcher: { success: true } }
-        { state: "retry", matcher: { errorType: "ValidationError" } }
-    ] }
-)]
-pub async fn describe_stack(name: String) -> Result<(), Error> {
-    let _ = name;
-    Err(Error::NotFound)
-}
-
-fn main() {
-    let _ = wait_until_stack_deleted(String::new());
-    let _ = wait_until_stack_exists(String::new());
-}
-"#;
-    assert_eq!(diagnostics("transparent-warns-once", main), (0, 1));
+    // Three `errorType`s in two waiters, one warning (made an error by the case's `deny`).
+    let main = case("waitable/error_type_behind_transparent_unknown.rs");
+    assert_eq!(diagnostics("transparent-warns-once", &main), (1, 0));
 }

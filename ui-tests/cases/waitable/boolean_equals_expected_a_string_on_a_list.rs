@@ -1,31 +1,9 @@
 // `booleanEquals` with `expected: "running"` on a path that gives a list (botocore's
 // `pathAll` argument pasted as is): the advice is `allStringEquals`/`anyStringEquals`, which
 // compare a list's elements, not `stringEquals`, which would never match a list.
-use waiter_runtime::{Searchable, waitable};
+use waiter_runtime::waitable;
 
-#[derive(Debug, Searchable)]
-#[serde(rename_all = "PascalCase")]
-pub struct InstanceState {
-    pub name: String,
-}
-
-#[derive(Debug, Searchable)]
-#[serde(rename_all = "PascalCase")]
-pub struct Instance {
-    pub state: InstanceState,
-}
-
-#[derive(Debug, Searchable)]
-#[serde(rename_all = "PascalCase")]
-pub struct Reservation {
-    pub instances: Vec<Instance>,
-}
-
-#[derive(Debug, Searchable)]
-#[serde(rename_all = "PascalCase")]
-pub struct DescribeInstancesOutput {
-    pub reservations: Vec<Reservation>,
-}
+include!("shared/ec2.rs");
 
 pub struct Client;
 
@@ -33,8 +11,8 @@ impl Client {
     #[waitable(InstanceRunning: { acceptors: [
         { state: "success", matcher: { output: { path: "Reservations[].Instances[].State.Name", expected: "running", comparator: "booleanEquals" } } }
     ] })]
-    pub async fn describe_instances(&self) -> Result<DescribeInstancesOutput, std::io::Error> {
-        Err(std::io::Error::other("offline"))
+    pub async fn describe_instances(&self) -> Result<DescribeInstancesOutput, Error> {
+        Err(Error::NotFound)
     }
 }
 
