@@ -29,6 +29,16 @@ fn diagnostics(name: &str, main: &str) -> (usize, usize) {
     .unwrap();
     std::fs::copy(workspace.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     std::fs::write(dir.join("src/main.rs"), main).unwrap();
+    // What the cases `include!`.
+    std::fs::create_dir_all(dir.join("src/shared")).unwrap();
+    for file in std::fs::read_dir(manifest.join("cases/waitable/shared")).unwrap() {
+        let file = file.unwrap().path();
+        std::fs::copy(
+            &file,
+            dir.join("src/shared").join(file.file_name().unwrap()),
+        )
+        .unwrap();
+    }
     let target = tmp
         .parent()
         .expect("the target directory")

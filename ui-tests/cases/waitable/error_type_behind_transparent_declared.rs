@@ -4,14 +4,7 @@
 
 use waiter_runtime::{ProvideErrorMetadata, waitable};
 
-#[derive(Debug)]
-pub struct ServiceError(String);
-
-impl ProvideErrorMetadata for ServiceError {
-    fn code(&self) -> Option<&str> {
-        Some(&self.0)
-    }
-}
+include!("shared/service_error.rs");
 
 #[derive(Debug, ProvideErrorMetadata)]
 pub enum Error {
