@@ -46,6 +46,19 @@ no_service_codes! {
     "tower" => crate::retry::layer::TransportError,
 }
 
+/// A pointer to an error carries its codes (`#[error_metadata(transparent)] Io(Box<io::Error>)`).
+macro_rules! forward_codes {
+    ($($ty:ty),*) => {$(
+        impl<T: DerivedErrorCodes + ?Sized> DerivedErrorCodes for $ty {
+            const CODES: Option<&'static [&'static str]> = T::CODES;
+            const UNKNOWN_HINT: usize = T::UNKNOWN_HINT;
+            type Hint<const I: usize> = T::Hint<I>;
+        }
+    )*};
+}
+
+forward_codes!(Box<T>, std::sync::Arc<T>);
+
 /// Whether an error type is known to carry no code (what a `transparent` variant wrapping it
 /// adds to the codes of its enum: nothing).
 pub const fn codeless(codes: Option<&[&str]>) -> bool {

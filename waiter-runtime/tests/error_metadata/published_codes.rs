@@ -58,6 +58,14 @@ enum Forwarding {
     Io(std::io::Error),
 }
 
+#[derive(Debug, ProvideErrorMetadata)]
+#[allow(dead_code)]
+enum Boxed {
+    NotFound,
+    #[error_metadata(transparent)]
+    Io(Box<std::io::Error>),
+}
+
 /// reqwest's errors carry no service code either.
 #[cfg(feature = "reqwest")]
 #[derive(Debug, ProvideErrorMetadata)]
@@ -124,6 +132,12 @@ fn transport_errors_behind_transparent_keep_the_codes_known() {
     assert_eq!(ErrorCodes::<std::io::Error>::CODES, Some(&[][..]));
     assert_eq!(ErrorCodes::<Forwarding>::CODES, Some(&["NotFound"][..]));
     assert_eq!(ErrorCodes::<Forwarding>::UNKNOWN_HINT, 0);
+    // Through a pointer too.
+    assert_eq!(ErrorCodes::<Boxed>::CODES, Some(&["NotFound"][..]));
+    assert_eq!(
+        ErrorCodes::<std::sync::Arc<Forwarding>>::CODES,
+        Some(&["NotFound"][..])
+    );
     #[cfg(feature = "reqwest")]
     assert_eq!(
         ErrorCodes::<OverReqwest>::CODES,
