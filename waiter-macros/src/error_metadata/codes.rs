@@ -87,8 +87,9 @@ pub(super) fn published(
                 format!(
                     "`#[waitable]` cannot check the errorType strings of `{name}`: its variant \
                      `{variant}` forwards to `{ty}` (`#[error_metadata(transparent)]`), whose \
-                     codes are not known (only the transport errors the runtime describes carry \
-                     none). Declare the codes it carries, as in \
+                     codes the check cannot read (it knows only that the transport errors the \
+                     runtime describes, and derived types without codes, carry none). Declare \
+                     the codes `{ty}` carries, as in \
                      `#[error_metadata(transparent, codes = [\"...\"])]`, to have them checked",
                     variant = v.name
                 ),
