@@ -101,3 +101,21 @@ async fn a_slow_progress_callback_does_not_push_the_results_past_the_deadline() 
     assert!(!calls.is_empty());
     assert!(took < max_wait + ms(60), "{took:?}");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_fast_progress_callback_still_sees_the_waiters_ending_at_the_deadline() {
+    let service = Service::new(vec![Resource::Never; 8], Duration::ZERO);
+    let ended = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&ended);
+    let start = Instant::now();
+    let results = WaitAll::new(service.waiters())
+        .on_progress(move |p: &WaitAllProgress| {
+            if p.change == WaitAllChange::Failed {
+                seen.lock().unwrap().push(start.elapsed());
+            }
+        })
+        .wait(secs(30))
+        .await;
+    assert_eq!(results.len(), 8);
+    assert_eq!(*ended.lock().unwrap(), vec![secs(30); 8]);
+}

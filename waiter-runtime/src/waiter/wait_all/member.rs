@@ -144,21 +144,23 @@ impl<'a> Group<'a> {
 }
 
 impl Progress<'_> {
-    /// Calls the callback with `report`, unless it panicked before, or a call now would run
-    /// past the deadline beyond `PROGRESS_GRACE` in all (judged by its longest call so far):
-    /// the callback runs on the set's task, so its own time must not push the results past
-    /// the deadline. A panic is caught: the callback is not called again, and the wait goes on.
+    /// Calls the callback with `report`, unless it panicked before, or its calls would run
+    /// past the deadline for more than `PROGRESS_GRACE` in all (this one judged by its
+    /// longest call so far): the callback runs on the set's task, so its own time must not
+    /// push the results past the deadline. A panic is caught: the callback is not called
+    /// again, and the wait goes on.
     fn call(&mut self, report: &WaitAllProgress) {
         let Some(on_progress) = &mut self.on_progress else {
             return;
         };
         let now = Instant::now();
-        let past = |end: Instant| {
-            self.deadline.map_or(Duration::ZERO, |deadline| {
-                end.saturating_duration_since(deadline)
-            })
+        // The part of a call from `now` lasting `took` that runs past the deadline: its own
+        // time, not the set's lateness (a timer fires up to 1 ms after the deadline).
+        let own_past = |took: Duration| match self.deadline {
+            Some(deadline) => (now + took).saturating_duration_since(now.max(deadline)),
+            None => Duration::ZERO,
         };
-        if self.past_deadline + past(now + self.longest_call) > PROGRESS_GRACE {
+        if self.past_deadline + own_past(self.longest_call) > PROGRESS_GRACE {
             return;
         }
         // Its own time, on the system's clock (a paused tokio clock does not move in it).
@@ -166,7 +168,7 @@ impl Progress<'_> {
         let outcome = catch_unwind(AssertUnwindSafe(|| on_progress(report)));
         let took = called.elapsed();
         self.longest_call = self.longest_call.max(took);
-        self.past_deadline += past(now + took);
+        self.past_deadline += own_past(took);
         if let Err(payload) = outcome {
             self.on_progress = None;
             tracing::error!(
