@@ -141,7 +141,8 @@ impl<'a, O, E> WaitAll<'a, O, E> {
     /// waiter's polls as it would alone (the set's [`on_progress`](Self::on_progress) sees
     /// them all). The iterator gives waiters of one type, so with one observer type: the
     /// closure of one `map`, or no observer at all. To mix them, box the observers
-    /// (`.on_poll(Box::new(f) as Box<dyn FnMut(&PollEvent) + Send>)`).
+    /// (`.on_poll(Box::new(f) as Box<dyn FnMut(&PollEvent) + Send>)`). Observers must be
+    /// `Send`, as the set's future is; they may borrow for less than the waiters do.
     ///
     /// ```
     /// use std::sync::Mutex;
