@@ -15,6 +15,13 @@ use waiter_runtime::waiter::{
 };
 use waiter_runtime::{FinalPoll, WaitAll};
 
+#[path = "wait_all/observers.rs"]
+mod observers;
+#[path = "wait_all/permits_at_the_deadline.rs"]
+mod permits_at_the_deadline;
+#[path = "wait_all/progress_callback.rs"]
+mod progress_callback;
+
 const fn secs(s: u64) -> Duration {
     Duration::from_secs(s)
 }
@@ -160,7 +167,7 @@ fn is_stopped_by(
 #[tokio::test(start_paused = true)]
 async fn an_empty_set_returns_an_empty_vec_at_once() {
     let start = Instant::now();
-    let results = WaitAll::<usize, Error>::new(Vec::new())
+    let results = WaitAll::new(Vec::<Waiter<'_, usize, Error>>::new())
         .wait(secs(60))
         .await;
     assert!(results.is_empty());
@@ -499,6 +506,58 @@ async fn first_polls_are_spread_by_jitter() {
     let one = Service::new(vec![Resource::ReadyAt(Duration::ZERO)], Duration::ZERO);
     let _ = WaitAll::new(one.waiters()).wait(secs(600)).await;
     assert_eq!(*one.log.lock().unwrap(), [(0, Duration::ZERO)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_set_of_ready_resources_is_done_at_once() {
+    // EC2's published InstanceRunning delays (15 s to 120 s): 10 instances running at their
+    // first poll. The first polls spread over 10 ms per waiter that can be in flight at once
+    // (100 per second), not over `min_delay`.
+    let service = Service::new(vec![Resource::ReadyAt(Duration::ZERO); 10], Duration::ZERO);
+    let waiters = service
+        .waiters()
+        .into_iter()
+        .map(|w| w.min_delay(secs(15)).max_delay(secs(120)));
+    let start = Instant::now();
+    let results = WaitAll::new(waiters).wait(secs(600)).await;
+    let took = start.elapsed();
+    assert!(results.iter().all(Result::is_ok));
+    assert!(took < ms(100), "{took:?}");
+    assert_eq!(service.requests(), 10);
+    // Still spread: not all in one millisecond.
+    let mut at: Vec<u128> = service
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(_, t)| t.as_millis())
+        .collect();
+    at.dedup();
+    assert!(at.len() > 5, "{at:?}");
+    // A concurrency below the set's size bounds the spread: 1,000 waiters, 10 at a time.
+    let service = Service::new(vec![Resource::ReadyAt(Duration::ZERO); 1_000], ms(50));
+    let start = Instant::now();
+    let results = WaitAll::new(service.waiters()).wait(secs(600)).await;
+    assert!(results.iter().all(Result::is_ok));
+    let first: Vec<Duration> = service
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(_, t)| *t)
+        .collect();
+    // 10 in flight at a time, 50 ms each: 5 s in all, and never more than 10 requests in
+    // one millisecond.
+    assert!(start.elapsed() < secs(6), "{:?}", start.elapsed());
+    let mut per_ms = std::collections::BTreeMap::<u128, usize>::new();
+    for at in &first {
+        *per_ms.entry(at.as_millis()).or_default() += 1;
+    }
+    assert!(
+        per_ms.values().all(|&k| k <= 10),
+        "{:?}",
+        per_ms.values().max()
+    );
 }
 
 #[tokio::test(start_paused = true)]

@@ -264,6 +264,11 @@ impl Gen {
             _ => None,
         };
         match (lhs, flat) {
+            // `name[].a.b[].c.d` from the input: the member is walked in place (a derived
+            // struct's with static dispatch, no node built for it).
+            (_, Some((Ast::Field { name, .. }, first))) => quote!(
+                #p::project_member_flat_follow_flat(#input, #name, &[#(#first),*], #names)
+            ),
             // `items[].a.b[].c.d`: one runtime call, statically dispatched over derived structs.
             (_, Some((items, first))) => {
                 let e = self.expr(items, input);

@@ -190,6 +190,13 @@ impl<T: Searchable> Searchable for Option<T> {
         T::__walk_in(items, |p| get(p).and_then(Option::as_ref), walk, sink)
     }
     #[inline]
+    fn __walk_as_items<'a>(&'a self, plan: &mut Plan, sink: &mut Sink<'_, 'a>) -> bool {
+        match self {
+            Some(v) => v.__walk_as_items(plan, sink),
+            None => false,
+        }
+    }
+    #[inline]
     fn __record(&self, plan: &mut Plan, at: usize) {
         if let Some(v) = self {
             v.__record(plan, at)
@@ -212,6 +219,10 @@ macro_rules! forward_searchable {
             #[inline(always)]
             fn __walk<'a>(&'a self, walk: Walk<'_>, sink: &mut Sink<'_, 'a>) {
                 (**self).__walk(walk, sink)
+            }
+            #[inline]
+            fn __walk_as_items<'a>(&'a self, plan: &mut Plan, sink: &mut Sink<'_, 'a>) -> bool {
+                (**self).__walk_as_items(plan, sink)
             }
             #[inline]
             fn __record(&self, plan: &mut Plan, at: usize) {
@@ -277,6 +288,11 @@ macro_rules! list {
             fn __walk<'a>(&'a self, walk: Walk<'_>, sink: &mut Sink<'_, 'a>) {
                 walk.array(self.as_slice(), self, sink)
             }
+            #[inline]
+            fn __walk_as_items<'a>(&'a self, plan: &mut Plan, sink: &mut Sink<'_, 'a>) -> bool {
+                walk_items(self.as_slice(), plan, sink);
+                true
+            }
             /// The arrays of one member of an array's elements (`items[].a.b[].c.d`): the
             /// `[].c.d` plan is taken once for all of them.
             #[inline]
@@ -291,6 +307,12 @@ macro_rules! list {
             {
                 if walk.spreads() {
                     if let Some(then) = sink.then.take() {
+                        if !then.spread {
+                            // At most one result per element of all the arrays: one
+                            // allocation for all of them, not one per array or per doubling.
+                            let total = items.iter().filter_map(&get).map(|v| v.len()).sum();
+                            sink.out.reserve(total);
+                        }
                         for p in items {
                             if let Some(v) = get(p) {
                                 walk_items(v.as_slice(), then, sink);

@@ -199,6 +199,16 @@ pub trait Searchable {
         }
     }
 
+    /// `self[].a.b[].c.d` (the walk of `plan` on every element, `sink` holding `[].c.d`) when
+    /// `self` is an array; `false`, with nothing walked, when it is not (the projection is
+    /// null). `Vec` walks its elements with static dispatch; the default goes through
+    /// [`node`](Searchable::node). Hidden plumbing (see `__walk`).
+    #[doc(hidden)]
+    #[inline]
+    fn __walk_as_items<'a>(&'a self, plan: &mut Plan, sink: &mut Sink<'_, 'a>) -> bool {
+        walk_node_items(Some(self.node()), plan, sink)
+    }
+
     /// Records in `plan`, from level `at`, the members its names resolve to in `self`
     /// ([`Plan::name`], [`Plan::push`]); the default records nothing (walked by name).
     /// Hidden plumbing (see `__walk`).
@@ -219,6 +229,30 @@ pub fn follow_node<'a>(node: Node<'a>, path: &[&str]) -> Node<'a> {
         Node::Object(Object::View(o)) => o.follow(path),
         Node::Object(o) => follow_node(o.take(first).unwrap_or(Node::Null), rest),
         _ => Node::Null,
+    }
+}
+
+/// `node[].a.b[].c.d` (the walk of `plan` on every element, `sink` holding `[].c.d`) when
+/// `node` is an array: views of the data walk themselves ([`SearchArray::__walk_items`]),
+/// arrays the expression built go element by element. `false` when it is no array.
+#[doc(hidden)]
+#[inline]
+pub fn walk_node_items<'a>(
+    node: Option<Node<'a>>,
+    plan: &mut Plan,
+    sink: &mut Sink<'_, 'a>,
+) -> bool {
+    match node {
+        Some(Node::Array(Array::View(v))) => {
+            v.__walk_items(plan, sink);
+            true
+        }
+        Some(Node::Array(a)) => {
+            let walk = Walk::start(plan);
+            a.for_each(&mut |el| walk.node(el, sink));
+            true
+        }
+        _ => false,
     }
 }
 
@@ -278,6 +312,19 @@ pub trait SearchObject: Sync {
 
     /// Calls `f` on every member, in the object's order.
     fn for_each_entry<'a>(&'a self, f: &mut dyn FnMut(&'a str, Node<'a>));
+
+    /// [`Searchable::__walk_as_items`] on the member named `name` (`false` when there is none,
+    /// or it is no array): `name[].a.b[].c.d` from this object, in one call. Derived structs
+    /// walk their member with static dispatch; not meant to be called or implemented by hand.
+    #[doc(hidden)]
+    fn __walk_member_items<'a>(
+        &'a self,
+        name: &str,
+        plan: &mut Plan,
+        sink: &mut Sink<'_, 'a>,
+    ) -> bool {
+        walk_node_items(self.field(name), plan, sink)
+    }
 
     /// Follows a non-empty chain of member names from this object (see [`Searchable::follow`]).
     fn follow(&self, path: &[&str]) -> Node<'_> {

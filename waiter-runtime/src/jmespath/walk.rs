@@ -4,16 +4,19 @@
 //! # A walk of `a[].b[].c`
 //!
 //! Take `#[derive(Searchable)]` types `Root { a: Vec<A> }`, `A { b: Vec<B> }`, `B { c: String }`.
-//! `jmespath!("a[].b[].c")` compiles to one call, `project_flat_follow_flat(field(@, "a"),
-//! &["b"], &["c"])` (in `eval::project`):
+//! `jmespath!("a[].b[].c")` compiles to one call, `project_member_flat_follow_flat(@, "a",
+//! &["b"], &["c"])` (in `eval::project`; `project_flat_follow_flat` when the array is not a
+//! member of the input):
 //!
 //! 1. **Plans.** It builds two [`Plan`]s: the outer one for the names followed from each element
 //!    of `a[]` (`["b"]`), *flat* (an element of `a` that is itself an array walks its elements)
 //!    and *spread* (the values reached, the `b` arrays, are projected further rather than
 //!    pushed); the inner one, `then`, for the names followed from each element of those arrays
 //!    (`["c"]`). A [`Sink`] holds the output ([`Out`]) and `then`.
-//! 2. **The outer array.** `a`'s view is `&Vec<A>`; its `SearchArray::__walk_items` calls
-//!    [`walk_items`] with the outer plan. The first element records the plan:
+//! 2. **The outer array.** The root's `SearchObject::__walk_member_items("a", ..)` (one call
+//!    through the root's view) finds member `a`, a `Vec<A>`, whose `__walk_as_items` calls
+//!    [`walk_items`] with the outer plan (an array reached otherwise is walked through its view,
+//!    `SearchArray::__walk_items`). The first element records the plan:
 //!    `A::__record(plan, 0)` finds `b` among `A`'s members and pushes (the key of `A`, the index
 //!    of `b`): a key is the address of a static of the derived impl. The plan is then complete and
 //!    read only; `A::__walk_slice(&a[..], Walk::start(&plan), sink)` checks the key once
@@ -30,8 +33,8 @@
 //!    from the data (results that are not borrowed strings are kept aside with their place and
 //!    merged in order into an `Array::Owned`).
 //!
-//! Every element is visited once, no `Node` is built for `A` or `B`, and the only dynamic call is
-//! the one into `a`'s view. Where the plan does not fit, the walk goes by name: a level whose key
+//! Every element is visited once, no `Node` is built for `a`, `A` or `B`, and the only dynamic
+//! call is the one into the root's view. Where the plan does not fit, the walk goes by name: a level whose key
 //! differs (elements behind `dyn Searchable`), names past [`PLAN_MAX`], elements after
 //! [`RECORD_TRIES`] that could not record (a `None` member stops early). `serde_json::Value`
 //! walks itself by name; any other type goes through its `node()` ([`Walk::node`]).
@@ -47,7 +50,11 @@
 //!   arrays), so two levels cost no per-element dispatch; below that `__walk_in` walks element by
 //!   element, which bounds the generic depth (recursive types included).
 //! * [`SearchArray`]'s hidden `__walk_items(&mut Plan, &mut Sink)`: the one call a compiled
-//!   projection makes into an array of the data.
+//!   projection makes into an array of the data; [`SearchObject`]'s hidden
+//!   `__walk_member_items(name, ..)`, the one call into an object whose member is the array
+//!   (derived structs walk the member in place: `Searchable::__walk_as_items`, which `Vec`
+//!   implements with [`walk_items`]). `Vec`'s `__walk_in` reserves the output for all its
+//!   arrays at once (at most one result per element), so `a[].b[].c` allocates once.
 //! * [`Plan`]: the names, and per level recorded the member index and the key of the derived type
 //!   that resolved it. [`Walk`]: the plan by shared reference and the level reached (two words,
 //!   passed in registers). [`Sink`]: the output and the `then` plan, taken out while an inner array
@@ -95,11 +102,17 @@ impl<'a> Out<'a> {
     }
 
     /// The array built.
-    #[inline]
+    #[inline(always)]
     pub fn finish(self) -> Node<'a> {
         if self.others.is_empty() {
             return Node::Array(Array::Strs(self.strs));
         }
+        self.merge()
+    }
+
+    /// The array built, with results that are not borrowed strings (out of line).
+    #[inline(never)]
+    fn merge(self) -> Node<'a> {
         let mut all = Vec::with_capacity(self.strs.len() + self.others.len());
         let mut strs = self.strs.into_iter();
         for (at, node) in self.others {

@@ -12,7 +12,7 @@ pub mod jmespath {
     pub use crate::jmespath::derive_support::{flat, flat_entries, flat_get, serialized, union};
     pub use crate::jmespath::eval::*;
     pub use crate::jmespath::view::{
-        Out, Plan, SearchArray, SearchObject, Sink, Walk, follow_node,
+        Out, Plan, SearchArray, SearchObject, Sink, Walk, follow_node, walk_node_items,
     };
     pub use std::option::Option as __Option;
 }

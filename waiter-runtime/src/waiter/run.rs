@@ -194,10 +194,18 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// reached, the delay before the next poll, and the attempts and waits of the retries
     /// inside the poll (for progress bars and logs).
     pub fn on_poll<F: FnMut(&PollEvent)>(self, observer: F) -> Waiter<'a, O, E, F> {
+        self.map_observer(|_| observer)
+    }
+
+    /// The same waiter with its observer replaced by `map(observer)` (see `WaitAll::new`).
+    pub(super) fn map_observer<Obs2>(
+        self,
+        map: impl FnOnce(Obs) -> Obs2,
+    ) -> Waiter<'a, O, E, Obs2> {
         Waiter {
             metadata: self.metadata,
             poller: self.poller,
-            observer,
+            observer: map(self.observer),
             min_delay: self.min_delay,
             max_delay: self.max_delay,
             set: self.set,
@@ -207,10 +215,10 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     }
 
     /// The same waiter with its poller replaced by `map(poller)` (see `waiter::map`).
-    pub(super) fn map_poller<O2, E2>(
+    pub(super) fn map_poller<'b, O2, E2>(
         self,
-        map: impl FnOnce(BoxPoller<'a, O, E>) -> BoxPoller<'a, O2, E2>,
-    ) -> Waiter<'a, O2, E2, Obs> {
+        map: impl FnOnce(BoxPoller<'a, O, E>) -> BoxPoller<'b, O2, E2>,
+    ) -> Waiter<'b, O2, E2, Obs> {
         Waiter {
             metadata: self.metadata,
             poller: map(self.poller),

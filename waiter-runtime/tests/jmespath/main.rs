@@ -7,6 +7,7 @@ mod deep_serde;
 mod derive;
 mod derived_walks;
 mod differential;
+mod member_projections;
 mod no_abort;
 mod projection_plans;
 mod random;

@@ -98,3 +98,36 @@ async fn one_span_per_wait_and_one_event_per_poll() {
         events[2]
     );
 }
+
+#[tokio::test(flavor = "current_thread", start_paused = true)]
+async fn a_panicking_progress_callback_is_reported_once() {
+    let recorder = Shared::default();
+    let _guard = tracing::subscriber::set_default(recorder.clone());
+    let waiters = (0..3).map(|i| {
+        new_waiter(
+            WaiterMetadata::new("Ready", "get_thing"),
+            move || async move {
+                Polled::new(
+                    Ok::<_, std::io::Error>(i),
+                    Some(Matched::new(0, AcceptorState::Success)),
+                )
+            },
+        )
+    });
+    let results = waiter_runtime::WaitAll::new(waiters)
+        .on_progress(|_: &_| panic!("the progress bar broke"))
+        .wait(Duration::from_secs(60))
+        .await;
+    assert!(results.iter().all(Result::is_ok));
+    let events = recorder.0.events.lock().unwrap();
+    let panics: Vec<&String> = events
+        .iter()
+        .filter(|e| e.contains("on_progress callback panicked"))
+        .collect();
+    assert_eq!(panics.len(), 1, "{events:?}");
+    assert!(
+        panics[0].contains("panic=the progress bar broke"),
+        "{}",
+        panics[0]
+    );
+}

@@ -150,6 +150,17 @@ pub(super) fn object_impl(
         let w = walk_one(f, access(f));
         quote!(#wire => #w,)
     });
+    // `name[].a.b[].c.d` from this object: a member viewed as itself walks its elements in
+    // place (a `Vec`'s with static dispatch); the others go by their node.
+    let member_items_arms = plain
+        .iter()
+        .filter(|f| matches!(f.how, How::Node))
+        .map(|f| {
+            let wire = &f.wire;
+            let (p, place, span) = at_member(f, access(&f.member));
+            let w = quote_spanned!(span=> #p::Searchable::__walk_as_items(#place, #plan, #sink));
+            quote!(#wire => #w,)
+        });
     let record_arms = plain.iter().enumerate().map(|(i, f)| {
         let wire = &f.wire;
         let place = access(f);
@@ -301,6 +312,18 @@ pub(super) fn object_impl(
                     #(#flat_get)*
                     #p::__Option::None
                 }
+            }
+        }
+        #[inline]
+        fn __walk_member_items<'__a>(
+            &'__a self,
+            #name: &str,
+            #plan: &mut #p::Plan,
+            #sink: &mut #p::Sink<'_, '__a>,
+        ) -> bool {
+            match #name {
+                #(#member_items_arms)*
+                _ => #p::walk_node_items(#p::SearchObject::field(self, #name), #plan, #sink),
             }
         }
         fn len(&self) -> usize {

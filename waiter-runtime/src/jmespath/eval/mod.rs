@@ -30,7 +30,9 @@ pub use navigate::{
     owned_array, owned_object, select_hash, select_list, slice,
 };
 pub use operators::{eq, ge, gt, le, lt, ne, not, truthy};
-pub use project::{flat_extend_follow, project_flat_follow_flat, project_follow};
+pub use project::{
+    flat_extend_follow, project_flat_follow_flat, project_follow, project_member_flat_follow_flat,
+};
 
 /// Errors inside generated code are boxed: results stay the size of a `Node`.
 pub type E = Box<SearchError>;

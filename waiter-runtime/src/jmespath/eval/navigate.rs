@@ -10,7 +10,11 @@ use crate::jmespath::view::{Array, Node, Object, follow_node};
 #[inline(always)]
 pub fn field<'a>(node: Node<'a>, name: &str) -> Node<'a> {
     match node {
-        Node::Object(o) => o.take(name).unwrap_or(Node::Null),
+        // A `match`, not `unwrap_or(Node::Null)`: no drop of the unused default.
+        Node::Object(o) => match o.take(name) {
+            Some(n) => n,
+            None => Node::Null,
+        },
         _ => Node::Null,
     }
 }

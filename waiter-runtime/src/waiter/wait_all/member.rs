@@ -1,6 +1,7 @@
 //! What the waiter loop sees of the set it runs in: the set's stop, its poll permits, the
 //! first poll's spread, panics caught per poll, and the progress counts.
 
+use std::any::Any;
 use std::future::{Future, poll_fn};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::pin;
@@ -22,6 +23,14 @@ pub(crate) type OnProgress<'a> = Box<dyn FnMut(&WaitAllProgress) + Send + 'a>;
 /// Not stopped.
 const RUNNING: usize = usize::MAX;
 
+/// The set's first polls leave at this rate at most, on average: the spread of a set whose
+/// polls can all be in flight at once is 10 ms per waiter (see [`Group::new`]).
+pub(crate) const FIRST_POLLS_PER_SECOND: u32 = 100;
+
+/// How long past the deadline the progress callback may run in all: the timer's resolution,
+/// which a wait may overrun anyway (see [`Progress::call`]).
+const PROGRESS_GRACE: Duration = Duration::from_millis(1);
+
 /// The state every member of one `WaitAll` shares. The members run in the `WaitAll`'s task,
 /// one at a time, so nothing here is ever contended.
 pub(crate) struct Group<'a> {
@@ -30,26 +39,52 @@ pub(crate) struct Group<'a> {
     /// Index of the waiter whose failure stopped the set, or `RUNNING`.
     stopped_by: AtomicUsize,
     permits: Option<Semaphore>,
-    spread_first: bool,
+    /// The window the first polls are spread over (before each waiter's own bounds).
+    first_spread: Duration,
     /// `None` when nobody watches: then the members skip the counting.
     progress: Option<Mutex<Progress<'a>>>,
 }
 
 struct Progress<'a> {
     counts: Counts,
-    on_progress: OnProgress<'a>,
+    /// `None` once it panicked: it is not called again.
+    on_progress: Option<OnProgress<'a>>,
+    /// The set's deadline, `None` for a `max_wait` too large to represent.
+    deadline: Option<Instant>,
+    /// The longest call of the callback so far.
+    longest_call: Duration,
+    /// The callback's time past the deadline so far.
+    past_deadline: Duration,
 }
 
 impl<'a> Group<'a> {
+    /// The shared state of a set of waiters named `names`, started at `start`, with its
+    /// deadline (`None`: none), concurrency (`0`: no limit) and progress callback.
+    ///
+    /// The first polls are spread over 10 ms per waiter that can be in flight at once (the
+    /// number of waiters, or the concurrency if it is smaller): `FIRST_POLLS_PER_SECOND` on
+    /// average, so that a small set starts at once and a large one sends no burst. A set of
+    /// one is not spread.
     pub(crate) fn new(
         names: Vec<&'static str>,
         start: Instant,
+        deadline: Option<Instant>,
         concurrency: usize,
         on_progress: Option<OnProgress<'a>>,
     ) -> Self {
         let total = names.len();
+        let together = match concurrency {
+            0 => total,
+            limit => total.min(limit),
+        };
+        let first_spread = if total > 1 {
+            let per_waiter = Duration::from_secs(1) / FIRST_POLLS_PER_SECOND;
+            per_waiter.saturating_mul(u32::try_from(together).unwrap_or(u32::MAX))
+        } else {
+            Duration::ZERO
+        };
         Group {
-            spread_first: total > 1,
+            first_spread,
             names,
             start,
             stopped_by: AtomicUsize::new(RUNNING),
@@ -59,7 +94,10 @@ impl<'a> Group<'a> {
             progress: on_progress.map(|on_progress| {
                 Mutex::new(Progress {
                     counts: Counts::new(total),
-                    on_progress,
+                    on_progress: Some(on_progress),
+                    deadline,
+                    longest_call: Duration::ZERO,
+                    past_deadline: Duration::ZERO,
                 })
             }),
         }
@@ -96,12 +134,59 @@ impl<'a> Group<'a> {
         let report = progress
             .counts
             .report(index, self.names[index], change, self.start.elapsed());
-        (progress.on_progress)(&report);
+        progress.call(&report);
     }
 
     /// Waiter `index` finished with `change` (`Succeeded`, `Failed` or `Stopped`).
     pub(crate) fn finished(&self, index: usize, change: WaitAllChange) {
         self.report(index, change, |counts| counts.finish(change));
+    }
+}
+
+impl Progress<'_> {
+    /// Calls the callback with `report`, unless it panicked before, or its calls would run
+    /// past the deadline for more than `PROGRESS_GRACE` in all (this one judged by its
+    /// longest call so far): the callback runs on the set's task, so its own time must not
+    /// push the results past the deadline. A panic is caught: the callback is not called
+    /// again, and the wait goes on.
+    fn call(&mut self, report: &WaitAllProgress) {
+        let Some(on_progress) = &mut self.on_progress else {
+            return;
+        };
+        let now = Instant::now();
+        // The part of a call from `now` lasting `took` that runs past the deadline: its own
+        // time, not the set's lateness (a timer fires up to 1 ms after the deadline).
+        let own_past = |took: Duration| match self.deadline {
+            Some(deadline) => (now + took).saturating_duration_since(now.max(deadline)),
+            None => Duration::ZERO,
+        };
+        if self.past_deadline + own_past(self.longest_call) > PROGRESS_GRACE {
+            return;
+        }
+        // Its own time, on the system's clock (a paused tokio clock does not move in it).
+        let called = std::time::Instant::now();
+        let outcome = catch_unwind(AssertUnwindSafe(|| on_progress(report)));
+        let took = called.elapsed();
+        self.longest_call = self.longest_call.max(took);
+        self.past_deadline += own_past(took);
+        if let Err(payload) = outcome {
+            self.on_progress = None;
+            tracing::error!(
+                panic = %panic_message(payload),
+                "the WaitAll's on_progress callback panicked: it is not called again, the wait goes on"
+            );
+        }
+    }
+}
+
+/// The message of a caught panic (its `String` or `&str` payload).
+fn panic_message(payload: Box<dyn Any + Send>) -> String {
+    match payload.downcast::<String>() {
+        Ok(message) => *message,
+        Err(payload) => match payload.downcast::<&'static str>() {
+            Ok(message) => (*message).to_owned(),
+            Err(_) => "Box<dyn Any>".to_owned(),
+        },
     }
 }
 
@@ -132,18 +217,17 @@ impl<'g, 'a> Member<'g, 'a> {
     }
 
     /// How long the member waits before its first poll: in a set of more than one waiter, a
-    /// random time, uniform below the smaller of `min_delay` and half of `max_wait`, so that
-    /// the set's first polls do not all leave at once.
+    /// random time, uniform below the set's spread (see [`Group::new`]), and below the
+    /// member's `min_delay` and half of `max_wait`, so that the set's first polls do not all
+    /// leave at once.
     pub(crate) fn first_poll_delay<R: Rng + ?Sized>(
         self,
         rng: &mut R,
         min_delay: Duration,
         max_wait: Duration,
     ) -> Duration {
-        if !self.group.spread_first {
-            return Duration::ZERO;
-        }
-        first_poll_spread(rng, min_delay, max_wait)
+        let window = self.group.first_spread.min(min_delay).min(max_wait / 2);
+        uniform_below(rng, window)
     }
 
     /// Runs `fut` unless the set is stopped first: checked before every poll of `fut`, so a
@@ -166,34 +250,36 @@ impl<'g, 'a> Member<'g, 'a> {
             }
             match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
                 Ok(poll) => poll.map(Ok),
-                Err(payload) => {
-                    let message = match payload.downcast::<String>() {
-                        Ok(message) => *message,
-                        Err(payload) => match payload.downcast::<&'static str>() {
-                            Ok(message) => (*message).to_owned(),
-                            Err(_) => "Box<dyn Any>".to_owned(),
-                        },
-                    };
-                    Poll::Ready(Err(Interrupt::Panicked(message)))
-                }
+                Err(payload) => Poll::Ready(Err(Interrupt::Panicked(panic_message(payload)))),
             }
         })
         .await
     }
 
     /// A permit for one poll (the set's concurrency), waiting for it until `deadline`; `None`
-    /// if the deadline passed first.
+    /// if the deadline came first, or with it: a permit that is free takes no time, one
+    /// waited for must come before the deadline (a poll cancelled at the deadline frees its
+    /// permit there, and the poll it would start could not answer).
     pub(crate) async fn permit(self, deadline: Option<Instant>) -> Option<InFlight<'g, 'a>> {
         let permit = match &self.group.permits {
             None => None,
-            Some(permits) => {
-                // The semaphore is never closed.
-                let acquire = async { permits.acquire().await.ok() };
-                match deadline {
-                    Some(deadline) => tokio::time::timeout_at(deadline, acquire).await.ok()?,
-                    None => acquire.await,
+            Some(permits) => match permits.try_acquire() {
+                Ok(permit) => Some(permit),
+                Err(_) => {
+                    // The semaphore is never closed.
+                    let acquire = async { permits.acquire().await.ok() };
+                    let permit = match deadline {
+                        Some(deadline) => tokio::time::timeout_at(deadline, acquire).await.ok()?,
+                        None => acquire.await,
+                    };
+                    // `timeout_at` polls the acquire before its timer: at the deadline, a
+                    // permit freed there is too late.
+                    if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                        return None;
+                    }
+                    permit
                 }
-            }
+            },
         };
         self.group
             .report(self.index, WaitAllChange::PollStarted, |counts| {
@@ -207,14 +293,8 @@ impl<'g, 'a> Member<'g, 'a> {
     }
 }
 
-/// The spread of a set's first polls: uniform in `[0, min(min_delay, max_wait / 2))`, to the
-/// nanosecond.
-pub(crate) fn first_poll_spread<R: Rng + ?Sized>(
-    rng: &mut R,
-    min_delay: Duration,
-    max_wait: Duration,
-) -> Duration {
-    let window = min_delay.min(max_wait / 2);
+/// A random time, uniform in `[0, window)`, to the nanosecond.
+fn uniform_below<R: Rng + ?Sized>(rng: &mut R, window: Duration) -> Duration {
     let nanos = u64::try_from(window.as_nanos()).unwrap_or(u64::MAX);
     if nanos == 0 {
         return Duration::ZERO;

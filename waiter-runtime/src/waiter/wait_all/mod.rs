@@ -19,7 +19,11 @@ pub use progress::{WaitAllChange, WaitAllProgress};
 
 use member::{Group, OnProgress};
 
-use super::{FinalPoll, Waiter, WaiterError};
+use super::poller::{BoxPoll, BoxPoller};
+use super::{FinalPoll, PollEvent, PollObserver, Waiter, WaiterError};
+
+/// A member's own `on_poll` observer, boxed so that one set holds waiters of any observer.
+type BoxObserver<'a> = Box<dyn FnMut(&PollEvent) + Send + 'a>;
 
 /// Waits for many waiters at once, under one deadline: one result per waiter, in input order.
 ///
@@ -34,9 +38,10 @@ use super::{FinalPoll, Waiter, WaiterError};
 ///   the set (default [`DEFAULT_CONCURRENCY`](Self::DEFAULT_CONCURRENCY), 10, as Terraform's
 ///   `-parallelism`; `0` means no limit). A waiter beyond it waits for a permit after its
 ///   delay, which still counts from its own last poll; a waiter still waiting for a permit at
-///   the deadline, or whose permit comes with less time left than its last poll's head start
-///   (so that the poll could not answer in time), ends as
-///   [`ExceededMaxWait`](WaiterError::ExceededMaxWait) without sending it.
+///   the deadline (a permit freed there, by a poll cancelled at the deadline, comes too late),
+///   or whose permit comes with less time left than its last poll's head start (so that the
+///   poll could not answer in time), ends as [`ExceededMaxWait`](WaiterError::ExceededMaxWait)
+///   without sending it.
 /// * [`fail_fast(true)`](Self::fail_fast): the first waiter that fails on its own
 ///   ([`WaiterError::is_failure`]: a failure state, an error no acceptor expects, a poll that
 ///   panicked) stops the rest at once: their polls in flight are cancelled (dropped), they send
@@ -44,12 +49,16 @@ use super::{FinalPoll, Waiter, WaiterError};
 ///   stopped it. Default: `false`, every waiter runs to its own end.
 /// * [`on_progress(f)`](Self::on_progress): `f` sees every change (a poll starts, a poll
 ///   completes, a waiter ends) with the counts, the elapsed time and the index of the waiter
-///   that changed ([`WaitAllProgress`]).
-/// * **The first polls are spread.** In a set of more than one waiter, each waiter's first poll
-///   waits a random time, uniform below the smaller of its `min_delay` and half of `max_wait`
-///   (drawn from the waiter's own jitter, so [`Waiter::seed`] reproduces it): 1,000 waiters with
-///   the default 2 s `min_delay` send their first requests over 2 s, not in one millisecond.
-///   A set of one polls at once, as a waiter alone does.
+///   that changed ([`WaitAllProgress`]). It runs on the set's task (see its rules there: a
+///   panic in it loses nothing, a slow one is skipped near the deadline).
+/// * **The first polls are spread**, as much as the load needs: over 10 ms per waiter that
+///   can be in flight at once (the number of waiters, or the concurrency if smaller: the
+///   first polls leave at 100 per second on average), and never over more than the waiter's
+///   `min_delay` or half of `max_wait`. Each waiter's first poll waits a random time, uniform
+///   in that window (drawn from the waiter's own jitter, so [`Waiter::seed`] reproduces it):
+///   10 waiters start within 100 ms whatever their `min_delay`, 1,000 with no concurrency
+///   limit and the default 2 s `min_delay` send their first requests over 2 s, not in one
+///   millisecond. A set of one polls at once, as a waiter alone does.
 /// * **A panic in one poll** is caught there: that waiter ends as
 ///   [`WaiterError::PollPanicked`] (with the panic's message; the panic hook still prints it),
 ///   and the others go on (or stop, with `fail_fast(true)`). No result is lost.
@@ -101,7 +110,7 @@ use super::{FinalPoll, Waiter, WaiterError};
 /// ```
 #[must_use = "a `WaitAll` does nothing until `.wait(max_wait).await`"]
 pub struct WaitAll<'a, O, E> {
-    waiters: Vec<Waiter<'a, O, E>>,
+    waiters: Vec<Waiter<'a, O, E, BoxObserver<'a>>>,
     concurrency: usize,
     fail_fast: bool,
     on_progress: Option<OnProgress<'a>>,
@@ -127,12 +136,62 @@ impl<'a, O, E> WaitAll<'a, O, E> {
     pub const DEFAULT_CONCURRENCY: usize = 10;
 
     /// A set of waiters, in the order their results will come back.
-    pub fn new<I>(waiters: I) -> Self
+    ///
+    /// The waiters may have an [`on_poll`](Waiter::on_poll) observer, which sees each of its
+    /// waiter's polls as it would alone (the set's [`on_progress`](Self::on_progress) sees
+    /// them all). The iterator gives waiters of one type, so with one observer type: the
+    /// closure of one `map`, or no observer at all. To mix them, box the observers
+    /// (`.on_poll(Box::new(f) as Box<dyn FnMut(&PollEvent) + Send>)`). Observers must be
+    /// `Send`, as the set's future is; they may borrow for less than the waiters do.
+    ///
+    /// ```
+    /// use std::sync::Mutex;
+    /// use std::time::Duration;
+    /// use waiter_runtime::waiter::PollEvent;
+    /// use waiter_runtime::{WaitAll, waitable};
+    ///
+    /// #[waitable(Ready: { acceptors: [{ state: "success", matcher: { success: true } }] })]
+    /// async fn ping(id: u32) -> Result<(), std::io::Error> {
+    ///     let _ = id;
+    ///     Ok(())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let log = Mutex::new(Vec::new());
+    /// let results = WaitAll::new((0..3).map(|id| {
+    ///     let log = &log;
+    ///     wait_until_ready(id).on_poll(move |e: &PollEvent| log.lock().unwrap().push((id, e.poll)))
+    /// }))
+    /// .wait(Duration::from_secs(60))
+    /// .await;
+    /// assert!(results.iter().all(Result::is_ok));
+    /// assert_eq!(log.into_inner().unwrap().len(), 3);
+    /// # }
+    /// ```
+    pub fn new<'w, I, Obs>(waiters: I) -> Self
     where
-        I: IntoIterator<Item = Waiter<'a, O, E>>,
+        'w: 'a,
+        O: 'a,
+        E: 'a,
+        I: IntoIterator<Item = Waiter<'w, O, E, Obs>>,
+        Obs: PollObserver + Send + 'a,
     {
         WaitAll {
-            waiters: waiters.into_iter().collect(),
+            waiters: waiters
+                .into_iter()
+                .map(|waiter| {
+                    // The set may borrow for less than its waiters do (its observers and
+                    // progress callback may borrow locals of a `'static` waiter's caller).
+                    waiter
+                        .map_poller(|mut poller| -> BoxPoller<'a, O, E> {
+                            Box::new(move || -> BoxPoll<'a, O, E> { poller() })
+                        })
+                        .map_observer(|mut observer| -> BoxObserver<'a> {
+                            Box::new(move |event: &PollEvent| observer.on_poll(event))
+                        })
+                })
+                .collect(),
             concurrency: Self::DEFAULT_CONCURRENCY,
             fail_fast: false,
             on_progress: None,
@@ -153,6 +212,18 @@ impl<'a, O, E> WaitAll<'a, O, E> {
     }
 
     /// Calls `f` on every change: a poll starts, a poll completes, a waiter ends.
+    ///
+    /// `f` runs on the set's task, between the polls of its waiters: keep it short (hand slow
+    /// work to a channel or a thread).
+    ///
+    /// * **A panic in `f`** is caught: `f` is not called again, the wait goes on and every
+    ///   result comes back; a `tracing` error event (`panic` field: its message) says so.
+    /// * **Near the deadline, a slow `f` is skipped**: it is not called when, judged by its
+    ///   longest call so far, its calls would run past the deadline by more than 1 ms in all
+    ///   (the timer's resolution), so that its own time does not make the results late (a
+    ///   10 ms callback misses the changes of its last 10 ms, the waiters ending at the
+    ///   deadline among them; their results say how they ended). Its time before that still
+    ///   slows the set: a poll due while it runs leaves when it returns.
     pub fn on_progress<F>(mut self, f: F) -> Self
     where
         F: FnMut(&WaitAllProgress) + Send + 'a,
@@ -161,8 +232,8 @@ impl<'a, O, E> WaitAll<'a, O, E> {
         self
     }
 
-    /// The waiters of the set, in input order.
-    pub fn waiters(&self) -> &[Waiter<'a, O, E>] {
+    /// The waiters of the set, in input order (their observers boxed).
+    pub fn waiters(&self) -> &[Waiter<'a, O, E, BoxObserver<'a>>] {
         &self.waiters
     }
 
@@ -237,7 +308,13 @@ impl<'a, O, E> WaitAll<'a, O, E> {
         }
         let start = Instant::now();
         let names = waiters.iter().map(|w| w.metadata().name).collect();
-        let group = Group::new(names, start, concurrency, on_progress);
+        let group = Group::new(
+            names,
+            start,
+            start.checked_add(max_wait),
+            concurrency,
+            on_progress,
+        );
         let mut delivered = vec![false; waiters.len()];
         let mut finish = |delivered: &mut [bool], index: usize, result: WaitResult<O, E>| {
             group.finished(index, change_of(&result));
