@@ -157,7 +157,7 @@ pub(super) fn object_impl(
         .filter(|f| matches!(f.how, How::Node))
         .map(|f| {
             let wire = &f.wire;
-            let (p, place, span) = at_member(f, access(&f.member));
+            let (p, place, span) = at_member(f, access(f));
             let w = quote_spanned!(span=> #p::Searchable::__walk_as_items(#place, #plan, #sink));
             quote!(#wire => #w,)
         });
