@@ -69,6 +69,7 @@
 #[cfg(test)]
 extern crate self as waiter_runtime;
 
+pub mod blocking;
 pub mod error_metadata;
 pub mod jmespath;
 pub mod poll_scope;

@@ -19,11 +19,11 @@ pub(crate) mod matchers;
 
 pub(crate) mod acceptor;
 mod forgot_wait;
-mod machine;
+pub(crate) mod machine;
 mod map;
 mod metadata;
 mod observer;
-mod options;
+pub(crate) mod options;
 mod outcome;
 pub(crate) mod poller;
 mod run;

@@ -278,21 +278,10 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 let report = retrier
                     .run_waiter_poll(|| {
                         let poll = (inner.lock().unwrap_or_else(|e| e.into_inner()))();
-                        async move {
-                            match poll.await {
-                                Polled {
-                                    result: Err(error),
-                                    matched: None,
-                                } => Err(error),
-                                polled => Ok(polled),
-                            }
-                        }
+                        async move { poll.await.into_retryable() }
                     })
                     .await;
-                match report.result {
-                    Ok(polled) => polled,
-                    Err(error) => Polled::new(Err(error), None),
-                }
+                Polled::from_retried(report.result)
             }
         });
         self
