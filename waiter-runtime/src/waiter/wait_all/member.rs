@@ -269,7 +269,7 @@ impl<'g, 'a> Member<'g, 'a> {
                     // The semaphore is never closed.
                     let acquire = async { permits.acquire().await.ok() };
                     let permit = match deadline {
-                        Some(deadline) => tokio::time::timeout_at(deadline, acquire).await.ok()?,
+                        Some(deadline) => crate::timer::timeout_at(None, deadline, acquire).await?,
                         None => acquire.await,
                     };
                     // `timeout_at` polls the acquire before its timer: at the deadline, a
