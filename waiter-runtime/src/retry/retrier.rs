@@ -85,6 +85,8 @@ struct FirstTry<O, E> {
     ticket: u64,
     /// Whether the first try went through the rate limiter (which gave `ticket`).
     acquired: bool,
+    /// The rate limiter's mark of when the first try was sent, if `acquired`.
+    sent: u64,
     /// When the call started, read only when a time budget needs it: the budget counts
     /// from before the first try, not from the retry loop.
     started: Option<tokio::time::Instant>,
@@ -227,7 +229,7 @@ impl Retrier {
             // retry loop (boxed) is only entered by calls that fail.
             let ticket = limiter.call_started();
             let token = inner.quota.acquire();
-            acquire_timed(limiter, ticket).await;
+            let sent = acquire_timed(limiter, ticket).await;
             let result = op().await;
             if result.is_ok() {
                 limiter.on_response(false);
@@ -238,6 +240,7 @@ impl Retrier {
                 result,
                 ticket,
                 acquired: true,
+                sent,
                 started: None, // the fast path is taken only without a time budget
             };
             return Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
@@ -268,6 +271,7 @@ impl Retrier {
             result,
             ticket: 0,
             acquired: false,
+            sent: 0,
             started,
         };
         Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
@@ -436,6 +440,7 @@ impl Retrier {
             _ => None,
         };
         let mut longest_attempt = Duration::ZERO;
+        let mut sent = first.as_ref().map_or(0, |first| first.sent);
         let (mut first, ticket) = match first {
             Some(first) if first.acquired => (Some(first.result), first.ticket),
             first => (
@@ -451,7 +456,7 @@ impl Retrier {
                 Some(result) => result,
                 None => {
                     if let Some(limiter) = &inner.rate_limiter {
-                        acquire_timed(&**limiter, ticket).await;
+                        sent = acquire_timed(&**limiter, ticket).await;
                     }
                     if timed {
                         attempt_began = Some(tokio::time::Instant::now());
@@ -500,10 +505,13 @@ impl Retrier {
                 }
             };
             if let Some(limiter) = &inner.rate_limiter {
-                limiter.on_response(matches!(
-                    action.reason().map(RetryReason::kind),
-                    Some(ErrorKind::ThrottlingError)
-                ));
+                limiter.on_attempt_response(
+                    sent,
+                    matches!(
+                        action.reason().map(RetryReason::kind),
+                        Some(ErrorKind::ThrottlingError)
+                    ),
+                );
             }
 
             let done = |stop: StopReason, result: Result<O, E>, tokens_returned: u32| RunReport {
@@ -657,8 +665,9 @@ async fn long_polling_backoff(delay: Duration) {
 }
 
 /// Waits for the rate limiter; inside a waiter's poll, a wait is added to the poll's counters.
-/// The clock is read only when the limiter makes the attempt wait.
-async fn acquire_timed(limiter: &dyn RateLimiter, ticket: u64) {
+/// The clock is read only when the limiter makes the attempt wait. Returns the limiter's mark
+/// of when the attempt is sent ([`RateLimiter::attempt_sent`]).
+async fn acquire_timed(limiter: &dyn RateLimiter, ticket: u64) -> u64 {
     let mut acquire = limiter.acquire_for(ticket);
     let mut waiting_since = None;
     std::future::poll_fn(|cx| match acquire.as_mut().poll(cx) {
@@ -674,6 +683,7 @@ async fn acquire_timed(limiter: &dyn RateLimiter, ticket: u64) {
             scope.record_rate_limit_wait(since.elapsed());
         }
     }
+    limiter.attempt_sent()
 }
 
 /// Per-call overrides of a [`Retrier`]; see [`Retrier::customize`].

@@ -8,15 +8,17 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use tokio::time::{Instant, Sleep};
+use tokio::time::Instant;
 
 use super::{InvalidTuning, RateLimiterState, Tuning};
 
 /// The adaptive rate limiter: one per client, cloned into every call (cloning shares it).
 ///
-/// Before each attempt a call [`acquire`](Self::acquire)s a token; after each response it
-/// reports whether the response was a throttle with [`on_response`](Self::on_response). Until
-/// the first throttle, `acquire` returns at once after one atomic load.
+/// Before each attempt a call [`acquire`](Self::acquire)s a token and takes a [`Sent`] mark
+/// ([`sent`](Self::sent)); after each response it reports whether the response was a throttle
+/// with [`on_response_to`](Self::on_response_to) (or [`on_response`](Self::on_response),
+/// without the mark: every throttle then cuts the rate). Until the first throttle, `acquire`
+/// returns at once after one atomic load.
 ///
 /// Once on, callers are served in arrival order: the first in line sleeps on one timer (no
 /// polling) until its token is there, the others sleep without timers, and a rate change wakes
@@ -70,6 +72,27 @@ pub struct ClientRateLimiter {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ticket(u64);
 
+/// When a request was sent, as the limiter tells congestion events apart: taken with
+/// [`ClientRateLimiter::sent`] just before the request goes out, given back with its response
+/// to [`ClientRateLimiter::on_response_to`]. With [`Tuning::one_cut_per_event`] (the default)
+/// a throttle cuts the rate only if its request was sent after the last cut.
+///
+/// It is the number of cuts so far, read with one atomic load: no clock reading.
+///
+/// ```
+/// use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
+///
+/// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(100.0, 0.0).unwrap());
+/// let (a, b) = (limiter.sent(), limiter.sent()); // two requests in flight
+/// limiter.on_response_to(a, true); // the overshoot's first throttle: the rate is cut
+/// let cut = limiter.state().fill_rate();
+/// limiter.on_response_to(b, true); // sent before that cut: the same event, no second cut
+/// assert_eq!(limiter.state().fill_rate(), cut);
+/// assert_eq!(limiter.state().cuts(), 1);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sent(u64);
+
 /// Keeps what it holds on a cache line of its own, so that the counters every call writes do
 /// not slow down the reads of the flags every call reads (false sharing between threads).
 #[derive(Debug, Default)]
@@ -87,6 +110,8 @@ impl<T> std::ops::Deref for Padded<T> {
 struct Shared {
     /// Mirrors `state.is_enabled()`, so the path before the first throttle takes no lock.
     enabled: AtomicBool,
+    /// Mirrors `state.cuts()`, read by [`ClientRateLimiter::sent`] without the lock.
+    cuts: AtomicU64,
     /// The next [`Ticket`]; `0` is the place of the calls started while the limiter was off.
     next_ticket: Padded<AtomicU64>,
     /// The end, in nanoseconds since `origin`, of the transmit-rate bucket in which a
@@ -171,7 +196,8 @@ impl Default for ClientRateLimiter {
 }
 
 impl ClientRateLimiter {
-    /// A limiter with the AWS SDKs' constants, off until the first throttle.
+    /// A limiter with the default constants ([`Tuning::DEFAULT`]: the AWS SDKs' constants
+    /// and our controller's mechanisms), off until the first throttle.
     pub fn new() -> Self {
         Self::with_state(RateLimiterState::new(0.0))
     }
@@ -208,6 +234,7 @@ impl ClientRateLimiter {
         Self {
             shared: Arc::new(Shared {
                 enabled: AtomicBool::new(state.is_enabled()),
+                cuts: AtomicU64::new(state.cuts()),
                 next_ticket: Padded(AtomicU64::new(1)),
                 steady_until: AtomicU64::new(0),
                 uncounted: Padded(AtomicU64::new(0)),
@@ -293,8 +320,23 @@ impl ClientRateLimiter {
         inner.line.is_empty() && shared.take_token(&mut inner).is_ok()
     }
 
+    /// A request goes out now: the mark to give back with its response to
+    /// [`on_response_to`](Self::on_response_to). One atomic load.
+    pub fn sent(&self) -> Sent {
+        Sent(self.shared.cuts.load(Ordering::Acquire))
+    }
+
+    /// Reports the response to the request sent at `sent` (see [`Sent`]): as
+    /// [`on_response`](Self::on_response), except that with [`Tuning::one_cut_per_event`] a
+    /// throttle cuts the rate only if its request was sent after the last cut.
+    pub fn on_response_to(&self, sent: Sent, throttled: bool) {
+        self.respond(throttled, Some(sent.0));
+    }
+
     /// Reports a response: `throttled` is whether the retry classifiers called it a throttling
-    /// error. Transient errors and successes alike are `false`.
+    /// error. Transient errors and successes alike are `false`. The limiter does not know when
+    /// the request was sent, so every throttle cuts the rate, as in the SDKs: prefer
+    /// [`on_response_to`](Self::on_response_to).
     ///
     /// Most successes take no lock. Before the first throttle the bucket is not used, and once
     /// the rate has been measured (before, the cap follows every response) and CUBIC's rate
@@ -303,6 +345,11 @@ impl ClientRateLimiter {
     /// is counted with one atomic add and folded into the state by the next update, which
     /// leaves the state [`RateLimiterState::on_response`] would have.
     pub fn on_response(&self, throttled: bool) {
+        self.respond(throttled, None);
+    }
+
+    /// A response to a request sent when the cuts were `cuts_at_send`, if known.
+    fn respond(&self, throttled: bool, cuts_at_send: Option<u64>) {
         let shared = &*self.shared;
         // The clock is read before taking the lock, to keep the critical section short.
         let elapsed = shared.origin.elapsed();
@@ -317,9 +364,15 @@ impl ClientRateLimiter {
             let was_enabled = inner.state.is_enabled();
             let before = inner.state.fill_rate();
             let now = inner.remember(reading);
-            let after = inner.state.on_response(now, throttled);
+            let after = match cuts_at_send {
+                Some(cuts) => inner.state.on_response_after(now, cuts, throttled),
+                None => inner.state.on_response(now, throttled),
+            };
             if !was_enabled && throttled {
                 shared.enabled.store(true, Ordering::Release);
+            }
+            if throttled {
+                shared.cuts.store(inner.state.cuts(), Ordering::Release);
             }
             let steady_until =
                 if !throttled && (!inner.state.is_enabled() || inner.state.success_keeps_rate()) {
@@ -532,7 +585,6 @@ impl Drop for Locked<'_> {
 
 /// The future [`ClientRateLimiter::acquire`] and [`acquire_with`](ClientRateLimiter::acquire_with)
 /// return: ready once the caller holds a token.
-#[derive(Debug)]
 #[must_use = "a token is only taken when the future is awaited"]
 pub struct Acquire<'a> {
     shared: &'a Shared,
@@ -540,8 +592,29 @@ pub struct Acquire<'a> {
     ticket: Option<u64>,
     /// Our place in `Inner::line` while we wait.
     key: Option<Key>,
-    /// The timer of the first in line.
-    sleep: Option<Pin<Box<Sleep>>>,
+    /// The timer of the first in line, and its deadline.
+    sleep: Option<(Instant, Timer)>,
+}
+
+/// A timer (see [`sleep_until`]).
+type Timer = Pin<Box<dyn Future<Output = ()> + Send + Sync>>;
+
+/// The one way the adaptive limiter sleeps: every timer of `retry/adaptive/` is made here.
+fn sleep_until(deadline: Instant) -> Timer {
+    Box::pin(tokio::time::sleep_until(deadline))
+}
+
+impl std::fmt::Debug for Acquire<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Acquire")
+            .field("ticket", &self.ticket)
+            .field("key", &self.key)
+            .field(
+                "deadline",
+                &self.sleep.as_ref().map(|(deadline, _)| deadline),
+            )
+            .finish_non_exhaustive()
+    }
 }
 
 impl Future for Acquire<'_> {
@@ -605,13 +678,8 @@ impl Future for Acquire<'_> {
                 .checked_add(wait)
                 .unwrap_or_else(|| now + Duration::from_secs(30 * 365 * 86_400));
             let sleep = match &mut this.sleep {
-                Some(sleep) => {
-                    sleep.as_mut().reset(deadline);
-                    sleep
-                }
-                None => this
-                    .sleep
-                    .insert(Box::pin(tokio::time::sleep_until(deadline))),
+                Some((at, sleep)) if *at == deadline => sleep,
+                _ => &mut this.sleep.insert((deadline, sleep_until(deadline))).1,
             };
             if sleep.as_mut().poll(cx).is_pending() {
                 return Poll::Pending;
@@ -673,6 +741,15 @@ impl crate::retry::RateLimiter for ClientRateLimiter {
 
     fn on_response(&self, throttled: bool) {
         ClientRateLimiter::on_response(self, throttled);
+    }
+
+    /// A [`Sent`] mark: the number of cuts so far.
+    fn attempt_sent(&self) -> u64 {
+        ClientRateLimiter::sent(self).0
+    }
+
+    fn on_attempt_response(&self, sent: u64, throttled: bool) {
+        ClientRateLimiter::on_response_to(self, Sent(sent), throttled);
     }
 }
 
