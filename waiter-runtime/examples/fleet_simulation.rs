@@ -27,7 +27,8 @@
 //! cargo run --release -p waiter-benches --example fleet_simulation [-- --no-chart] [-- --series]
 //! ```
 //!
-//! Env `FLEET_ONLY="adaptive (default):1"` runs one row (mode name, clients).
+//! Env `FLEET_ONLY="adaptive (default):1"` runs one row (mode name, clients);
+//! `FLEET_DEBUG=1` prints each adaptive client's successes and final limiter state.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -112,9 +113,23 @@ fn adaptive_modes() -> Vec<Mode> {
             },
         ),
         Mode::Adaptive(
+            "AWS + cut from the fill rate",
+            Tuning {
+                cut_from_fill_rate: true,
+                ..aws
+            },
+        ),
+        Mode::Adaptive(
             "default - one cut per event",
             Tuning {
                 one_cut_per_event: false,
+                ..ours
+            },
+        ),
+        Mode::Adaptive(
+            "default - cut from the fill rate",
+            Tuning {
+                cut_from_fill_rate: false,
                 ..ours
             },
         ),
@@ -243,6 +258,21 @@ async fn simulate(mode: Mode, clients: usize) -> Report {
     }
     if let Some(sampler) = sampler {
         sampler.await.unwrap();
+    }
+    if std::env::var_os("FLEET_DEBUG").is_some() {
+        for (i, (_, limiter)) in fleet.iter().enumerate() {
+            if let Some(limiter) = limiter {
+                let st = limiter.state();
+                println!(
+                    "client {i}: ok {} fill {:.1} w_max {:.1} measured {:.1} cuts {}",
+                    per_client[i],
+                    st.fill_rate(),
+                    st.max_rate(),
+                    st.measured_transmit_rate(),
+                    st.cuts()
+                );
+            }
+        }
     }
     let bins = service.bins(RUN);
     let (sent, admitted, throttled) = bins.iter().fold((0u64, 0u64, 0u64), |(s, a, t), b| {

@@ -238,3 +238,34 @@ async fn the_retrier_reports_when_each_attempt_was_sent() {
         state.fill_rate()
     );
 }
+
+#[test]
+fn a_saturated_client_is_cut_from_its_fill_rate() {
+    // Steady at 100/s, then CUBIC lets it climb while the measured rate (0.8 x the latest
+    // half-second bucket) trails; callers keep the bucket empty. A throttle then cuts from
+    // the fill rate in effect, not from the lagging measure.
+    let climb = |tuning: Tuning| {
+        let mut state = RateLimiterState::steady_at_with_tuning(tuning, 100.0, 0.0).unwrap();
+        let mut t = 0.0;
+        while t < 6.0 {
+            t += 0.001; // callers asking 1000 times a second: the bucket runs dry
+            if state.try_acquire(t).is_ok() {
+                state.on_response(t, false);
+            }
+        }
+        let fill = state.fill_rate();
+        let measured = state.measured_transmit_rate();
+        state.on_response_sent_at(t + 0.04, t, true);
+        (fill, measured, state.max_rate())
+    };
+    let (fill, measured, w_max) = climb(Tuning::DEFAULT);
+    assert!(fill > measured, "{fill} {measured}");
+    assert_eq!(w_max, fill);
+    // The SDKs' rule: from `min(measured, fill rate)`, the measure updated by the throttle's
+    // own response first; below the fill rate the client was sent at.
+    let (fill, _, w_max) = climb(Tuning {
+        cut_from_fill_rate: false,
+        ..Tuning::DEFAULT
+    });
+    assert!(w_max < fill - 5.0, "{w_max} {fill}");
+}

@@ -72,6 +72,18 @@ pub struct ClientRateLimiter {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ticket(u64);
 
+impl Ticket {
+    /// The ticket the retrier's hook carries as a number.
+    pub(crate) fn from_raw(raw: u64) -> Self {
+        Ticket(raw)
+    }
+
+    /// The ticket as a number.
+    pub(crate) fn raw(self) -> u64 {
+        self.0
+    }
+}
+
 /// When a request was sent, as the limiter tells congestion events apart: taken with
 /// [`ClientRateLimiter::sent`] just before the request goes out, given back with its response
 /// to [`ClientRateLimiter::on_response_to`]. With [`Tuning::one_cut_per_event`] (the default)
@@ -92,6 +104,19 @@ pub struct Ticket(u64);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sent(u64);
+
+impl Sent {
+    /// A mark from the number of cuts when the request was sent (what the retrier's
+    /// [`RateLimiter`](crate::retry::RateLimiter) hook carries).
+    pub(crate) fn from_cuts(cuts: u64) -> Self {
+        Sent(cuts)
+    }
+
+    /// The number of cuts when the request was sent.
+    pub(crate) fn cuts(self) -> u64 {
+        self.0
+    }
+}
 
 /// Keeps what it holds on a cache line of its own, so that the counters every call writes do
 /// not slow down the reads of the flags every call reads (false sharing between threads).
@@ -251,6 +276,11 @@ impl ClientRateLimiter {
                 origin: Instant::now(),
             }),
         }
+    }
+
+    /// Whether the limiter is on (a throttle has been seen): one atomic load.
+    pub(crate) fn is_on(&self) -> bool {
+        self.shared.enabled.load(Ordering::Acquire)
     }
 
     /// A place in line for a call that starts now.
@@ -703,64 +733,5 @@ impl Drop for Acquire<'_> {
         if let Some(next) = next {
             next.wake();
         }
-    }
-}
-
-/// The retrier's hook: [`RetryMode::Adaptive`](crate::retry::RetryMode::Adaptive) paces every
-/// attempt through it.
-impl crate::retry::RateLimiter for ClientRateLimiter {
-    fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        if ClientRateLimiter::try_acquire(self) {
-            // Zero-sized, so boxing it does not allocate: only a caller that has to wait
-            // pays for a boxed future.
-            Box::pin(Ready)
-        } else {
-            Box::pin(ClientRateLimiter::acquire(self))
-        }
-    }
-
-    /// A [`Ticket`]: the call's retries wait behind the calls that started before it. While
-    /// the limiter is off nobody waits, so the calls started then share the first place, `0`
-    /// (ahead of every call started once it is on, in arrival order among themselves), and
-    /// starting a call costs one atomic load.
-    fn call_started(&self) -> u64 {
-        if self.shared.enabled.load(Ordering::Acquire) {
-            self.ticket().0
-        } else {
-            0
-        }
-    }
-
-    fn acquire_for(&self, ticket: u64) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        if ClientRateLimiter::try_acquire(self) {
-            Box::pin(Ready)
-        } else {
-            Box::pin(ClientRateLimiter::acquire_with(self, Ticket(ticket)))
-        }
-    }
-
-    fn on_response(&self, throttled: bool) {
-        ClientRateLimiter::on_response(self, throttled);
-    }
-
-    /// A [`Sent`] mark: the number of cuts so far.
-    fn attempt_sent(&self) -> u64 {
-        ClientRateLimiter::sent(self).0
-    }
-
-    fn on_attempt_response(&self, sent: u64, throttled: bool) {
-        ClientRateLimiter::on_response_to(self, Sent(sent), throttled);
-    }
-}
-
-/// A future that is ready at once. Zero-sized, unlike `std::future::Ready<()>` (which holds an
-/// `Option<()>`), so `Box::pin(Ready)` does not allocate.
-struct Ready;
-
-impl Future for Ready {
-    type Output = ();
-
-    fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<()> {
-        Poll::Ready(())
     }
 }

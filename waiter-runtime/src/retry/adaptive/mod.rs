@@ -11,7 +11,7 @@
 //! The AWS SDKs' controller cuts the rate on every throttling response. With a service a few
 //! tens of milliseconds away, some 20 requests are in flight when the client overshoots, their
 //! throttles come back together and cut the rate `0.7^20`: one client of 100 callers keeps
-//! 0.35 to 0.40 of the service's capacity, ours 0.89 (BENCHMARKS.md, "A fleet of clients",
+//! 0.35 to 0.42 of the service's capacity, ours 0.95 (BENCHMARKS.md, "A fleet of clients",
 //! simulated). The default,
 //! [`Tuning::DEFAULT`], keeps the constants and adds, each a [`Tuning`] field measured alone
 //! in BENCHMARKS.md:
@@ -20,6 +20,8 @@
 //!   if its request was sent after the last cut (the [`Retrier`](crate::retry::Retrier)
 //!   reports when each attempt was sent: [`ClientRateLimiter::sent`]), `w_max` being the rate
 //!   before the cut;
+//! * **a cut from the fill rate** ([`Tuning::cut_from_fill_rate`]) when callers waited for
+//!   tokens since the last cut, rather than from the measured rate, which trails it;
 //! * **smooth pacing** ([`Tuning::burst_seconds`]): the bucket holds 50 ms of tokens, not a
 //!   second's, and waiting callers are served in order, woken when the rate changes;
 //! * **the paced cold start** ([`ColdStart::Observed`]): a throttle that comes before a whole
@@ -78,6 +80,7 @@
 
 mod bucket;
 mod cubic;
+mod hook;
 mod limiter;
 mod state;
 mod transmit;

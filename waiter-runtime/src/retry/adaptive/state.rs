@@ -40,6 +40,9 @@ pub struct RateLimiterState {
     last_cut: f64,
     /// The latest valid timestamp seen (see [`RateLimiterState::on_response`]).
     latest: f64,
+    /// Whether a caller found the bucket empty since the last cut: the client sends at its
+    /// fill rate (see [`Tuning::cut_from_fill_rate`]).
+    saturated: bool,
 }
 
 /// How far past the latest timestamp a state has seen a new one may be: about 317 years. A
@@ -99,6 +102,7 @@ impl RateLimiterState {
             cuts: 0,
             last_cut: f64::NEG_INFINITY,
             latest: now,
+            saturated: false,
         }
     }
 
@@ -330,6 +334,11 @@ impl RateLimiterState {
         if cut {
             let in_effect = match self.transmit.unmeasured_for(now) {
                 Some(elapsed) => self.admitted_unmeasured as f64 / elapsed,
+                // Callers waited for tokens: the client sent at its fill rate, which the
+                // measured rate (smoothed, half a second late) trails while the rate climbs.
+                None if self.enabled && self.saturated && self.tuning.cut_from_fill_rate => {
+                    self.bucket.fill_rate()
+                }
                 None if self.enabled => sending.min(self.bucket.fill_rate()),
                 None => sending,
             };
@@ -337,6 +346,7 @@ impl RateLimiterState {
             self.calculated_rate = self.cubic.throttle(in_effect, now);
             self.cuts += 1;
             self.last_cut = now;
+            self.saturated = false;
         } else if !throttled {
             self.calculated_rate = self.cubic.success(now);
         }
@@ -424,7 +434,9 @@ impl RateLimiterState {
             self.latest
         };
         if self.enabled {
-            self.bucket.try_take(now)
+            let taken = self.bucket.try_take(now);
+            self.saturated |= taken.is_err();
+            taken
         } else {
             Ok(())
         }
