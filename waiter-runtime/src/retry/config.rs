@@ -583,14 +583,14 @@ impl RetryConfigBuilder {
 
     /// The backoff bound for the first retry after a transient (non-throttling) error; it
     /// doubles for each one after. Default 50 ms (25 ms for [`RetryConfig::dynamodb`]; 1 s in
-    /// [`RetryBehavior::V2_0`]).
+    /// [`RetryBehavior::V2_0`]), or `max_backoff` if that is less.
     pub fn transient_backoff(mut self, base: Duration) -> Self {
         self.transient_backoff = Some(base);
         self
     }
 
     /// The backoff bound for the first retry after a throttle; it doubles for each one after.
-    /// Default 1 s.
+    /// Default 1 s (or `max_backoff`, if that is less).
     pub fn throttling_backoff(mut self, base: Duration) -> Self {
         self.throttling_backoff = Some(base);
         self

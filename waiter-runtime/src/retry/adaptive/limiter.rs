@@ -335,10 +335,10 @@ impl ClientRateLimiter {
     ///
     /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
     /// # async fn main() {
-    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(2.0, 0.0).unwrap());
+    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(40.0, 0.0).unwrap());
     /// assert!(limiter.try_acquire());
-    /// assert!(limiter.try_acquire());
-    /// assert!(!limiter.try_acquire()); // empty: the next token is 500 ms away
+    /// assert!(limiter.try_acquire()); // a full bucket: 50 ms of tokens at 40/s
+    /// assert!(!limiter.try_acquire()); // empty: the next token is 25 ms away
     /// # }
     /// ```
     pub fn try_acquire(&self) -> bool {

@@ -202,7 +202,11 @@ impl RateLimiterState {
     /// rate and turns the bucket on; a success grows it), then the bucket's rate and capacity.
     /// Returns the new fill rate.
     ///
-    /// # Cold start: one deviation from the AWS SDKs
+    /// The [`Tuning`]'s other differences from the SDKs ([`Tuning::DEFAULT`]'s: one cut per
+    /// congestion event, a cut from the fill rate when callers waited for tokens, bursts of
+    /// `burst_seconds`) are documented on its fields.
+    ///
+    /// # Cold start: a deviation from the AWS SDKs
     ///
     /// The SDKs take the rate in effect at a throttle, and the `2 x` cap, from the measured
     /// transmit rate. Until a whole half-second bucket of traffic has been measured, that rate
@@ -228,8 +232,8 @@ impl RateLimiterState {
     ///   measured, and the throttles that come back together cut the rate `0.7^n`, to the
     ///   floor again.
     ///
-    /// Once a bucket has been measured this is the SDKs' algorithm, value for value (the
-    /// published tables in the tests replay unchanged).
+    /// Once a bucket has been measured, with [`Tuning::AWS`], this is the SDKs' algorithm,
+    /// value for value (the published tables in the tests replay unchanged).
     ///
     /// ```
     /// use waiter_runtime::retry::adaptive::RateLimiterState;
@@ -285,18 +289,18 @@ impl RateLimiterState {
     /// use waiter_runtime::retry::adaptive::RateLimiterState;
     ///
     /// let mut state = RateLimiterState::steady_at(100.0, 0.0).unwrap();
-    /// state.on_response_sent_at(1.04, 1.0, true); // the overshoot's first throttle: cut
+    /// state.on_response_sent_at(0.04, 0.0, true); // the overshoot's first throttle: cut
     /// let cut = state.fill_rate();
-    /// assert!((cut - 70.0).abs() < 1.0);
-    /// state.on_response_sent_at(1.05, 1.01, true); // sent before that cut: no second cut
+    /// assert!((cut - 70.0).abs() < 1e-9);
+    /// state.on_response_sent_at(0.05, 0.01, true); // sent before that cut: no second cut
     /// assert_eq!(state.fill_rate(), cut);
-    /// state.on_response_sent_at(1.10, 1.06, true); // sent after it: a new event, a cut
+    /// state.on_response_sent_at(0.10, 0.06, true); // sent after it: a new event, a cut
     /// assert!(state.fill_rate() < cut);
     /// assert_eq!(state.cuts(), 2);
     /// ```
     pub fn on_response_sent_at(&mut self, now: f64, sent_at: f64, throttled: bool) -> f64 {
-        // `!(a <= b)` is true for a NaN `sent_at`: unknown counts as after.
-        let after_last_cut = !(sent_at <= self.last_cut);
+        // A NaN `sent_at` is unknown: it counts as after.
+        let after_last_cut = sent_at.is_nan() || sent_at > self.last_cut;
         self.respond(now, throttled, after_last_cut)
     }
 
