@@ -258,14 +258,42 @@ fn a_saturated_client_is_cut_from_its_fill_rate() {
         state.on_response_sent_at(t + 0.04, t, true);
         (fill, measured, state.max_rate())
     };
-    let (fill, measured, w_max) = climb(Tuning::DEFAULT);
+    let (fill, measured, w_max) = climb(Tuning {
+        cut_from_fill_rate: true,
+        ..Tuning::DEFAULT
+    });
     assert!(fill > measured, "{fill} {measured}");
     assert_eq!(w_max, fill);
     // The SDKs' rule: from `min(measured, fill rate)`, the measure updated by the throttle's
     // own response first; below the fill rate the client was sent at.
-    let (fill, _, w_max) = climb(Tuning {
-        cut_from_fill_rate: false,
-        ..Tuning::DEFAULT
-    });
+    let (fill, _, w_max) = climb(Tuning::DEFAULT);
     assert!(w_max < fill - 5.0, "{w_max} {fill}");
+}
+
+#[test]
+fn in_the_cold_start_a_later_throttle_of_the_burst_can_only_raise_the_cut() {
+    // 100 callers at once against a service that admits 50 of them: the answers come back
+    // 40 to 50 ms later, throttles and successes mixed. The first throttle comes back with few
+    // successes counted; the later ones, of the same burst, carry the later count.
+    let mut state = RateLimiterState::new(0.0);
+    state.on_response_sent_at(0.040, 0.0, false);
+    state.on_response_sent_at(0.041, 0.0, true); // the first cut: from 1 success in 41 ms
+    let first = state.fill_rate();
+    assert_eq!(state.cuts(), 1);
+    for i in 0..49 {
+        state.on_response_sent_at(0.042 + 0.0001 * f64::from(i), 0.0, false);
+    }
+    state.on_response_sent_at(0.047, 0.0, true); // same burst: no new cut, a higher base
+    assert_eq!(state.cuts(), 1);
+    let admitted = 50.0 / 0.047;
+    assert!(
+        (state.fill_rate() - 0.7 * admitted).abs() < 1e-9,
+        "{}",
+        state.fill_rate()
+    );
+    assert!(state.fill_rate() > first);
+    // Never lower: a throttle of the burst when the count has not grown leaves the rate.
+    let before = state.fill_rate();
+    state.on_response_sent_at(0.049, 0.0, true);
+    assert_eq!(state.fill_rate(), before);
 }

@@ -11,7 +11,7 @@
 //! The AWS SDKs' controller cuts the rate on every throttling response. With a service a few
 //! tens of milliseconds away, some 20 requests are in flight when the client overshoots, their
 //! throttles come back together and cut the rate `0.7^20`: one client of 100 callers keeps
-//! 0.35 to 0.42 of the service's capacity, ours 0.95 (BENCHMARKS.md, "A fleet of clients",
+//! 0.35 to 0.42 of the service's capacity, ours 0.94 (BENCHMARKS.md, "A fleet of clients",
 //! simulated). The default,
 //! [`Tuning::DEFAULT`], keeps the constants and adds, each a [`Tuning`] field measured alone
 //! in BENCHMARKS.md:
@@ -20,8 +20,6 @@
 //!   if its request was sent after the last cut (the [`Retrier`](crate::retry::Retrier)
 //!   reports when each attempt was sent: [`ClientRateLimiter::sent`]), `w_max` being the rate
 //!   before the cut;
-//! * **a cut from the fill rate** ([`Tuning::cut_from_fill_rate`]) when callers waited for
-//!   tokens since the last cut, rather than from the measured rate, which trails it;
 //! * **smooth pacing** ([`Tuning::burst_seconds`]): the bucket holds 50 ms of tokens, not a
 //!   second's, and waiting callers are served in order, woken when the rate changes;
 //! * **the paced cold start** ([`ColdStart::Observed`]): a throttle that comes before a whole
@@ -29,9 +27,10 @@
 //!   was seen to admit, where the SDKs cut it to the 0.5/s floor (see
 //!   [`RateLimiterState::on_response`]).
 //!
-//! Two more are opt-in, measured there and not better in that simulation: CUBIC's fast
-//! convergence ([`Tuning::fast_convergence`], RFC 9438 section 4.7) and a rate measured over
-//! several responses ([`Tuning::rate_min_responses`]).
+//! Three more are opt-in, measured there and not better in that simulation: CUBIC's fast
+//! convergence ([`Tuning::fast_convergence`], RFC 9438 section 4.7), a rate measured over
+//! several responses ([`Tuning::rate_min_responses`]) and a cut from the fill rate when
+//! callers waited for tokens ([`Tuning::cut_from_fill_rate`]).
 //!
 //! [`Tuning::AWS`] is the SDKs' algorithm with only the paced cold start; [`Tuning::SDK`] is
 //! botocore's `ClientRateLimiter` value for value, for users and tests that must match an SDK.

@@ -223,7 +223,11 @@ impl RateLimiterState {
     ///   over when many callers start at once.) With no success yet, that rate is 0, and the
     ///   cut goes to the floor as in the SDKs;
     /// * those throttles do not compound (each cuts from the observed rate, not from the
-    ///   last cut): they answer one burst, sent before the limiter was on;
+    ///   last cut): they answer one burst, sent before the limiter was on. With
+    ///   [`Tuning::one_cut_per_event`] (and the send time known), a throttle of a request
+    ///   sent before the last cut is no new cut: it can only raise the cut, when the count of
+    ///   what the service admitted has grown since (the first throttle may come back before
+    ///   most of the burst's successes);
     /// * the `2 x` cap is twice the rate sent so far (the responses since the first one, over
     ///   the time since the start of its bucket);
     /// * the bucket holds at most `min_capacity` tokens (one, by default), so the client is
@@ -353,8 +357,17 @@ impl RateLimiterState {
             self.saturated = false;
         } else if !throttled {
             self.calculated_rate = self.cubic.success(now);
+        } else if let Some(elapsed) = self.transmit.unmeasured_for(now) {
+            // A throttle of the same event in the cold start: not a new cut, but it brings
+            // a later count of what the service admitted, which can only raise the cut's base
+            // (the first throttle may come back before most of the burst's successes do).
+            let in_effect = self.admitted_unmeasured as f64 / elapsed;
+            if in_effect * self.tuning.beta > self.calculated_rate {
+                self.calculated_rate = self.cubic.throttle(in_effect, now);
+            }
         }
-        // A throttle of a request sent before the last cut leaves CUBIC's rate as it was.
+        // Any other throttle of a request sent before the last cut leaves CUBIC's rate as it
+        // was.
         let rate = self
             .calculated_rate
             .min(self.tuning.max_rate_multiplier * sending);
