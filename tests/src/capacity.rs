@@ -92,6 +92,8 @@ struct State {
     tokens: f64,
     refilled: Instant,
     retry_after: Option<Duration>,
+    /// Every answer waits this long after the request arrived (the bucket decides at arrival).
+    latency: Duration,
     script: VecDeque<Reply>,
     stats: CapacityStats,
     log: Vec<Seen>,
@@ -127,6 +129,7 @@ impl CapacityService {
             tokens: burst,
             refilled: Instant::now(),
             retry_after,
+            latency: Duration::ZERO,
             script: VecDeque::new(),
             stats: CapacityStats::default(),
             log: Vec::new(),
@@ -160,6 +163,12 @@ impl CapacityService {
         let mut state = self.lock();
         state.script.clear();
         state.script.extend(std::iter::repeat_n(reply, 1 << 20));
+    }
+
+    /// Every answer from now on waits `latency` after its request arrived (the bucket decides
+    /// when the request arrives): a service across a network, over loopback.
+    pub fn set_latency(&self, latency: Duration) {
+        self.lock().latency = latency;
     }
 
     /// Drops the scripted replies.
@@ -208,8 +217,9 @@ async fn handle(
         Ok(body) => body.to_bytes().len(),
         Err(_) => 0,
     };
-    let reply = {
+    let (reply, latency) = {
         let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
+        let latency = state.latency;
         let now = Instant::now();
         state.stats.requests += 1;
         state.log.push(Seen {
@@ -217,7 +227,7 @@ async fn handle(
             path,
             body_len,
         });
-        match state.script.pop_front() {
+        let reply = match state.script.pop_front() {
             Some(reply) => reply,
             None => {
                 let elapsed = now.duration_since(state.refilled).as_secs_f64();
@@ -237,8 +247,12 @@ async fn handle(
                     reply
                 }
             }
-        }
+        };
+        (reply, latency)
     };
+    if !latency.is_zero() {
+        tokio::time::sleep(latency).await;
+    }
     if (200..300).contains(&reply.status) {
         state
             .lock()

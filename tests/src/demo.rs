@@ -240,10 +240,18 @@ impl RateLimiter for CountThrottles {
     }
 
     fn on_response(&self, throttled: bool) {
+        self.on_attempt_response(RateLimiter::attempt_sent(&self.0), throttled);
+    }
+
+    fn attempt_sent(&self) -> u64 {
+        RateLimiter::attempt_sent(&self.0)
+    }
+
+    fn on_attempt_response(&self, sent: u64, throttled: bool) {
         if throttled {
             let _ = ROW.try_with(|row| row.throttles.fetch_add(1, Ordering::Relaxed));
         }
-        self.0.on_response(throttled);
+        RateLimiter::on_attempt_response(&self.0, sent, throttled);
     }
 }
 

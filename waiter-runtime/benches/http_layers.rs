@@ -14,11 +14,13 @@
 //!    (successful calls per second) relative to capacity, over the time until the last call
 //!    ended and within the window, the share of requests the service throttled, failed
 //!    calls, p50/p99 latency of a call (retries included). Env `HTTP_LAYERS_CLIENTS`
-//!    (`reqwest-retry,standard,standard20,standard4,adaptive,floor,beta`) runs some rows only
+//!    (`reqwest-retry,standard,standard20,standard4,adaptive,floor,beta,aws,sdk`) runs some
+//!    rows only (`aws`, `sdk`: adaptive with `Tuning::AWS`, `Tuning::SDK`)
 //!    (`standard20`: retry behavior 2.0); `HTTP_LAYERS_RETRY_AFTER_MS` puts an
 //!    `x-amz-retry-after` hint on every throttle; `HTTP_LAYERS_SERIES=1` prints, per second,
 //!    what the service saw, the adaptive limiter's rates and the retry quota's tokens;
-//!    `HTTP_LAYERS_STORM_ONLY=1` skips the overhead part.
+//!    `HTTP_LAYERS_STORM_ONLY=1` skips the overhead part; `HTTP_LAYERS_LATENCY_MS=40` makes
+//!    the service answer 40 ms after each request arrived.
 //! 2. **Overhead**: one `GET` that succeeds at once, sequentially, through a plain
 //!    `reqwest-middleware` client (the baseline), `reqwest-retry`, and our middleware in both
 //!    modes: first interleaved (rounds of a few requests through each client in turn, medians
@@ -61,6 +63,11 @@ enum Client {
     /// Adaptive with the documented opt-in `Tuning { beta: 0.8, .. }`: a gentler cut on each
     /// throttle.
     AdaptiveBeta,
+    /// Adaptive with `Tuning::AWS`: the SDKs' controller with our cold start (the default
+    /// before issue 28).
+    AdaptiveAws,
+    /// Adaptive with `Tuning::SDK`: botocore's controller.
+    AdaptiveSdk,
 }
 
 impl Client {
@@ -74,6 +81,8 @@ impl Client {
             Client::Adaptive => "RetryMiddleware::adaptive()",
             Client::AdaptiveFloor => "adaptive, min_fill_rate 0.8 x capacity",
             Client::AdaptiveBeta => "adaptive, beta 0.8",
+            Client::AdaptiveAws => "adaptive, Tuning::AWS (the default before issue 28)",
+            Client::AdaptiveSdk => "adaptive, Tuning::SDK",
         }
     }
 
@@ -88,6 +97,8 @@ impl Client {
             Client::Adaptive => "adaptive",
             Client::AdaptiveFloor => "floor",
             Client::AdaptiveBeta => "beta",
+            Client::AdaptiveAws => "aws",
+            Client::AdaptiveSdk => "sdk",
         }
     }
 
@@ -129,15 +140,17 @@ impl Client {
                 let config = RetryConfig::standard().max_attempts(4).build();
                 (RetryMiddleware::new(Retrier::new(config)), None)
             }
-            Client::Adaptive => adaptive(Tuning::AWS),
+            Client::Adaptive => adaptive(Tuning::default()),
             Client::AdaptiveFloor => adaptive(Tuning {
                 min_fill_rate: 0.8 * CAPACITY,
-                ..Tuning::AWS
+                ..Tuning::default()
             }),
             Client::AdaptiveBeta => adaptive(Tuning {
                 beta: 0.8,
-                ..Tuning::AWS
+                ..Tuning::default()
             }),
+            Client::AdaptiveAws => adaptive(Tuning::AWS),
+            Client::AdaptiveSdk => adaptive(Tuning::SDK),
         };
         let probe = Probe {
             quota: Some(middleware.retrier().quota().clone()),
@@ -172,12 +185,14 @@ async fn storm(
     secs: u64,
     series: bool,
     retry_after: Option<Duration>,
+    latency: Duration,
 ) -> StormResult {
     let service = Arc::new(
         CapacityService::start(CAPACITY, BURST, retry_after)
             .await
             .unwrap(),
     );
+    service.set_latency(latency);
     let (http, probe) = client.build_with_probe();
     let url = Arc::new(service.url("/work"));
     let start = Instant::now();
@@ -260,6 +275,13 @@ fn storms() {
         .ok()
         .and_then(|s| s.parse().ok())
         .map(Duration::from_millis);
+    // Env `HTTP_LAYERS_LATENCY_MS=40`: every answer 40 ms after its request arrived.
+    let latency = Duration::from_millis(
+        std::env::var("HTTP_LAYERS_LATENCY_MS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0),
+    );
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -267,7 +289,7 @@ fn storms() {
         .unwrap();
     println!(
         "\nstorm: {CALLERS} callers for {secs} s against {CAPACITY} requests/s (bursts of {BURST}), \
-         x-amz-retry-after {retry_after:?}\n"
+         x-amz-retry-after {retry_after:?}, latency {latency:?}\n"
     );
     // Goodput two ways: successful calls over the time until the last call ended (calls under
     // way at the deadline finish, retries and backoffs included), and successful calls that
@@ -286,6 +308,8 @@ fn storms() {
         Client::Adaptive,
         Client::AdaptiveFloor,
         Client::AdaptiveBeta,
+        Client::AdaptiveAws,
+        Client::AdaptiveSdk,
     ] {
         if only
             .as_deref()
@@ -293,7 +317,7 @@ fn storms() {
         {
             continue;
         }
-        let r = rt.block_on(storm(client, secs, series, retry_after));
+        let r = rt.block_on(storm(client, secs, series, retry_after, latency));
         let failed = r.calls - r.succeeded;
         println!(
             "| {} | {:.3} | {:.3} | {:.1} s | {:.1} % ({} of {}) | {} ({:.1} %) | {} | {:.2} ms | {:.1} ms |",

@@ -238,37 +238,41 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "p99/mean",
         "after 10s"
     );
-    let mut modes = vec![Mode::Standard, Mode::Adaptive("adaptive", Tuning::AWS)];
+    let mut modes = vec![
+        Mode::Standard,
+        Mode::Adaptive("adaptive", Tuning::DEFAULT),
+        Mode::Adaptive("adaptive, Tuning::AWS", Tuning::AWS),
+    ];
     if std::env::args().any(|a| a == "--tunings") {
-        // Opt-in tunings, each against the AWS constants (see `Tuning`).
+        // Opt-in tunings, each against the default (see `Tuning`).
         let tuned = |name, tuning| Mode::Adaptive(name, tuning);
         modes.extend([
             tuned(
                 "adaptive, beta 0.8",
                 Tuning {
                     beta: 0.8,
-                    ..Tuning::AWS
+                    ..Tuning::DEFAULT
                 },
             ),
             tuned(
                 "adaptive, C 2",
                 Tuning {
                     scale_constant: 2.0,
-                    ..Tuning::AWS
+                    ..Tuning::DEFAULT
                 },
             ),
             tuned(
                 "adaptive, min fill 25/s",
                 Tuning {
                     min_fill_rate: 25.0,
-                    ..Tuning::AWS
+                    ..Tuning::DEFAULT
                 },
             ),
             tuned(
                 "adaptive, min fill 40/s",
                 Tuning {
                     min_fill_rate: 40.0,
-                    ..Tuning::AWS
+                    ..Tuning::DEFAULT
                 },
             ),
             Mode::WarmStart("adaptive, warm start 50/s", 50.0),

@@ -4,7 +4,7 @@
 //! halves at t = 30 s.
 //!
 //! The service is a token bucket (`C` = 500 requests/s, then 250/s; bursts of `C / 10`) that
-//! answers every request after 50 ms: a throttling error (`ThrottlingException`) when it has no
+//! answers every request after 40 to 50 ms: a throttling error (`ThrottlingException`) when it has no
 //! token, and a transient `503` for 2 % of the requests it admits (a background failure rate,
 //! where retry behaviors 2.0 and 2.1 differ: 2.1 backs off from 50 ms and charges 14 tokens,
 //! 2.0 from 1 s and charges 5). Callers make calls back to back for 60 simulated seconds, on
@@ -17,13 +17,18 @@
 //! sends at most 1.25 x the new capacity and gets at least 0.8 x of it through. It then draws
 //! the fleet's per-second series (sent, admitted, throttled, the capacity, and in adaptive mode
 //! the sum of the clients' fill rates) at 50 clients for each standard behavior and for
-//! adaptive, and at 1 client for adaptive, in `docs/fleet.svg`.
+//! adaptive, and at 1 client for adaptive and for the SDKs' controller, in `docs/fleet.svg`.
+//!
+//! The adaptive rows are an ablation: the default controller (`Tuning::DEFAULT`), the SDKs'
+//! (`Tuning::SDK`), `Tuning::AWS` (the SDKs' with our cold start), each mechanism alone on
+//! `Tuning::AWS`, the default without each of its mechanisms and with each opt-in one.
 //!
 //! ```text
 //! cargo run --release -p waiter-benches --example fleet_simulation [-- --no-chart] [-- --series]
 //! ```
 //!
-//! Env `FLEET_ONLY="adaptive:1"` runs one row (mode name, clients).
+//! Env `FLEET_ONLY="adaptive (default):1"` runs one row (mode name, clients);
+//! `FLEET_DEBUG=1` prints each adaptive client's successes and final limiter state.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -41,8 +46,13 @@ mod simulation;
 const C: f64 = 500.0;
 /// When the capacity halves.
 const DROP_AT: u64 = 30;
-/// Time the service takes to answer.
-const LATENCY: Duration = Duration::from_millis(50);
+/// Time the service takes to answer, at least (since issue 28; 50 ms before)...
+const LATENCY: Duration = Duration::from_millis(40);
+/// ... and at most this much more (a deterministic draw per request): 40 to 50 ms. With every
+/// answer after exactly 40 ms, the paused clock lands them all on the same milliseconds and
+/// the order in which the runtime wakes the clients decides, the same way every time, which
+/// of them the service throttles (Jain's index 0.89 to 0.95 with it, 0.95 to 0.97 without).
+const JITTER: Duration = Duration::from_millis(10);
 /// Simulated time during which callers start calls.
 const RUN: u64 = 60;
 /// Callers in all, spread evenly over the clients.
@@ -64,9 +74,92 @@ fn capacity_at(second: u64) -> f64 {
 enum Mode {
     Standard20,
     Standard21,
-    Adaptive,
-    /// Adaptive with the SDKs' exact cold start (`Tuning::SDK`).
-    AdaptiveSdk,
+    /// Adaptive with these constants, named.
+    Adaptive(&'static str, Tuning),
+}
+
+/// The adaptive rows: the default controller, the SDKs' (`Tuning::SDK`) and `Tuning::AWS` (the
+/// SDKs' with our cold start: the default before issue 28), then each mechanism alone on
+/// `Tuning::AWS`, the default without each of its own and with each of the opt-in ones (the
+/// ablation).
+fn adaptive_modes() -> Vec<Mode> {
+    let aws = Tuning::AWS;
+    let ours = Tuning::DEFAULT;
+    vec![
+        Mode::Adaptive("adaptive (default)", ours),
+        Mode::Adaptive("adaptive, Tuning::SDK", Tuning::SDK),
+        Mode::Adaptive("adaptive, Tuning::AWS", aws),
+        Mode::Adaptive(
+            "AWS + one cut per event",
+            Tuning {
+                one_cut_per_event: true,
+                ..aws
+            },
+        ),
+        Mode::Adaptive(
+            "AWS + fast convergence",
+            Tuning {
+                fast_convergence: true,
+                ..aws
+            },
+        ),
+        Mode::Adaptive(
+            "AWS + rate over 10 responses",
+            Tuning {
+                rate_min_responses: 10,
+                ..aws
+            },
+        ),
+        Mode::Adaptive(
+            "AWS + 50 ms bursts",
+            Tuning {
+                burst_seconds: ours.burst_seconds,
+                ..aws
+            },
+        ),
+        Mode::Adaptive(
+            "AWS + cut from the fill rate",
+            Tuning {
+                cut_from_fill_rate: true,
+                ..aws
+            },
+        ),
+        Mode::Adaptive(
+            "default - one cut per event",
+            Tuning {
+                one_cut_per_event: false,
+                ..ours
+            },
+        ),
+        Mode::Adaptive(
+            "default + cut from the fill rate",
+            Tuning {
+                cut_from_fill_rate: true,
+                ..ours
+            },
+        ),
+        Mode::Adaptive(
+            "default - 50 ms bursts",
+            Tuning {
+                burst_seconds: 1.0,
+                ..ours
+            },
+        ),
+        Mode::Adaptive(
+            "default + fast convergence",
+            Tuning {
+                fast_convergence: true,
+                ..ours
+            },
+        ),
+        Mode::Adaptive(
+            "default + rate over 10 responses",
+            Tuning {
+                rate_min_responses: 10,
+                ..ours
+            },
+        ),
+    ]
 }
 
 impl Mode {
@@ -74,8 +167,7 @@ impl Mode {
         match self {
             Mode::Standard20 => "standard 2.0",
             Mode::Standard21 => "standard 2.1",
-            Mode::Adaptive => "adaptive",
-            Mode::AdaptiveSdk => "adaptive, SDK cold start",
+            Mode::Adaptive(name, _) => name,
         }
     }
 
@@ -97,8 +189,7 @@ impl Mode {
                 None,
             ),
             Mode::Standard21 => (Retrier::new(RetryConfig::standard().build()), None),
-            Mode::Adaptive => adaptive(Tuning::AWS),
-            Mode::AdaptiveSdk => adaptive(Tuning::SDK),
+            Mode::Adaptive(_, tuning) => adaptive(tuning),
         }
     }
 }
@@ -119,7 +210,13 @@ struct Report {
 }
 
 async fn simulate(mode: Mode, clients: usize) -> Report {
-    let service = Arc::new(Service::new(capacity_at, TRANSIENT_SHARE, LATENCY, RUN));
+    // Env `FLEET_JITTER_MS=0`: every answer after exactly `LATENCY`.
+    let jitter = std::env::var("FLEET_JITTER_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map_or(JITTER, Duration::from_millis);
+    let service =
+        Arc::new(Service::new(capacity_at, TRANSIENT_SHARE, LATENCY, RUN).with_jitter(jitter));
     let start = Instant::now();
     let deadline = start + Duration::from_secs(RUN);
     let fleet: Vec<_> = (0..clients).map(|_| mode.client()).collect();
@@ -172,6 +269,21 @@ async fn simulate(mode: Mode, clients: usize) -> Report {
     }
     if let Some(sampler) = sampler {
         sampler.await.unwrap();
+    }
+    if std::env::var_os("FLEET_DEBUG").is_some() {
+        for (i, (_, limiter)) in fleet.iter().enumerate() {
+            if let Some(limiter) = limiter {
+                let st = limiter.state();
+                println!(
+                    "client {i}: ok {} fill {:.1} w_max {:.1} measured {:.1} cuts {}",
+                    per_client[i],
+                    st.fill_rate(),
+                    st.max_rate(),
+                    st.measured_transmit_rate(),
+                    st.cuts()
+                );
+            }
+        }
     }
     let bins = service.bins(RUN);
     let (sent, admitted, throttled) = bins.iter().fold((0u64, 0u64, 0u64), |(s, a, t), b| {
@@ -276,10 +388,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let flag = |name: &str| args.iter().any(|a| a == name);
     println!(
-        "service: {C} req/s, {} req/s from t = {DROP_AT} s, bursts of C/10, {} ms per response, \
-         {:.0} % of admitted requests a transient 503; {CALLERS} callers in all, {RUN} s simulated",
+        "service: {C} req/s, {} req/s from t = {DROP_AT} s, bursts of C/10, {} ms per response \
+         and up to {} ms more (env FLEET_JITTER_MS), {:.0} % of admitted requests a transient 503; \
+         {CALLERS} callers in all, {RUN} s simulated",
         C / 2.0,
         LATENCY.as_millis(),
+        JITTER.as_millis(),
         TRANSIENT_SHARE * 100.0
     );
     println!();
@@ -288,12 +402,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut panels = Vec::new();
-    for mode in [
-        Mode::Standard20,
-        Mode::Standard21,
-        Mode::Adaptive,
-        Mode::AdaptiveSdk,
-    ] {
+    let mut modes = vec![Mode::Standard20, Mode::Standard21];
+    modes.extend(adaptive_modes());
+    for (row, mode) in modes.into_iter().enumerate() {
         for clients in [1, 10, 50, 100] {
             // Env `FLEET_ONLY=adaptive:1`: that row only (mode name, clients).
             let only = std::env::var("FLEET_ONLY").ok();
@@ -323,10 +434,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     );
                 }
             }
-            let drawn = match mode {
-                Mode::Standard20 | Mode::Standard21 => clients == 50,
-                Mode::Adaptive => clients == 1 || clients == 50,
-                Mode::AdaptiveSdk => false,
+            // Standard at 50 clients, the default controller at 1 and 50, the SDKs' at 1.
+            let drawn = match row {
+                0 | 1 => clients == 50,
+                2 => clients == 1 || clients == 50,
+                3 => clients == 1,
+                _ => false,
             };
             if drawn {
                 panels.push(r);

@@ -44,6 +44,9 @@ pub struct Service {
     capacity: fn(u64) -> f64,
     transient_share: f64,
     latency: Duration,
+    /// Each answer waits `latency` plus up to this much more (a deterministic draw per
+    /// request), so that answers do not all land on the same millisecond of the paused clock.
+    jitter: Duration,
     requests: AtomicU64,
     state: Mutex<ServiceState>,
 }
@@ -77,6 +80,7 @@ impl Service {
             capacity,
             transient_share,
             latency,
+            jitter: Duration::ZERO,
             requests: AtomicU64::new(0),
             state: Mutex::new(ServiceState {
                 tokens: capacity(0) / 10.0,
@@ -113,8 +117,17 @@ impl Service {
                 (true, false) => Ok(()),
             }
         };
-        sleep(self.latency).await;
+        // A draw of its own, not the transient share's (the same `n` would pair them).
+        let extra = self.jitter.mul_f64(draw(n ^ 0x5DEE_CE66_D1CE_4E5B));
+        sleep(self.latency + extra).await;
         outcome
+    }
+
+    /// Answers take `latency` plus up to `jitter` more (see the field).
+    #[allow(dead_code)] // `adaptive_simulation` keeps its fixed 50 ms
+    pub fn with_jitter(mut self, jitter: Duration) -> Self {
+        self.jitter = jitter;
+        self
     }
 
     /// Records the client's fill rate (or the sum of the clients') at the end of `second`.

@@ -583,14 +583,14 @@ impl RetryConfigBuilder {
 
     /// The backoff bound for the first retry after a transient (non-throttling) error; it
     /// doubles for each one after. Default 50 ms (25 ms for [`RetryConfig::dynamodb`]; 1 s in
-    /// [`RetryBehavior::V2_0`]).
+    /// [`RetryBehavior::V2_0`]), or `max_backoff` if that is less.
     pub fn transient_backoff(mut self, base: Duration) -> Self {
         self.transient_backoff = Some(base);
         self
     }
 
     /// The backoff bound for the first retry after a throttle; it doubles for each one after.
-    /// Default 1 s.
+    /// Default 1 s (or `max_backoff`, if that is less).
     pub fn throttling_backoff(mut self, base: Duration) -> Self {
         self.throttling_backoff = Some(base);
         self
@@ -630,6 +630,30 @@ impl RetryConfigBuilder {
     }
 
     /// The configuration, checked: zero attempts, or a base above `max_backoff`, is an error.
+    ///
+    /// Only what was set is checked: a base left to its default is capped at `max_backoff`,
+    /// by [`build`](Self::build) as here, so a `max_backoff` below a default base is never
+    /// an error.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use waiter_runtime::retry::RetryConfig;
+    ///
+    /// // The throttling base defaults to 1 s: capped at 500 ms, not an error.
+    /// let config = RetryConfig::standard().max_backoff(Duration::from_millis(500)).try_build().unwrap();
+    /// assert_eq!(config.throttling_backoff(), Duration::from_millis(500));
+    ///
+    /// // A base the user set above `max_backoff` is reported, by name.
+    /// let err = RetryConfig::standard()
+    ///     .max_backoff(Duration::from_millis(500))
+    ///     .throttling_backoff(Duration::from_secs(2))
+    ///     .try_build()
+    ///     .unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "invalid retry config: `throttling_backoff` is 2s, above `max_backoff` (500ms)"
+    /// );
+    /// ```
     pub fn try_build(self) -> Result<RetryConfig, InvalidRetryConfig> {
         if self.max_attempts == Some(0) {
             return Err(InvalidRetryConfig::ZeroAttempts);
@@ -650,10 +674,13 @@ impl RetryConfigBuilder {
         Ok(config)
     }
 
-    /// The configuration (`max_attempts(0)` taken as 1; see [`try_build`](Self::try_build)
-    /// for a checked one).
+    /// The configuration (`max_attempts(0)` taken as 1, a base set above `max_backoff` kept:
+    /// every delay is capped at `max_backoff`; see [`try_build`](Self::try_build) for a
+    /// checked one). A base left to its default is capped at `max_backoff`.
     pub fn build(self) -> RetryConfig {
-        let defaults = defaults(self.behavior, self.preset);
+        let mut defaults = defaults(self.behavior, self.preset);
+        defaults.transient_backoff = defaults.transient_backoff.min(self.max_backoff);
+        defaults.throttling_backoff = defaults.throttling_backoff.min(self.max_backoff);
         RetryConfig {
             mode: self.mode,
             behavior: self.behavior,

@@ -52,6 +52,24 @@ pub trait RateLimiter: Send + Sync + fmt::Debug {
     }
 
     /// Called after every attempt with whether its result was classified as throttling
-    /// ([`ErrorKind::ThrottlingError`](super::ErrorKind::ThrottlingError)).
+    /// ([`ErrorKind::ThrottlingError`](super::ErrorKind::ThrottlingError)), unless
+    /// [`on_attempt_response`](Self::on_attempt_response) is implemented.
     fn on_response(&self, throttled: bool);
+
+    /// Called once an attempt may be sent (after [`acquire_for`](Self::acquire_for) or
+    /// [`acquire`](Self::acquire)), just before it goes out: a mark of when it was sent,
+    /// given back with its response to [`on_attempt_response`](Self::on_attempt_response),
+    /// so that a limiter can tell the throttles of requests sent before a rate cut from those
+    /// of requests sent after it. By default `0`.
+    fn attempt_sent(&self) -> u64 {
+        0
+    }
+
+    /// What the [`Retrier`](super::Retrier) calls after every attempt: the attempt's mark from
+    /// [`attempt_sent`](Self::attempt_sent) and whether its result was classified as
+    /// throttling. By default, [`on_response`](Self::on_response)`(throttled)`.
+    fn on_attempt_response(&self, sent: u64, throttled: bool) {
+        let _ = sent;
+        self.on_response(throttled);
+    }
 }

@@ -9,7 +9,17 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use tokio::time::Instant;
-use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
+use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState, Tuning};
+
+/// A state steady at `rate` with the SDKs' constants and bursts of a second (`Tuning::AWS`):
+/// these tests are about the shared limiter's mechanics, on whole buckets of tokens.
+fn steady(rate: f64, now: f64) -> Result<RateLimiterState, Box<dyn std::error::Error>> {
+    Ok(RateLimiterState::steady_at_with_tuning(
+        Tuning::AWS,
+        rate,
+        now,
+    )?)
+}
 
 #[tokio::test(start_paused = true)]
 async fn off_until_the_first_throttle() {
@@ -28,7 +38,7 @@ async fn off_until_the_first_throttle() {
 
 #[tokio::test(start_paused = true)]
 async fn paces_requests_at_the_fill_rate() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0).unwrap());
+    let limiter = ClientRateLimiter::with_state(steady(10.0, 0.0).unwrap());
     let start = Instant::now();
     for _ in 0..10 {
         limiter.acquire().await; // the 10 tokens of a full bucket
@@ -77,7 +87,7 @@ async fn a_throttle_slows_the_next_requests() {
 
 #[tokio::test(start_paused = true)]
 async fn transient_errors_do_not_cut_the_rate() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(20.0, 0.0).unwrap());
+    let limiter = ClientRateLimiter::with_state(steady(20.0, 0.0).unwrap());
     let before = limiter.state().fill_rate();
     // Responses at 20/s, none of them a throttle (successes or transient errors alike).
     for _ in 0..20 {
@@ -91,7 +101,7 @@ async fn transient_errors_do_not_cut_the_rate() {
 
 #[tokio::test(start_paused = true)]
 async fn callers_are_served_in_arrival_order() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(5.0, 0.0).unwrap());
+    let limiter = ClientRateLimiter::with_state(steady(5.0, 0.0).unwrap());
     for _ in 0..5 {
         limiter.acquire().await; // empty the bucket
     }
@@ -120,7 +130,8 @@ async fn callers_are_served_in_arrival_order() {
 
 #[tokio::test(start_paused = true)]
 async fn a_rate_increase_wakes_the_sleeper_before_its_deadline() {
-    let limiter = ClientRateLimiter::new();
+    // Half-second buckets of any count (the SDKs'), so that the rate follows every response.
+    let limiter = ClientRateLimiter::with_tuning(Tuning::AWS).unwrap();
     let responses = |n: usize, every: Duration| {
         let limiter = limiter.clone();
         async move {
@@ -170,7 +181,7 @@ async fn a_rate_increase_wakes_the_sleeper_before_its_deadline() {
 
 #[tokio::test(start_paused = true)]
 async fn a_cancelled_waiter_takes_no_token_and_lets_the_next_one_go() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(1.0, 0.0).unwrap());
+    let limiter = ClientRateLimiter::with_state(steady(1.0, 0.0).unwrap());
     limiter.acquire().await; // empty
     let first = {
         let limiter = limiter.clone();
@@ -199,7 +210,7 @@ async fn a_cancelled_waiter_takes_no_token_and_lets_the_next_one_go() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_tasks_on_two_threads_never_overdraw() {
     // Plenty of tokens: nobody sleeps; what is checked is the accounting under contention.
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(1e6, 0.0).unwrap());
+    let limiter = ClientRateLimiter::with_state(steady(1e6, 0.0).unwrap());
     let mut tasks = Vec::new();
     for _ in 0..100 {
         let limiter = limiter.clone();
@@ -219,7 +230,7 @@ async fn many_tasks_on_two_threads_never_overdraw() {
 
 #[tokio::test(start_paused = true)]
 async fn a_retry_keeps_its_place_in_line() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(5.0, 0.0).unwrap());
+    let limiter = ClientRateLimiter::with_state(steady(5.0, 0.0).unwrap());
     for _ in 0..5 {
         limiter.acquire().await; // empty the bucket
     }
@@ -263,7 +274,7 @@ async fn waiters_are_not_polled_in_a_loop() {
     // 100 callers behind an empty bucket filling at 10/s: each waits up to 10 s. A waiter is
     // woken when it becomes first in line and when its timer fires: a handful of polls each,
     // not one per token handed out or per millisecond.
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0).unwrap());
+    let limiter = ClientRateLimiter::with_state(steady(10.0, 0.0).unwrap());
     for _ in 0..10 {
         limiter.acquire().await;
     }
@@ -296,7 +307,7 @@ async fn waiters_are_not_polled_in_a_loop() {
 
 #[tokio::test(start_paused = true)]
 async fn try_acquire_never_jumps_the_line() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0).unwrap());
+    let limiter = ClientRateLimiter::with_state(steady(10.0, 0.0).unwrap());
     while limiter.try_acquire() {}
     let mut cx = Context::from_waker(Waker::noop());
     let mut waiter = pin!(limiter.acquire());
@@ -360,7 +371,7 @@ async fn successes_counted_without_the_lock_give_the_algorithms_state() {
 
 #[tokio::test(start_paused = true)]
 async fn taking_a_token_without_the_lock_never_overtakes_a_waiter() {
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 0.0).unwrap());
+    let limiter = ClientRateLimiter::with_state(steady(10.0, 0.0).unwrap());
     // The first take goes through the lock, which then leaves 9 whole tokens to take without it.
     while limiter.try_acquire() {}
     let mut cx = Context::from_waker(Waker::noop());
@@ -399,7 +410,7 @@ async fn tokens_taken_without_the_lock_are_the_state_machines_tokens() {
     // The same takes on the plain state machine, at the instants they happen, and through the
     // limiter (most of them without its lock, some with it when the whole tokens run out) are
     // granted alike.
-    let start = RateLimiterState::steady_at(7.3, 0.0).unwrap();
+    let start = steady(7.3, 0.0).unwrap();
     let limiter = ClientRateLimiter::with_state(start);
     let mut reference = start;
     let t0 = Instant::now();
@@ -444,8 +455,7 @@ async fn a_burst_after_an_idle_period_never_exceeds_the_state_machines() {
     // after 10 s idle, 20 tokens at once (the state machine and botocore give 10); at 50/s,
     // 100 instead of 50.
     for (rate, idle_secs, expected) in [(10.0, 10.0, 10), (50.0, 10.0, 50)] {
-        let limiter =
-            ClientRateLimiter::with_state(RateLimiterState::steady_at(rate, 0.0).unwrap());
+        let limiter = ClientRateLimiter::with_state(steady(rate, 0.0).unwrap());
         // One take through the lock at 0, which leaves the rest to take without it.
         assert!(limiter.try_acquire());
         tokio::time::advance(Duration::from_secs_f64(idle_secs)).await;
@@ -464,9 +474,8 @@ async fn a_burst_after_an_idle_period_never_exceeds_the_state_machines() {
             for idle_ms in [0, 1, 99, 100, 250, 1_000, 10_000, 1_000_000] {
                 // The limiter's time zero is now: so is the reference's.
                 let t0 = Instant::now();
-                let limiter =
-                    ClientRateLimiter::with_state(RateLimiterState::steady_at(rate, 0.0).unwrap());
-                let mut reference = RateLimiterState::steady_at(rate, 0.0).unwrap();
+                let limiter = ClientRateLimiter::with_state(steady(rate, 0.0).unwrap());
+                let mut reference = steady(rate, 0.0).unwrap();
                 let start = 0.0;
                 let taken_before = if before == usize::MAX {
                     let taken = burst(&limiter);

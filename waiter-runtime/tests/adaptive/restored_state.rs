@@ -19,8 +19,10 @@ async fn take(limiter: &ClientRateLimiter, n: u32) -> Duration {
 
 #[tokio::test(start_paused = true)]
 async fn a_state_taken_at_a_later_time_refills_from_now() {
-    // Steady at 10/s as of t = 1e6 s: the bucket holds 10 tokens, then refills at 10/s.
-    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(10.0, 1e6).unwrap());
+    // Steady at 10/s as of t = 1e6 s, bursts of a second (`Tuning::AWS`): the bucket holds 10
+    // tokens, then refills at 10/s.
+    let steady = RateLimiterState::steady_at_with_tuning(Tuning::AWS, 10.0, 1e6).unwrap();
+    let limiter = ClientRateLimiter::with_state(steady);
     let took = tokio::time::timeout(Duration::from_secs(60), take(&limiter, 30))
         .await
         .expect("the restored limiter refills (it used to wait until its clock reached 1e6 s)");

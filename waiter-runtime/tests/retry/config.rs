@@ -139,11 +139,29 @@ fn try_build_reports_what_cannot_work() {
         err.to_string(),
         "invalid retry config: `throttling_backoff` is 2s, above `max_backoff` (1s)"
     );
-    // The 2.1 default throttling base (1 s) is above a 500 ms max too.
+    // Issue 30: a default base (the 2.1 throttling base, 1 s) above a 500 ms max is not the
+    // user's: capped at the max by `build` and `try_build` alike, never an error.
+    let capped = RetryConfig::standard().max_backoff(MS(500)).try_build();
+    assert_eq!(
+        capped,
+        Ok(RetryConfig::standard().max_backoff(MS(500)).build())
+    );
+    assert_eq!(capped.unwrap().throttling_backoff(), MS(500));
+    assert_eq!(
+        RetryConfig::standard()
+            .max_backoff(MS(20))
+            .build()
+            .transient_backoff(),
+        MS(20)
+    );
+    // A base the user set is reported, whatever the order of the setters.
     assert!(matches!(
-        RetryConfig::standard().max_backoff(MS(500)).try_build(),
+        RetryConfig::standard()
+            .transient_backoff(MS(600))
+            .max_backoff(MS(500))
+            .try_build(),
         Err(InvalidRetryConfig::BaseAboveMax {
-            setting: "throttling_backoff",
+            setting: "transient_backoff",
             ..
         })
     ));

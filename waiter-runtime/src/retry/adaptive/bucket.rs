@@ -12,6 +12,7 @@ use super::Tuning;
 pub struct TokenBucket {
     min_fill_rate: f64,
     min_capacity: f64,
+    burst_seconds: f64,
     fill_rate: f64,
     max_capacity: f64,
     capacity: f64,
@@ -24,6 +25,7 @@ impl TokenBucket {
         Self {
             min_fill_rate: tuning.min_fill_rate,
             min_capacity: tuning.min_capacity,
+            burst_seconds: tuning.burst_seconds,
             fill_rate: tuning.min_fill_rate,
             max_capacity: tuning.min_capacity,
             capacity: 0.0,
@@ -48,12 +50,14 @@ impl TokenBucket {
     }
 
     /// Sets the rate to `rate` at `now`: the fill rate becomes `max(rate, min_fill_rate)` and
-    /// the capacity at most `max(rate, min_capacity)`. Tokens accrued until `now` are counted
-    /// at the old rate first.
+    /// the capacity at most `max(rate x burst_seconds, min_capacity)` (`burst_seconds` is 1 in
+    /// the SDKs: a second of tokens). Tokens accrued until `now` are counted at the old rate
+    /// first.
     pub fn set_rate(&mut self, now: f64, rate: f64) {
         self.refill(now);
         self.fill_rate = rate.max(self.min_fill_rate);
-        self.max_capacity = rate.max(self.min_capacity);
+        // `rate * 1.0` is `rate` bit for bit: the SDKs' capacity unchanged.
+        self.max_capacity = (rate * self.burst_seconds).max(self.min_capacity);
         self.capacity = self.capacity.min(self.max_capacity);
     }
 
@@ -124,5 +128,18 @@ mod tests {
         assert_eq!(bucket.try_take(0.0), Err(Duration::from_millis(100)));
         assert_eq!(bucket.try_take(0.1), Ok(()));
         assert_eq!(bucket.capacity(), 0.0);
+    }
+
+    #[test]
+    fn holds_burst_seconds_of_tokens() {
+        let mut bucket = TokenBucket::new(Tuning {
+            burst_seconds: 0.05,
+            ..Tuning::AWS
+        });
+        bucket.set_rate(0.0, 400.0);
+        bucket.refill(10.0); // idle for 10 s: 20 tokens, not 400
+        assert_eq!(bucket.capacity(), 20.0);
+        bucket.set_rate(10.0, 4.0); // 0.2 tokens' worth: the minimum capacity, one token
+        assert_eq!(bucket.max_capacity(), 1.0);
     }
 }

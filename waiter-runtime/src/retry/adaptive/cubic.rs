@@ -11,6 +11,7 @@ use super::Tuning;
 pub struct Cubic {
     scale_constant: f64,
     beta: f64,
+    fast_convergence: bool,
     w_max: f64,
     last_throttle: f64,
     k: f64,
@@ -28,6 +29,7 @@ impl Cubic {
         let mut cubic = Self {
             scale_constant: tuning.scale_constant,
             beta: tuning.beta,
+            fast_convergence: tuning.fast_convergence,
             w_max,
             last_throttle,
             k: 0.0,
@@ -47,11 +49,21 @@ impl Cubic {
 
     /// A throttling response at `now` while sending at `rate_in_effect`: remembers it as
     /// `w_max` and returns the reduced rate `rate_in_effect * beta`.
+    ///
+    /// With fast convergence (RFC 9438, section 4.7), a cut below the previous `w_max`
+    /// remembers `w_max = rate_in_effect * (1 + beta) / 2` instead, and `K` is the time to
+    /// climb from the reduced rate back to that `w_max`.
     pub fn throttle(&mut self, rate_in_effect: f64, now: f64) -> f64 {
-        self.w_max = rate_in_effect;
-        self.k = self.compute_k();
+        let reduced = rate_in_effect * self.beta;
         self.last_throttle = now;
-        rate_in_effect * self.beta
+        if self.fast_convergence && rate_in_effect < self.w_max {
+            self.w_max = rate_in_effect * (1.0 + self.beta) / 2.0;
+            self.k = ((self.w_max - reduced) / self.scale_constant).cbrt();
+        } else {
+            self.w_max = rate_in_effect;
+            self.k = self.compute_k();
+        }
+        reduced
     }
 
     /// The rate CUBIC allows at `now`, after a successful response.
@@ -88,5 +100,26 @@ mod tests {
         assert!((cubic.success(5.0) - 7.0).abs() < 1e-12);
         assert!((cubic.success(5.0 + cubic.time_window()) - 10.0).abs() < 1e-12);
         assert!(cubic.success(11.0) > 30.0);
+    }
+
+    #[test]
+    fn fast_convergence_gives_up_part_of_a_lower_w_max() {
+        let tuning = Tuning {
+            fast_convergence: true,
+            ..Tuning::AWS
+        };
+        let mut cubic = Cubic::with_max_rate(tuning, 10.0, 0.0);
+        // Above the previous w_max: remembered as is.
+        assert!((cubic.throttle(12.0, 1.0) - 8.4).abs() < 1e-12);
+        assert_eq!(cubic.max_rate(), 12.0);
+        // Below it: w_max = 10 x (1 + 0.7) / 2 = 8.5, reached again after K.
+        assert!((cubic.throttle(10.0, 2.0) - 7.0).abs() < 1e-12);
+        assert!((cubic.max_rate() - 8.5).abs() < 1e-12);
+        assert!((cubic.success(2.0) - 7.0).abs() < 1e-12);
+        assert!((cubic.success(2.0 + cubic.time_window()) - 8.5).abs() < 1e-12);
+        // Off (the SDKs): the rate in effect, whatever the previous w_max.
+        let mut sdk = Cubic::with_max_rate(Tuning::SDK, 12.0, 0.0);
+        sdk.throttle(10.0, 1.0);
+        assert_eq!(sdk.max_rate(), 10.0);
     }
 }

@@ -10,15 +10,15 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::timer::Timer as Sleep;
-
 use super::{InvalidTuning, RateLimiterState, Tuning};
 
 /// The adaptive rate limiter: one per client, cloned into every call (cloning shares it).
 ///
-/// Before each attempt a call [`acquire`](Self::acquire)s a token; after each response it
-/// reports whether the response was a throttle with [`on_response`](Self::on_response). Until
-/// the first throttle, `acquire` returns at once after one atomic load.
+/// Before each attempt a call [`acquire`](Self::acquire)s a token and takes a [`Sent`] mark
+/// ([`sent`](Self::sent)); after each response it reports whether the response was a throttle
+/// with [`on_response_to`](Self::on_response_to) (or [`on_response`](Self::on_response),
+/// without the mark: every throttle then cuts the rate). Until the first throttle, `acquire`
+/// returns at once after one atomic load.
 ///
 /// Once on, callers are served in arrival order: the first in line sleeps on one timer (no
 /// polling) until its token is there, the others sleep without timers, and a rate change wakes
@@ -72,6 +72,52 @@ pub struct ClientRateLimiter {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ticket(u64);
 
+impl Ticket {
+    /// The ticket the retrier's hook carries as a number.
+    pub(crate) fn from_raw(raw: u64) -> Self {
+        Ticket(raw)
+    }
+
+    /// The ticket as a number.
+    pub(crate) fn raw(self) -> u64 {
+        self.0
+    }
+}
+
+/// When a request was sent, as the limiter tells congestion events apart: taken with
+/// [`ClientRateLimiter::sent`] just before the request goes out, given back with its response
+/// to [`ClientRateLimiter::on_response_to`]. With [`Tuning::one_cut_per_event`] (the default)
+/// a throttle cuts the rate only if its request was sent after the last cut.
+///
+/// It is the number of cuts so far, read with one atomic load: no clock reading.
+///
+/// ```
+/// use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
+///
+/// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(100.0, 0.0).unwrap());
+/// let (a, b) = (limiter.sent(), limiter.sent()); // two requests in flight
+/// limiter.on_response_to(a, true); // the overshoot's first throttle: the rate is cut
+/// let cut = limiter.state().fill_rate();
+/// limiter.on_response_to(b, true); // sent before that cut: the same event, no second cut
+/// assert_eq!(limiter.state().fill_rate(), cut);
+/// assert_eq!(limiter.state().cuts(), 1);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sent(u64);
+
+impl Sent {
+    /// A mark from the number of cuts when the request was sent (what the retrier's
+    /// [`RateLimiter`](crate::retry::RateLimiter) hook carries).
+    pub(crate) fn from_cuts(cuts: u64) -> Self {
+        Sent(cuts)
+    }
+
+    /// The number of cuts when the request was sent.
+    pub(crate) fn cuts(self) -> u64 {
+        self.0
+    }
+}
+
 /// Keeps what it holds on a cache line of its own, so that the counters every call writes do
 /// not slow down the reads of the flags every call reads (false sharing between threads).
 #[derive(Debug, Default)]
@@ -89,6 +135,8 @@ impl<T> std::ops::Deref for Padded<T> {
 struct Shared {
     /// Mirrors `state.is_enabled()`, so the path before the first throttle takes no lock.
     enabled: AtomicBool,
+    /// Mirrors `state.cuts()`, read by [`ClientRateLimiter::sent`] without the lock.
+    cuts: AtomicU64,
     /// The next [`Ticket`]; `0` is the place of the calls started while the limiter was off.
     next_ticket: Padded<AtomicU64>,
     /// The end, in nanoseconds since `origin`, of the transmit-rate bucket in which a
@@ -173,7 +221,8 @@ impl Default for ClientRateLimiter {
 }
 
 impl ClientRateLimiter {
-    /// A limiter with the AWS SDKs' constants, off until the first throttle.
+    /// A limiter with the default constants ([`Tuning::DEFAULT`]: the AWS SDKs' constants
+    /// and our controller's mechanisms), off until the first throttle.
     pub fn new() -> Self {
         Self::with_state(RateLimiterState::new(0.0))
     }
@@ -210,6 +259,7 @@ impl ClientRateLimiter {
         Self {
             shared: Arc::new(Shared {
                 enabled: AtomicBool::new(state.is_enabled()),
+                cuts: AtomicU64::new(state.cuts()),
                 next_ticket: Padded(AtomicU64::new(1)),
                 steady_until: AtomicU64::new(0),
                 uncounted: Padded(AtomicU64::new(0)),
@@ -226,6 +276,11 @@ impl ClientRateLimiter {
                 origin: Instant::now(),
             }),
         }
+    }
+
+    /// Whether the limiter is on (a throttle has been seen): one atomic load.
+    pub(crate) fn is_on(&self) -> bool {
+        self.shared.enabled.load(Ordering::Acquire)
     }
 
     /// A place in line for a call that starts now.
@@ -280,10 +335,10 @@ impl ClientRateLimiter {
     ///
     /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
     /// # async fn main() {
-    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(2.0, 0.0).unwrap());
+    /// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(40.0, 0.0).unwrap());
     /// assert!(limiter.try_acquire());
-    /// assert!(limiter.try_acquire());
-    /// assert!(!limiter.try_acquire()); // empty: the next token is 500 ms away
+    /// assert!(limiter.try_acquire()); // a full bucket: 50 ms of tokens at 40/s
+    /// assert!(!limiter.try_acquire()); // empty: the next token is 25 ms away
     /// # }
     /// ```
     pub fn try_acquire(&self) -> bool {
@@ -295,8 +350,23 @@ impl ClientRateLimiter {
         inner.line.is_empty() && shared.take_token(&mut inner).is_ok()
     }
 
+    /// A request goes out now: the mark to give back with its response to
+    /// [`on_response_to`](Self::on_response_to). One atomic load.
+    pub fn sent(&self) -> Sent {
+        Sent(self.shared.cuts.load(Ordering::Acquire))
+    }
+
+    /// Reports the response to the request sent at `sent` (see [`Sent`]): as
+    /// [`on_response`](Self::on_response), except that with [`Tuning::one_cut_per_event`] a
+    /// throttle cuts the rate only if its request was sent after the last cut.
+    pub fn on_response_to(&self, sent: Sent, throttled: bool) {
+        self.respond(throttled, Some(sent.0));
+    }
+
     /// Reports a response: `throttled` is whether the retry classifiers called it a throttling
-    /// error. Transient errors and successes alike are `false`.
+    /// error. Transient errors and successes alike are `false`. The limiter does not know when
+    /// the request was sent, so every throttle cuts the rate, as in the SDKs: prefer
+    /// [`on_response_to`](Self::on_response_to).
     ///
     /// Most successes take no lock. Before the first throttle the bucket is not used, and once
     /// the rate has been measured (before, the cap follows every response) and CUBIC's rate
@@ -305,6 +375,11 @@ impl ClientRateLimiter {
     /// is counted with one atomic add and folded into the state by the next update, which
     /// leaves the state [`RateLimiterState::on_response`] would have.
     pub fn on_response(&self, throttled: bool) {
+        self.respond(throttled, None);
+    }
+
+    /// A response to a request sent when the cuts were `cuts_at_send`, if known.
+    fn respond(&self, throttled: bool, cuts_at_send: Option<u64>) {
         let shared = &*self.shared;
         // The clock is read before taking the lock, to keep the critical section short.
         let elapsed = shared.origin.elapsed();
@@ -319,9 +394,15 @@ impl ClientRateLimiter {
             let was_enabled = inner.state.is_enabled();
             let before = inner.state.fill_rate();
             let now = inner.remember(reading);
-            let after = inner.state.on_response(now, throttled);
+            let after = match cuts_at_send {
+                Some(cuts) => inner.state.on_response_after(now, cuts, throttled),
+                None => inner.state.on_response(now, throttled),
+            };
             if !was_enabled && throttled {
                 shared.enabled.store(true, Ordering::Release);
+            }
+            if throttled {
+                shared.cuts.store(inner.state.cuts(), Ordering::Release);
             }
             let steady_until =
                 if !throttled && (!inner.state.is_enabled() || inner.state.success_keeps_rate()) {
@@ -534,7 +615,6 @@ impl Drop for Locked<'_> {
 
 /// The future [`ClientRateLimiter::acquire`] and [`acquire_with`](ClientRateLimiter::acquire_with)
 /// return: ready once the caller holds a token.
-#[derive(Debug)]
 #[must_use = "a token is only taken when the future is awaited"]
 pub struct Acquire<'a> {
     shared: &'a Shared,
@@ -542,8 +622,29 @@ pub struct Acquire<'a> {
     ticket: Option<u64>,
     /// Our place in `Inner::line` while we wait.
     key: Option<Key>,
-    /// The timer of the first in line.
-    sleep: Option<Pin<Box<Sleep>>>,
+    /// The timer of the first in line, and its deadline.
+    sleep: Option<(Instant, Timer)>,
+}
+
+/// A timer (see [`sleep_until`]).
+type Timer = Pin<Box<crate::timer::Timer>>;
+
+/// The one way the adaptive limiter sleeps: every timer of `retry/adaptive/` is made here.
+fn sleep_until(deadline: Instant) -> Timer {
+    Box::pin(crate::timer::Timer::at(deadline))
+}
+
+impl std::fmt::Debug for Acquire<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Acquire")
+            .field("ticket", &self.ticket)
+            .field("key", &self.key)
+            .field(
+                "deadline",
+                &self.sleep.as_ref().map(|(deadline, _)| deadline),
+            )
+            .finish_non_exhaustive()
+    }
 }
 
 impl Future for Acquire<'_> {
@@ -607,11 +708,15 @@ impl Future for Acquire<'_> {
                 .checked_add(wait)
                 .unwrap_or_else(|| now + Duration::from_secs(30 * 365 * 86_400));
             let sleep = match &mut this.sleep {
-                Some(sleep) => {
-                    sleep.as_mut().reset(deadline);
+                Some((at, sleep)) => {
+                    if *at != deadline {
+                        // The same timer, moved: no new allocation when the rate changes.
+                        sleep.as_mut().reset(deadline);
+                        *at = deadline;
+                    }
                     sleep
                 }
-                None => this.sleep.insert(Box::pin(Sleep::at(deadline))),
+                None => &mut this.sleep.insert((deadline, sleep_until(deadline))).1,
             };
             if sleep.as_mut().poll(cx).is_pending() {
                 return Poll::Pending;
@@ -635,55 +740,5 @@ impl Drop for Acquire<'_> {
         if let Some(next) = next {
             next.wake();
         }
-    }
-}
-
-/// The retrier's hook: [`RetryMode::Adaptive`](crate::retry::RetryMode::Adaptive) paces every
-/// attempt through it.
-impl crate::retry::RateLimiter for ClientRateLimiter {
-    fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        if ClientRateLimiter::try_acquire(self) {
-            // Zero-sized, so boxing it does not allocate: only a caller that has to wait
-            // pays for a boxed future.
-            Box::pin(Ready)
-        } else {
-            Box::pin(ClientRateLimiter::acquire(self))
-        }
-    }
-
-    /// A [`Ticket`]: the call's retries wait behind the calls that started before it. While
-    /// the limiter is off nobody waits, so the calls started then share the first place, `0`
-    /// (ahead of every call started once it is on, in arrival order among themselves), and
-    /// starting a call costs one atomic load.
-    fn call_started(&self) -> u64 {
-        if self.shared.enabled.load(Ordering::Acquire) {
-            self.ticket().0
-        } else {
-            0
-        }
-    }
-
-    fn acquire_for(&self, ticket: u64) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        if ClientRateLimiter::try_acquire(self) {
-            Box::pin(Ready)
-        } else {
-            Box::pin(ClientRateLimiter::acquire_with(self, Ticket(ticket)))
-        }
-    }
-
-    fn on_response(&self, throttled: bool) {
-        ClientRateLimiter::on_response(self, throttled);
-    }
-}
-
-/// A future that is ready at once. Zero-sized, unlike `std::future::Ready<()>` (which holds an
-/// `Option<()>`), so `Box::pin(Ready)` does not allocate.
-struct Ready;
-
-impl Future for Ready {
-    type Output = ();
-
-    fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<()> {
-        Poll::Ready(())
     }
 }

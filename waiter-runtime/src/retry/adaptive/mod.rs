@@ -3,15 +3,37 @@
 //! Turned on with `RetryConfig::adaptive()`; standard mode stays the default. Every attempt
 //! first takes a token from a [`ClientRateLimiter`] shared by all the calls of a client. The
 //! limiter is off until the first throttling response; from then on its fill rate follows
-//! CUBIC: cut to `0.7 x` the rate in effect on each throttle, then climbing back along
+//! CUBIC: cut to `0.7 x` the rate in effect on a throttle, then climbing back along
 //! `0.4 (t - t0 - K)^3 + w_max`, never above twice the measured transmit rate.
 //!
-//! This is the AWS SDKs' algorithm with one documented deviation, at the cold start: a
-//! throttle that comes before a whole half-second of traffic has been measured cuts the rate to
-//! `0.7 x` the rate the service was seen to admit so far, where the SDKs cut it to the
-//! 0.5/s floor and then need seconds to climb back (see
-//! [`RateLimiterState::on_response`]). [`Tuning::SDK`] (`cold_start: ColdStart::Sdk`) turns
-//! the deviation off, for users and tests that must match an SDK from the first response.
+//! # Our controller and the SDKs'
+//!
+//! The AWS SDKs' controller cuts the rate on every throttling response. With a service a few
+//! tens of milliseconds away, some 20 requests are in flight when the client overshoots, their
+//! throttles come back together and cut the rate `0.7^20`: one client of 100 callers keeps
+//! 0.35 to 0.42 of the service's capacity, ours 0.94 (BENCHMARKS.md, "A fleet of clients",
+//! simulated). The default,
+//! [`Tuning::DEFAULT`], keeps the constants and adds, each a [`Tuning`] field measured alone
+//! in BENCHMARKS.md:
+//!
+//! * **one cut per congestion event** ([`Tuning::one_cut_per_event`]): a throttle cuts only
+//!   if its request was sent after the last cut (the [`Retrier`](crate::retry::Retrier)
+//!   reports when each attempt was sent: [`ClientRateLimiter::sent`]), `w_max` being the rate
+//!   before the cut;
+//! * **smooth pacing** ([`Tuning::burst_seconds`]): the bucket holds 50 ms of tokens, not a
+//!   second's, and waiting callers are served in order, woken when the rate changes;
+//! * **the paced cold start** ([`ColdStart::Observed`]): a throttle that comes before a whole
+//!   half-second of traffic has been measured cuts the rate to `0.7 x` the rate the service
+//!   was seen to admit, where the SDKs cut it to the 0.5/s floor (see
+//!   [`RateLimiterState::on_response`]).
+//!
+//! Three more are opt-in, measured there and not better in that simulation: CUBIC's fast
+//! convergence ([`Tuning::fast_convergence`], RFC 9438 section 4.7), a rate measured over
+//! several responses ([`Tuning::rate_min_responses`]) and a cut from the fill rate when
+//! callers waited for tokens ([`Tuning::cut_from_fill_rate`]).
+//!
+//! [`Tuning::AWS`] is the SDKs' algorithm with only the paced cold start; [`Tuning::SDK`] is
+//! botocore's `ClientRateLimiter` value for value, for users and tests that must match an SDK.
 //!
 //! [`RateLimiterState`] is the whole algorithm as a plain value driven by explicit timestamps,
 //! so it can be tested against the SDKs' published tables and simulated at any speed; inside
@@ -57,6 +79,7 @@
 
 mod bucket;
 mod cubic;
+mod hook;
 mod limiter;
 mod state;
 mod transmit;
@@ -67,7 +90,7 @@ mod tests;
 
 pub(crate) use bucket::TokenBucket;
 pub(crate) use cubic::Cubic;
-pub use limiter::{Acquire, ClientRateLimiter, Ticket};
+pub use limiter::{Acquire, ClientRateLimiter, Sent, Ticket};
 pub use state::{InvalidRate, InvalidSteadyState, RateLimiterState};
 pub(crate) use transmit::TransmitRate;
 pub use tuning::{ColdStart, InvalidTuning, Tuning};

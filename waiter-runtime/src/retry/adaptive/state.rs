@@ -34,12 +34,29 @@ pub struct RateLimiterState {
     calculated_rate: f64,
     /// Successful responses counted while the transmit rate is not measured yet.
     admitted_unmeasured: u64,
+    /// Cuts of the rate so far (throttles that cut it).
+    cuts: u64,
+    /// When the rate was last cut (`-inf` before the first cut).
+    last_cut: f64,
+    /// The latest valid timestamp seen (see [`RateLimiterState::on_response`]).
+    latest: f64,
+    /// Whether a caller found the bucket empty since the last cut: the client sends at its
+    /// fill rate (see [`Tuning::cut_from_fill_rate`]).
+    saturated: bool,
 }
 
+/// How far past the latest timestamp a state has seen a new one may be: about 317 years. A
+/// timestamp further ahead (`1e12`, `1e300`, `+inf`), or not a number, is ignored: taken, it
+/// would become the bucket's last refill, and the normal times after it would never refill
+/// the bucket again.
+const MAX_LEAP: f64 = 1e10;
+
 impl RateLimiterState {
-    /// The state of a fresh client at `now`: not throttled yet, so the bucket is off.
+    /// The state of a fresh client at `now`, with the default constants ([`Tuning::DEFAULT`]):
+    /// not throttled yet, so the bucket is off. A `now` that is not a finite number (or is
+    /// more than `1e10` s from 0) is taken as 0.
     pub fn new(now: f64) -> Self {
-        Self::unchecked(Tuning::AWS, now)
+        Self::unchecked(Tuning::DEFAULT, now)
     }
 
     /// Same as [`new`](Self::new) with other constants (see [`Tuning`]), checked with
@@ -65,6 +82,11 @@ impl RateLimiterState {
     /// botocore builds its `TokenBucket(max_rate=1)` with the client: it fills from then on
     /// (unused until the first throttle).
     fn unchecked(tuning: Tuning, now: f64) -> Self {
+        let now = if now.is_finite() && now.abs() <= MAX_LEAP {
+            now
+        } else {
+            0.0
+        };
         let mut bucket = TokenBucket::new(tuning);
         if tuning.cold_start == ColdStart::Sdk {
             bucket.set_rate(now, SDK_INITIAL_MAX_RATE);
@@ -77,6 +99,10 @@ impl RateLimiterState {
             bucket,
             calculated_rate: 0.0,
             admitted_unmeasured: 0,
+            cuts: 0,
+            last_cut: f64::NEG_INFINITY,
+            latest: now,
+            saturated: false,
         }
     }
 
@@ -100,7 +126,7 @@ impl RateLimiterState {
     /// # Ok::<(), waiter_runtime::retry::adaptive::InvalidRate>(())
     /// ```
     pub fn steady_at(rate: f64, now: f64) -> Result<Self, InvalidRate> {
-        Self::steady(Tuning::AWS, rate, now)
+        Self::steady(Tuning::DEFAULT, rate, now)
     }
 
     /// Same as [`steady_at`](Self::steady_at) with other constants, checked as
@@ -128,6 +154,7 @@ impl RateLimiterState {
             return Err(InvalidRate { rate });
         }
         let mut state = Self::unchecked(tuning, now);
+        let now = state.latest;
         let probe = Cubic::with_max_rate(tuning, rate, now);
         state.cubic = Cubic::with_max_rate(tuning, rate, now - probe.time_window());
         state.transmit = state.transmit.with_measured(rate);
@@ -164,6 +191,10 @@ impl RateLimiterState {
         self.transmit.map_times(moved);
         self.bucket.map_times(moved);
         self.cubic.map_times(moved);
+        self.latest = moved(self.latest).min(0.0);
+        if self.last_cut.is_finite() {
+            self.last_cut = moved(self.last_cut);
+        }
         self
     }
 
@@ -171,7 +202,11 @@ impl RateLimiterState {
     /// rate and turns the bucket on; a success grows it), then the bucket's rate and capacity.
     /// Returns the new fill rate.
     ///
-    /// # Cold start: one deviation from the AWS SDKs
+    /// The [`Tuning`]'s other differences from the SDKs ([`Tuning::DEFAULT`]'s: one cut per
+    /// congestion event, a cut from the fill rate when callers waited for tokens, bursts of
+    /// `burst_seconds`) are documented on its fields.
+    ///
+    /// # Cold start: a deviation from the AWS SDKs
     ///
     /// The SDKs take the rate in effect at a throttle, and the `2 x` cap, from the measured
     /// transmit rate. Until a whole half-second bucket of traffic has been measured, that rate
@@ -188,7 +223,11 @@ impl RateLimiterState {
     ///   over when many callers start at once.) With no success yet, that rate is 0, and the
     ///   cut goes to the floor as in the SDKs;
     /// * those throttles do not compound (each cuts from the observed rate, not from the
-    ///   last cut): they answer one burst, sent before the limiter was on;
+    ///   last cut): they answer one burst, sent before the limiter was on. With
+    ///   [`Tuning::one_cut_per_event`] (and the send time known), a throttle of a request
+    ///   sent before the last cut is no new cut: it can only raise the cut, when the count of
+    ///   what the service admitted has grown since (the first throttle may come back before
+    ///   most of the burst's successes);
     /// * the `2 x` cap is twice the rate sent so far (the responses since the first one, over
     ///   the time since the start of its bucket);
     /// * the bucket holds at most `min_capacity` tokens (one, by default), so the client is
@@ -197,8 +236,8 @@ impl RateLimiterState {
     ///   measured, and the throttles that come back together cut the rate `0.7^n`, to the
     ///   floor again.
     ///
-    /// Once a bucket has been measured this is the SDKs' algorithm, value for value (the
-    /// published tables in the tests replay unchanged).
+    /// Once a bucket has been measured, with [`Tuning::AWS`], this is the SDKs' algorithm,
+    /// value for value (the published tables in the tests replay unchanged).
     ///
     /// ```
     /// use waiter_runtime::retry::adaptive::RateLimiterState;
@@ -214,7 +253,83 @@ impl RateLimiterState {
     ///
     /// With [`ColdStart::Sdk`] in the [`Tuning`] none of this applies: the SDKs' algorithm
     /// from the first response.
+    ///
+    /// # Throttles and congestion events
+    ///
+    /// `on_response` does not know when the request was sent, so every throttle cuts the rate,
+    /// as in the SDKs. With [`Tuning::one_cut_per_event`] (the default), report responses with
+    /// [`on_response_sent_at`](Self::on_response_sent_at) so that only the first throttle of
+    /// each overshoot cuts.
+    ///
+    /// # Timestamps
+    ///
+    /// A `now` that is not a number, infinite, or more than `1e10` s (317 years) past the
+    /// latest timestamp the state has seen is ignored: the state does not change and the
+    /// fill rate is returned as it was. Taken, such a timestamp would stop the bucket from
+    /// refilling at any normal time after it (or keep the state in its cold start for good).
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::RateLimiterState;
+    ///
+    /// let mut state = RateLimiterState::steady_at(10.0, 0.0).unwrap();
+    /// let before = state;
+    /// for bad in [f64::NAN, f64::INFINITY, 1e12, 1e300] {
+    ///     assert_eq!(state.on_response(bad, false), 10.0);
+    /// }
+    /// assert_eq!(state, before);
+    /// ```
     pub fn on_response(&mut self, now: f64, throttled: bool) -> f64 {
+        self.respond(now, throttled, true)
+    }
+
+    /// [`on_response`](Self::on_response) for a request sent at `sent_at` (the same clock):
+    /// with [`Tuning::one_cut_per_event`], a throttle cuts the rate only if its request was
+    /// sent after the last cut; the throttles of requests already in flight then answer the
+    /// overshoot that cut answered. They still count in the measured rate, and they do not
+    /// grow the rate as a success does. A `sent_at` that is not a finite number counts as
+    /// sent after the last cut.
+    ///
+    /// ```
+    /// use waiter_runtime::retry::adaptive::RateLimiterState;
+    ///
+    /// let mut state = RateLimiterState::steady_at(100.0, 0.0).unwrap();
+    /// state.on_response_sent_at(0.04, 0.0, true); // the overshoot's first throttle: cut
+    /// let cut = state.fill_rate();
+    /// assert!((cut - 70.0).abs() < 1e-9);
+    /// state.on_response_sent_at(0.05, 0.01, true); // sent before that cut: no second cut
+    /// assert_eq!(state.fill_rate(), cut);
+    /// state.on_response_sent_at(0.10, 0.06, true); // sent after it: a new event, a cut
+    /// assert!(state.fill_rate() < cut);
+    /// assert_eq!(state.cuts(), 2);
+    /// ```
+    pub fn on_response_sent_at(&mut self, now: f64, sent_at: f64, throttled: bool) -> f64 {
+        // A NaN `sent_at` is unknown: it counts as after.
+        let after_last_cut = sent_at.is_nan() || sent_at > self.last_cut;
+        self.respond(now, throttled, after_last_cut)
+    }
+
+    /// [`on_response`](Self::on_response) for a request sent when [`cuts`](Self::cuts) was
+    /// `cuts_at_send`: it was sent after the last cut if no cut happened since. The shared
+    /// limiter's way, which needs no clock reading at send time.
+    pub(crate) fn on_response_after(
+        &mut self,
+        now: f64,
+        cuts_at_send: u64,
+        throttled: bool,
+    ) -> f64 {
+        self.respond(now, throttled, cuts_at_send == self.cuts)
+    }
+
+    /// Whether `now` can be taken (see [`on_response`](Self::on_response), "Timestamps").
+    fn valid_time(&self, now: f64) -> bool {
+        now.is_finite() && now - self.latest <= MAX_LEAP
+    }
+
+    fn respond(&mut self, now: f64, throttled: bool, sent_after_last_cut: bool) -> f64 {
+        if !self.valid_time(now) {
+            return self.bucket.fill_rate();
+        }
+        self.latest = self.latest.max(now);
         if self.tuning.cold_start == ColdStart::Sdk {
             return self.on_response_sdk(now, throttled);
         }
@@ -223,17 +338,36 @@ impl RateLimiterState {
             self.admitted_unmeasured += 1;
         }
         let sending = self.transmit.sending_rate(now);
-        self.calculated_rate = if throttled {
+        let cut = throttled && (sent_after_last_cut || !self.tuning.one_cut_per_event);
+        if cut {
             let in_effect = match self.transmit.unmeasured_for(now) {
                 Some(elapsed) => self.admitted_unmeasured as f64 / elapsed,
+                // Callers waited for tokens: the client sent at its fill rate, which the
+                // measured rate (smoothed, half a second late) trails while the rate climbs.
+                None if self.enabled && self.saturated && self.tuning.cut_from_fill_rate => {
+                    self.bucket.fill_rate()
+                }
                 None if self.enabled => sending.min(self.bucket.fill_rate()),
                 None => sending,
             };
             self.enabled = true;
-            self.cubic.throttle(in_effect, now)
-        } else {
-            self.cubic.success(now)
-        };
+            self.calculated_rate = self.cubic.throttle(in_effect, now);
+            self.cuts += 1;
+            self.last_cut = now;
+            self.saturated = false;
+        } else if !throttled {
+            self.calculated_rate = self.cubic.success(now);
+        } else if let Some(elapsed) = self.transmit.unmeasured_for(now) {
+            // A throttle of the same event in the cold start: not a new cut, but it brings
+            // a later count of what the service admitted, which can only raise the cut's base
+            // (the first throttle may come back before most of the burst's successes do).
+            let in_effect = self.admitted_unmeasured as f64 / elapsed;
+            if in_effect * self.tuning.beta > self.calculated_rate {
+                self.calculated_rate = self.cubic.throttle(in_effect, now);
+            }
+        }
+        // Any other throttle of a request sent before the last cut leaves CUBIC's rate as it
+        // was.
         let rate = self
             .calculated_rate
             .min(self.tuning.max_rate_multiplier * sending);
@@ -256,6 +390,8 @@ impl RateLimiterState {
                 measured
             };
             self.enabled = true;
+            self.cuts += 1;
+            self.last_cut = now;
             self.cubic.throttle(in_effect, now)
         } else {
             self.cubic.success(now)
@@ -273,6 +409,7 @@ impl RateLimiterState {
     /// `max_rate_multiplier x measured` cap after the last response, a success.
     pub(crate) fn success_keeps_rate(&self) -> bool {
         self.transmit.is_measured()
+            && !self.transmit.is_overdue()
             && self.calculated_rate >= self.tuning.max_rate_multiplier * self.transmit.measured()
     }
 
@@ -303,9 +440,20 @@ impl RateLimiterState {
     }
 
     /// Takes a token at `now` if the bucket is on; `Err` says how long until one is there.
+    ///
+    /// A `now` the state ignores (see [`on_response`](Self::on_response), "Timestamps") is
+    /// taken as the latest valid timestamp: nothing refills, a token is taken if one is there.
     pub fn try_acquire(&mut self, now: f64) -> Result<(), Duration> {
+        let now = if self.valid_time(now) {
+            self.latest = self.latest.max(now);
+            now
+        } else {
+            self.latest
+        };
         if self.enabled {
-            self.bucket.try_take(now)
+            let taken = self.bucket.try_take(now);
+            self.saturated |= taken.is_err();
+            taken
         } else {
             Ok(())
         }
@@ -358,6 +506,12 @@ impl RateLimiterState {
     /// ```
     pub fn max_rate(&self) -> f64 {
         self.cubic.max_rate()
+    }
+
+    /// How many times the rate has been cut: throttles that cut it (with
+    /// [`Tuning::one_cut_per_event`], one per congestion event).
+    pub fn cuts(&self) -> u64 {
+        self.cuts
     }
 
     /// When the last throttle was recorded (CUBIC's `t0`, in the state's seconds).

@@ -9,6 +9,9 @@ use super::Tuning;
 /// is `count / (bucket - last_bucket)` and the measured rate becomes
 /// `smoothing * rate + (1 - smoothing) * measured`.
 ///
+/// With `rate_min_responses` above 1 (ours; 1 in the SDKs) a bucket closes only once it has
+/// counted that many responses: at low rates the rate is measured over several bucket widths,
+/// `count / (bucket - last_bucket)` as before.
 ///
 /// # Before the first measurement
 ///
@@ -24,6 +27,10 @@ use super::Tuning;
 pub struct TransmitRate {
     smoothing: f64,
     width: f64,
+    min_responses: u64,
+    /// Whether the last response fell past the current bucket without closing it (too few
+    /// responses counted): the next one may close it.
+    overdue: bool,
     measured: f64,
     last_bucket: f64,
     count: u64,
@@ -48,6 +55,8 @@ impl TransmitRate {
         Self {
             smoothing: tuning.smoothing,
             width,
+            min_responses: u64::from(tuning.rate_min_responses),
+            overdue: false,
             measured: 0.0,
             last_bucket: now.floor().min((now / width).floor() * width),
             count: 0,
@@ -84,7 +93,8 @@ impl TransmitRate {
             self.first_bucket.get_or_insert(bucket);
             self.since_first = self.since_first.saturating_add(1);
         }
-        if bucket > self.last_bucket {
+        self.overdue = bucket > self.last_bucket && self.count < self.min_responses;
+        if bucket > self.last_bucket && !self.overdue {
             let rate = self.count as f64 / (bucket - self.last_bucket);
             self.measured = self.smoothing * rate + (1.0 - self.smoothing) * self.measured;
             self.measured_once |= self
@@ -103,6 +113,12 @@ impl TransmitRate {
         if !self.measured_once {
             self.since_first = self.since_first.saturating_add(count);
         }
+    }
+
+    /// Whether the next response may close the current bucket although it falls in the same
+    /// bucket as the last one (the last one fell past the bucket with too few responses).
+    pub(crate) fn is_overdue(&self) -> bool {
+        self.overdue
     }
 
     /// The smoothed rate, in responses per second.
@@ -163,5 +179,23 @@ mod tests {
         let mut rate = TransmitRate::new(Tuning::AWS, 100.7);
         assert_eq!(rate.record(100.9), 0.8 * 1.0 / 0.5); // one response over [100, 100.5)
         assert!(!rate.is_measured()); // but that bucket had no traffic of the client's yet
+    }
+
+    #[test]
+    fn at_low_rates_a_bucket_closes_once_it_has_enough_responses() {
+        let tuning = Tuning {
+            rate_min_responses: 4,
+            ..Tuning::AWS
+        };
+        let mut rate = TransmitRate::new(tuning, 0.0);
+        for t in [0.1, 0.6, 1.1] {
+            rate.record(t); // 1, 2, 3 responses: the bucket stays open past its width
+            assert_eq!(rate.measured(), 0.0);
+        }
+        assert!(rate.is_overdue());
+        rate.record(1.6); // 4 responses over [0, 1.5): 4 / 1.5 per second, smoothed
+        assert!((rate.measured() - 0.8 * 4.0 / 1.5).abs() < 1e-12);
+        assert!(!rate.is_overdue());
+        assert_eq!(rate.last_bucket(), 1.5);
     }
 }

@@ -26,6 +26,9 @@ pub(super) struct FirstTry<O, E> {
     pub(super) ticket: u64,
     /// Whether the first try went through the rate limiter (which gave `ticket`).
     pub(super) acquired: bool,
+    /// The rate limiter's mark of when the first try was sent, if `acquired`
+    /// ([`RateLimiter::attempt_sent`]).
+    pub(super) sent: u64,
     /// When the call started, read only when a time budget needs it: the budget counts
     /// from before the first try, not from the retry loop.
     pub(super) started: Option<Instant>,
@@ -84,6 +87,7 @@ impl Retrier {
             _ => None,
         };
         let mut longest_attempt = Duration::ZERO;
+        let mut sent = first.as_ref().map_or(0, |first| first.sent);
         let (mut first, ticket) = match first {
             Some(first) if first.acquired => (Some(first.result), first.ticket),
             first => (
@@ -112,7 +116,11 @@ impl Retrier {
                     if let Some(limiter) = &inner.rate_limiter {
                         let until = token_deadline.filter(|_| retried.is_some());
                         let own = inner.sleep.as_ref();
-                        if !acquire_timed(&**limiter, ticket, until, own).await {
+                        let acquired = acquire_timed(&**limiter, ticket, until, own).await;
+                        if acquired {
+                            sent = limiter.attempt_sent();
+                        }
+                        if !acquired {
                             let result = retried
                                 .take()
                                 .expect("kept while a deadline bounds the wait");
@@ -191,10 +199,13 @@ impl Retrier {
                 }
             };
             if let Some(limiter) = &inner.rate_limiter {
-                limiter.on_response(matches!(
-                    action.reason().map(RetryReason::kind),
-                    Some(ErrorKind::ThrottlingError)
-                ));
+                limiter.on_attempt_response(
+                    sent,
+                    matches!(
+                        action.reason().map(RetryReason::kind),
+                        Some(ErrorKind::ThrottlingError)
+                    ),
+                );
             }
 
             let done = |stop: StopReason, result: Result<O, E>, tokens_returned: u32| RunReport {

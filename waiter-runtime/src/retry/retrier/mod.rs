@@ -34,6 +34,7 @@ impl Retrier {
             let ticket = limiter.call_started();
             let token = inner.quota.acquire();
             acquire_timed(limiter, ticket, None, inner.sleep.as_ref()).await;
+            let sent = limiter.attempt_sent();
             let result = op().await;
             if result.is_ok() {
                 limiter.on_response(false);
@@ -44,6 +45,7 @@ impl Retrier {
                 result,
                 ticket,
                 acquired: true,
+                sent,
                 started: None, // the fast path is taken only without a time budget
             };
             return Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
@@ -71,6 +73,7 @@ impl Retrier {
             result,
             ticket: 0,
             acquired: false,
+            sent: 0,
             started,
         };
         Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))

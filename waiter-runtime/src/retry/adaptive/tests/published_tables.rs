@@ -104,7 +104,7 @@ fn cubic_time_window_and_beta_decrease_match_botocore() {
 #[test]
 fn sending_rates_match_the_published_table() {
     // smithy-rs / Go v2 `test_client_sending_rates`: one response every 200 ms from t = 0.
-    let mut state = RateLimiterState::new(0.0);
+    let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     let table = [
         (false, 0.2, 0.0, 0.5),
         (false, 0.4, 0.0, 0.5),
@@ -141,7 +141,7 @@ fn sending_rates_match_the_published_table() {
 
 #[test]
 fn throttle_uses_the_measured_rate_before_the_bucket_is_on_and_the_min_after() {
-    let mut state = RateLimiterState::new(0.0);
+    let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     for i in 1..=40 {
         state.on_response(i as f64 * 0.05, false); // 20 per second for 2 s
     }
@@ -169,7 +169,7 @@ fn throttle_uses_the_measured_rate_before_the_bucket_is_on_and_the_min_after() {
 #[test]
 fn max_rate_is_capped_at_twice_the_measured_rate() {
     // botocore `test_max_rate_cant_exceed_20_percent_max`: CUBIC says far more than 2 x measured.
-    let mut state = RateLimiterState::new(0.0);
+    let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     for i in 1..=40 {
         state.on_response(i as f64 * 0.05, false); // 20 responses/s
     }
@@ -277,7 +277,7 @@ fn transmit_rate_matches_botocore() {
 
 #[test]
 fn state_is_off_until_the_first_throttle_and_transients_do_not_count_as_throttles() {
-    let mut state = RateLimiterState::new(0.0);
+    let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     for i in 0..1000 {
         let t = i as f64 * 0.001;
         assert_eq!(state.try_acquire(t), Ok(()));
@@ -323,7 +323,7 @@ fn capacity_stays_within_zero_and_max_under_any_sequence() {
 
 #[test]
 fn steady_state_sits_at_its_plateau() {
-    let state = RateLimiterState::steady_at(40.0, 3.0).unwrap();
+    let state = RateLimiterState::steady_at_with_tuning(Tuning::AWS, 40.0, 3.0).unwrap();
     assert_close(state.cubic().success(3.0), 40.0, "CUBIC at the plateau");
     assert_eq!((state.fill_rate(), state.capacity()), (40.0, 40.0));
 }
@@ -443,7 +443,7 @@ fn admitted(state: &mut RateLimiterState, start: f64, secs: f64, successes: u32)
 
 #[test]
 fn an_early_throttle_cuts_to_beta_times_the_admitted_rate_not_to_the_floor() {
-    let mut state = RateLimiterState::new(0.0);
+    let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     admitted(&mut state, 0.0, 0.2, 100); // 500 successes/s
     assert_eq!(state.measured_transmit_rate(), 0.0, "no bucket closed yet");
     state.on_response(0.25, true);
@@ -459,19 +459,19 @@ fn an_early_throttle_cuts_to_beta_times_the_admitted_rate_not_to_the_floor() {
 
 #[test]
 fn an_early_throttle_before_any_success_goes_to_the_floor_as_in_the_sdks() {
-    let mut state = RateLimiterState::new(0.0);
+    let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     state.on_response(0.05, true);
     assert_eq!(state.cubic().max_rate(), 0.0);
     assert_eq!(state.fill_rate(), 0.5);
     // A throttle at the very instant the clock started has no rate to go by either.
-    let mut state = RateLimiterState::new(0.0);
+    let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     state.on_response(0.0, true);
     assert_eq!(state.fill_rate(), 0.5);
 }
 
 #[test]
 fn early_throttles_answering_one_burst_do_not_compound() {
-    let mut state = RateLimiterState::new(0.0);
+    let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     admitted(&mut state, 0.0, 0.1, 50);
     // Fifty throttles come back at once: each cuts from the admitted rate, not from the last
     // cut (the SDKs, once on, would cut 0.7^50 times over).
@@ -491,7 +491,7 @@ fn early_throttles_answering_one_burst_do_not_compound() {
 
 #[test]
 fn until_the_first_measurement_the_bucket_paces_without_bursts() {
-    let mut state = RateLimiterState::new(0.0);
+    let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     admitted(&mut state, 0.0, 0.2, 40);
     state.on_response(0.2, true); // 140/s
     assert_eq!(state.max_capacity(), 1.0, "one token at most");
@@ -509,7 +509,7 @@ fn until_the_first_measurement_the_bucket_paces_without_bursts() {
 fn an_idle_start_is_not_a_measurement() {
     // Client created at 0, first traffic 100 s later: the first response closes a bucket of
     // 100 s holding that response alone (the SDKs' measured rate: 0.8 x 1/100 req/s).
-    let mut state = RateLimiterState::new(0.0);
+    let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     admitted(&mut state, 100.0, 0.2, 20);
     assert_close(state.measured_transmit_rate(), 0.8 / 100.0, "idle trickle");
     state.on_response(100.25, true);
@@ -521,7 +521,7 @@ fn an_idle_start_is_not_a_measurement() {
 fn once_measured_a_throttle_cuts_as_in_the_sdks() {
     // The same early traffic, then one whole measured bucket: from there on the SDKs' rule,
     // min(measured, fill rate), and the throttles compound.
-    let mut state = RateLimiterState::new(0.0);
+    let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     admitted(&mut state, 0.0, 0.2, 40);
     state.on_response(0.2, true);
     admitted(&mut state, 0.2, 0.5, 60); // the bucket [0, 0.5) closes at 0.5

@@ -1,0 +1,299 @@
+//! The default controller's mechanisms (`Tuning::DEFAULT`), each against the SDKs' behavior
+//! (`Tuning::SDK`), and the state's handling of timestamps it cannot use. Paused clock for the
+//! shared limiter and the retrier.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use waiter_runtime::ProvideErrorMetadata;
+use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState, Tuning};
+use waiter_runtime::retry::{Retrier, RetryConfig};
+
+#[derive(Debug, ProvideErrorMetadata)]
+enum OpError {
+    #[error_metadata(code = "ThrottlingException", status = 400)]
+    Throttled,
+}
+
+/// 100 requests/s, steady: the state of a client that has found its service's rate.
+fn steady(tuning: Tuning) -> RateLimiterState {
+    RateLimiterState::steady_at_with_tuning(tuning, 100.0, 0.0).unwrap()
+}
+
+#[test]
+fn one_overshoot_is_one_cut_however_many_requests_were_in_flight() {
+    // 20 requests sent 1 ms apart, all throttled 40 ms later: one overshoot (all were in
+    // flight when the first throttle came back).
+    let replay = |tuning: Tuning| {
+        let mut state = steady(tuning);
+        for i in 0..20 {
+            let sent = 0.001 * f64::from(i);
+            state.on_response_sent_at(sent + 0.04, sent, true);
+        }
+        state
+    };
+    let ours = replay(Tuning::DEFAULT);
+    assert_eq!(ours.cuts(), 1);
+    assert!(
+        (ours.fill_rate() - 70.0).abs() < 1e-9,
+        "{}",
+        ours.fill_rate()
+    );
+    assert_eq!(ours.max_rate(), 100.0, "w_max is the rate before the cut");
+    // The SDKs cut on every throttle: 0.7^20 of the rate, the floor.
+    let sdk = replay(Tuning::SDK);
+    assert_eq!(sdk.cuts(), 20);
+    assert_eq!(sdk.fill_rate(), 0.5);
+}
+
+#[test]
+fn a_throttle_of_a_request_sent_after_the_cut_is_a_new_event() {
+    let mut state = steady(Tuning::DEFAULT);
+    state.on_response_sent_at(1.04, 1.0, true);
+    state.on_response_sent_at(1.09, 1.05, true); // sent after the cut at 1.04
+    assert_eq!(state.cuts(), 2);
+    // Without the send time, every throttle cuts, as in the SDKs.
+    let mut blind = steady(Tuning::DEFAULT);
+    blind.on_response(1.04, true);
+    blind.on_response(1.05, true);
+    assert_eq!(blind.cuts(), 2);
+}
+
+#[test]
+fn fast_convergence_lowers_w_max_after_a_cut_below_it() {
+    let second_cut = |tuning: Tuning| {
+        let mut state = steady(tuning);
+        // Within the first half-second bucket: the measured rate stays 100.
+        state.on_response_sent_at(0.04, 0.0, true); // from 100 to 70
+        state.on_response_sent_at(0.09, 0.05, true); // again, at 70: below w_max = 100
+        state.max_rate()
+    };
+    let fast = Tuning {
+        fast_convergence: true,
+        ..Tuning::DEFAULT
+    };
+    assert!((second_cut(fast) - 70.0 * 1.7 / 2.0).abs() < 1e-9);
+    assert_eq!(second_cut(Tuning::DEFAULT), 70.0); // opt-in
+}
+
+#[test]
+fn the_bucket_holds_tens_of_milliseconds_of_tokens() {
+    let burst = |tuning: Tuning| {
+        let mut state = RateLimiterState::steady_at_with_tuning(tuning, 400.0, 0.0).unwrap();
+        let mut taken = 0;
+        while state.try_acquire(10.0).is_ok() {
+            taken += 1;
+        }
+        taken
+    };
+    assert_eq!(burst(Tuning::DEFAULT), 20); // 50 ms at 400/s
+    assert_eq!(burst(Tuning::SDK), 400); // a whole second's
+}
+
+#[test]
+fn at_a_few_requests_a_second_the_rate_can_be_measured_over_ten_responses() {
+    // 4 responses a second, regular: the SDKs' half-second buckets hold 2 responses (or 1, or
+    // 3 when the phase drifts); ours wait for 10 responses, 2.5 s.
+    let tuning = Tuning {
+        rate_min_responses: 10,
+        ..Tuning::DEFAULT
+    };
+    let mut ours = RateLimiterState::with_tuning(tuning, 0.0).unwrap();
+    let mut sdk = RateLimiterState::with_tuning(Tuning::SDK, 0.0).unwrap();
+    let mut measured = Vec::new();
+    for i in 1..=40 {
+        let t = f64::from(i) * 0.25 + 0.01;
+        ours.on_response(t, false);
+        sdk.on_response(t, false);
+        if i % 10 == 0 {
+            measured.push(ours.measured_transmit_rate());
+        }
+    }
+    // 10 responses over 2.5 s: exactly 4/s per closed bucket, smoothed towards it.
+    let last = *measured.last().unwrap();
+    assert!((last - 4.0).abs() < 0.2, "{measured:?}");
+    assert!(sdk.measured_transmit_rate() > 0.0);
+}
+
+#[test]
+fn every_new_field_is_validated_by_name() {
+    let field = |tuning: Tuning| tuning.validate().unwrap_err().field();
+    assert_eq!(
+        field(Tuning {
+            rate_min_responses: 0,
+            ..Tuning::DEFAULT
+        }),
+        "rate_min_responses"
+    );
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(
+            field(Tuning {
+                burst_seconds: bad,
+                ..Tuning::DEFAULT
+            }),
+            "burst_seconds"
+        );
+    }
+    let err = ClientRateLimiter::with_tuning(Tuning {
+        burst_seconds: 0.0,
+        ..Tuning::DEFAULT
+    })
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid adaptive retry tuning: `burst_seconds` is 0 but must be > 0"
+    );
+    assert!(Tuning::DEFAULT.validate().is_ok());
+    assert_eq!(Tuning::default(), Tuning::DEFAULT);
+}
+
+/// Issue 30: a timestamp far in the future used to become the bucket's last refill, so that no
+/// normal time after it refilled the bucket again (4 tokens in 100 s at 10/s).
+#[test]
+fn a_timestamp_far_in_the_future_is_ignored() {
+    for bad in [1e12, 1e300, f64::INFINITY] {
+        for tuning in [Tuning::DEFAULT, Tuning::AWS, Tuning::SDK] {
+            let mut state = RateLimiterState::steady_at_with_tuning(tuning, 10.0, 0.0).unwrap();
+            state.on_response(0.5, false);
+            let before = state;
+            state.on_response(bad, false);
+            assert_eq!(state, before, "{bad} changed the state");
+            // A try at a bad time takes a token that is there, and refills nothing.
+            let _ = state.try_acquire(bad);
+            // A request every 100 ms when a token is there, each answered at once.
+            let mut tokens = 0;
+            for step in 1..=1000 {
+                let now = 0.5 + f64::from(step) * 0.1;
+                if state.try_acquire(now).is_ok() {
+                    tokens += 1;
+                    state.on_response(now, false);
+                }
+            }
+            assert!(
+                tokens >= 900,
+                "{bad}: {tokens} tokens in 100 s at 10/s and more"
+            );
+        }
+    }
+}
+
+/// Issue 30: one NaN timestamp kept the state in its cold start for good (a bucket of one token
+/// at the fill rate, a `2 x` cap on the rate sent "so far", a max capacity of 1).
+#[test]
+fn a_nan_timestamp_is_ignored() {
+    let run = |poison: bool| {
+        let mut state = RateLimiterState::new(0.0);
+        state.on_response(0.01, false);
+        if poison {
+            let before = state;
+            state.on_response(f64::NAN, true);
+            assert_eq!(state, before);
+            assert!(state.try_acquire(f64::NAN).is_ok()); // off: no bucket yet
+            state.on_response_sent_at(f64::NAN, 0.0, false);
+            assert_eq!(state, before);
+        }
+        for i in 2..=2000 {
+            state.on_response(f64::from(i) * 0.005, i == 1000);
+        }
+        state
+    };
+    let (clean, poisoned) = (run(false), run(true));
+    assert_eq!(poisoned, clean);
+    assert!(poisoned.max_capacity() > 1.0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_retrier_reports_when_each_attempt_was_sent() {
+    // 20 calls in flight through one retrier (a bucket of a second's tokens lets them all go
+    // at once), all throttled: one congestion event.
+    let tuning = Tuning {
+        burst_seconds: 1.0,
+        ..Tuning::DEFAULT
+    };
+    let state = RateLimiterState::steady_at_with_tuning(tuning, 100.0, 0.0).unwrap();
+    let limiter = ClientRateLimiter::with_state(state);
+    let retrier = Retrier::new(RetryConfig::adaptive().max_attempts(1).build())
+        .with_rate_limiter(Arc::new(limiter.clone()));
+    let calls: Vec<_> = (0..20)
+        .map(|_| {
+            let retrier = retrier.clone();
+            tokio::spawn(async move {
+                retrier
+                    .run(|| async {
+                        tokio::time::sleep(Duration::from_millis(40)).await;
+                        Err::<(), _>(OpError::Throttled)
+                    })
+                    .await
+            })
+        })
+        .collect();
+    for call in calls {
+        assert!(call.await.unwrap().is_err());
+    }
+    let state = limiter.state();
+    assert_eq!(state.cuts(), 1);
+    assert!(
+        (state.fill_rate() - 70.0).abs() < 1e-9,
+        "{}",
+        state.fill_rate()
+    );
+}
+
+#[test]
+fn a_saturated_client_is_cut_from_its_fill_rate() {
+    // Steady at 100/s, then CUBIC lets it climb while the measured rate (0.8 x the latest
+    // half-second bucket) trails; callers keep the bucket empty. A throttle then cuts from
+    // the fill rate in effect, not from the lagging measure.
+    let climb = |tuning: Tuning| {
+        let mut state = RateLimiterState::steady_at_with_tuning(tuning, 100.0, 0.0).unwrap();
+        let mut t = 0.0;
+        while t < 6.0 {
+            t += 0.001; // callers asking 1000 times a second: the bucket runs dry
+            if state.try_acquire(t).is_ok() {
+                state.on_response(t, false);
+            }
+        }
+        let fill = state.fill_rate();
+        let measured = state.measured_transmit_rate();
+        state.on_response_sent_at(t + 0.04, t, true);
+        (fill, measured, state.max_rate())
+    };
+    let (fill, measured, w_max) = climb(Tuning {
+        cut_from_fill_rate: true,
+        ..Tuning::DEFAULT
+    });
+    assert!(fill > measured, "{fill} {measured}");
+    assert_eq!(w_max, fill);
+    // The SDKs' rule: from `min(measured, fill rate)`, the measure updated by the throttle's
+    // own response first; below the fill rate the client was sent at.
+    let (fill, _, w_max) = climb(Tuning::DEFAULT);
+    assert!(w_max < fill - 5.0, "{w_max} {fill}");
+}
+
+#[test]
+fn in_the_cold_start_a_later_throttle_of_the_burst_can_only_raise_the_cut() {
+    // 100 callers at once against a service that admits 50 of them: the answers come back
+    // 40 to 50 ms later, throttles and successes mixed. The first throttle comes back with few
+    // successes counted; the later ones, of the same burst, carry the later count.
+    let mut state = RateLimiterState::new(0.0);
+    state.on_response_sent_at(0.040, 0.0, false);
+    state.on_response_sent_at(0.041, 0.0, true); // the first cut: from 1 success in 41 ms
+    let first = state.fill_rate();
+    assert_eq!(state.cuts(), 1);
+    for i in 0..49 {
+        state.on_response_sent_at(0.042 + 0.0001 * f64::from(i), 0.0, false);
+    }
+    state.on_response_sent_at(0.047, 0.0, true); // same burst: no new cut, a higher base
+    assert_eq!(state.cuts(), 1);
+    let admitted = 50.0 / 0.047;
+    assert!(
+        (state.fill_rate() - 0.7 * admitted).abs() < 1e-9,
+        "{}",
+        state.fill_rate()
+    );
+    assert!(state.fill_rate() > first);
+    // Never lower: a throttle of the burst when the count has not grown leaves the rate.
+    let before = state.fill_rate();
+    state.on_response_sent_at(0.049, 0.0, true);
+    assert_eq!(state.fill_rate(), before);
+}
