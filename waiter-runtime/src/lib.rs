@@ -73,6 +73,7 @@ pub mod error_metadata;
 pub mod jmespath;
 pub mod poll_scope;
 pub mod retry;
+pub mod timer;
 pub mod waiter;
 
 #[doc(hidden)]

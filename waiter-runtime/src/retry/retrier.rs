@@ -13,6 +13,7 @@ use super::{
 };
 use crate::ProvideErrorMetadata;
 use crate::poll_scope::{self, PollScope};
+use crate::timer::{self, SharedAsyncSleep};
 
 type RetryHook = Arc<dyn Fn(&RetryEvent<'_>) + Send + Sync>;
 
@@ -76,6 +77,8 @@ struct Inner {
     classifiers: RetryClassifiers,
     on_retry: Option<RetryHook>,
     rate_limiter: Option<Arc<dyn RateLimiter>>,
+    /// The timer the retries sleep on (`None`: the default, see [`crate::timer`]).
+    sleep: Option<SharedAsyncSleep>,
 }
 
 /// A first try made before entering the retry loop.
@@ -125,6 +128,7 @@ impl fmt::Debug for Retrier {
                 &self.inner.on_retry.as_ref().map(|_| "Fn(&RetryEvent)"),
             )
             .field("rate_limiter", &self.inner.rate_limiter)
+            .field("sleep_impl", &self.inner.sleep)
             .finish()
     }
 }
@@ -152,6 +156,7 @@ impl Retrier {
                 classifiers: RetryClassifiers::defaults(),
                 on_retry: None,
                 rate_limiter,
+                sleep: None,
             }),
         }
     }
@@ -195,6 +200,13 @@ impl Retrier {
     /// Paces every attempt through `limiter` (the adaptive mode's client-side rate limiting).
     pub fn with_rate_limiter(self, limiter: Arc<dyn RateLimiter>) -> Self {
         self.edit(|inner| inner.rate_limiter = Some(limiter))
+    }
+
+    /// Sleeps on `sleep` between attempts, instead of the default timer (tokio's inside a
+    /// tokio runtime, futures-timer's elsewhere: see [`timer`](crate::timer)). The adaptive
+    /// rate limiter, shared by the client's calls, keeps the process default.
+    pub fn with_sleep_impl(self, sleep: SharedAsyncSleep) -> Self {
+        self.edit(|inner| inner.sleep = Some(sleep))
     }
 
     /// The configuration.
@@ -585,7 +597,7 @@ impl Retrier {
                 Err(exhausted) => {
                     tracing::debug!(attempt, %reason, %exhausted, "not retrying");
                     if call.long_polling && config.behavior() == RetryBehavior::V2_1 {
-                        long_polling_backoff(delay).await;
+                        long_polling_backoff(inner.sleep.as_ref(), delay).await;
                     }
                     return done(StopReason::QuotaExhausted(exhausted), result, 0);
                 }
@@ -617,12 +629,12 @@ impl Retrier {
             }
             if !delay.is_zero() {
                 // Boxed: keeps the timer out of every call's future, retried or not.
-                Box::pin(tokio::time::sleep(delay)).await;
+                Box::pin(timer::sleep(inner.sleep.as_ref(), delay)).await;
             } else {
                 // A retry that does not sleep still lets the runtime run other tasks once this
                 // task has spent its budget (tokio's cooperative scheduling): zero-delay
                 // retries of an operation that is ready at once cannot hold a thread.
-                tokio::task::consume_budget().await;
+                timer::consume_budget().await;
             }
             attempt += 1;
         }
@@ -646,13 +658,13 @@ fn backoff_delay(config: &RetryConfig, reason: &RetryReason, attempt: u32) -> Du
 /// call still backs off once before it returns, so that a caller polling in a loop does not
 /// spin against a failing service. The delay already fits the time budget and the waiter's
 /// deadline: both are checked before the quota.
-async fn long_polling_backoff(delay: Duration) {
+async fn long_polling_backoff(sleep: Option<&SharedAsyncSleep>, delay: Duration) {
     tracing::debug!(
         ?delay,
         "long-polling operation: backing off before returning"
     );
     if !delay.is_zero() {
-        Box::pin(tokio::time::sleep(delay)).await;
+        Box::pin(timer::sleep(sleep, delay)).await;
     }
 }
 

@@ -17,6 +17,7 @@ use super::wait_all::{Interrupt, Member};
 use crate::ProvideErrorMetadata;
 use crate::poll_scope::PollScope;
 use crate::retry::{Retrier, RetryConfig};
+use crate::timer::{self, SharedAsyncSleep};
 
 /// A waiter ready to run: set options, then call [`wait`](Self::wait) with the maximum time
 /// you are willing to wait (the spec requires the caller to give one).
@@ -76,6 +77,8 @@ pub struct Waiter<'a, O, E, Obs = ()> {
     seed: Option<u64>,
     /// Polls in a row that must match `success` (1: the first one ends the wait).
     consecutive_successes: u32,
+    /// The timer (`None`: the default, see [`crate::timer`]).
+    sleep: Option<SharedAsyncSleep>,
 }
 
 impl<O, E, Obs> std::fmt::Debug for Waiter<'_, O, E, Obs> {
@@ -103,6 +106,7 @@ impl<'a, O, E> Waiter<'a, O, E> {
             set: (false, false),
             seed: None,
             consecutive_successes: 1,
+            sleep: None,
         }
     }
 }
@@ -190,6 +194,14 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         self
     }
 
+    /// Sleeps on `sleep` between polls and for the deadline, instead of the default timer
+    /// (tokio's inside a tokio runtime, futures-timer's elsewhere: see
+    /// [`timer`](crate::timer)), for a platform with a timer of its own.
+    pub fn sleep_impl(mut self, sleep: SharedAsyncSleep) -> Self {
+        self.sleep = Some(sleep);
+        self
+    }
+
     /// Calls `observer` after each poll with the poll number, the elapsed time, the state
     /// reached, the delay before the next poll, and the attempts and waits of the retries
     /// inside the poll (for progress bars and logs).
@@ -203,6 +215,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             set: self.set,
             seed: self.seed,
             consecutive_successes: self.consecutive_successes,
+            sleep: self.sleep,
         }
     }
 
@@ -220,6 +233,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             set: self.set,
             seed: self.seed,
             consecutive_successes: self.consecutive_successes,
+            sleep: self.sleep,
         }
     }
 
@@ -449,7 +463,10 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         if let Some(member) = member {
             let spread = member.first_poll_delay(&mut rng, min_delay, max_wait);
             if !spread.is_zero() {
-                if let Err(by) = member.unless_stopped(tokio::time::sleep(spread)).await {
+                if let Err(by) = member
+                    .unless_stopped(timer::sleep(self.sleep.as_ref(), spread))
+                    .await
+                {
                     return Err(stopped(by, 0, false, None));
                 }
             }
@@ -478,11 +495,12 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             let poll_started = Instant::now();
             let scope = PollScope::new(named.clone(), deadline);
             let poller = &mut self.poller;
+            let own_sleep = self.sleep.as_ref();
             // `None`: cancelled at the deadline.
             let attempt = async {
                 let poll = scope.run(poller());
                 match deadline {
-                    Some(deadline) => tokio::time::timeout_at(deadline, poll).await.ok(),
+                    Some(deadline) => timer::timeout_at(own_sleep, deadline, poll).await,
                     None => Some(poll.await),
                 }
             };
@@ -603,7 +621,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 (_, result) => match next_delay {
                     Some(delay) => {
                         last = Some(result);
-                        let sleep = tokio::time::sleep(delay);
+                        let sleep = timer::sleep(self.sleep.as_ref(), delay);
                         match member {
                             None => sleep.await,
                             Some(member) => {

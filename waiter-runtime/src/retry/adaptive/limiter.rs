@@ -8,7 +8,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use tokio::time::{Instant, Sleep};
+use tokio::time::Instant;
+
+use crate::timer::Timer as Sleep;
 
 use super::{InvalidTuning, RateLimiterState, Tuning};
 
@@ -609,9 +611,7 @@ impl Future for Acquire<'_> {
                     sleep.as_mut().reset(deadline);
                     sleep
                 }
-                None => this
-                    .sleep
-                    .insert(Box::pin(tokio::time::sleep_until(deadline))),
+                None => this.sleep.insert(Box::pin(Sleep::at(deadline))),
             };
             if sleep.as_mut().poll(cx).is_pending() {
                 return Poll::Pending;

@@ -190,7 +190,7 @@ impl<'g, 'a> Member<'g, 'a> {
                 // The semaphore is never closed.
                 let acquire = async { permits.acquire().await.ok() };
                 match deadline {
-                    Some(deadline) => tokio::time::timeout_at(deadline, acquire).await.ok()?,
+                    Some(deadline) => crate::timer::timeout_at(None, deadline, acquire).await?,
                     None => acquire.await,
                 }
             }
