@@ -19,9 +19,11 @@ pub(crate) mod matchers;
 
 pub(crate) mod acceptor;
 mod forgot_wait;
+pub(crate) mod machine;
 mod map;
 mod metadata;
 mod observer;
+pub(crate) mod options;
 mod outcome;
 pub(crate) mod poller;
 mod run;

@@ -189,23 +189,6 @@ pub enum WaiterError<O, E> {
 }
 
 impl<O, E> WaiterError<O, E> {
-    /// A poll that panicked, with the panic's payload made a message.
-    pub(crate) fn panicked(
-        waiter: &'static str,
-        message: String,
-        polls: u32,
-        start: tokio::time::Instant,
-        last: Option<Result<O, E>>,
-    ) -> Self {
-        WaiterError::PollPanicked {
-            waiter,
-            message,
-            polls,
-            elapsed: start.elapsed(),
-            last,
-        }
-    }
-
     /// The name of the waiter that failed.
     pub fn waiter(&self) -> &'static str {
         match self {

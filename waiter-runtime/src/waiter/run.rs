@@ -2,20 +2,18 @@
 
 use std::time::Duration;
 
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
 use tokio::time::Instant;
 use tracing::Instrument;
 
-use super::acceptor::{AcceptorState, Polled};
-use super::delay::{compute_delay, last_poll_head_start, random_between};
+use super::acceptor::Polled;
+use super::machine::{Machine, Next};
 use super::metadata::WaiterMetadata;
 use super::observer::{PollEvent, PollObserver};
+use super::options::Options;
 use super::outcome::{FinalPoll, WaiterError};
 use super::poller::{BoxPoller, box_poller};
 use super::wait_all::{Interrupt, Member};
 use crate::ProvideErrorMetadata;
-use crate::poll_scope::PollScope;
 use crate::retry::{Retrier, RetryConfig};
 use crate::timer::{self, SharedAsyncSleep};
 
@@ -67,30 +65,14 @@ use crate::timer::{self, SharedAsyncSleep};
 /// ```
 #[must_use = "a waiter does nothing until `.wait(max_wait).await`"]
 pub struct Waiter<'a, O, E, Obs = ()> {
-    metadata: WaiterMetadata,
+    options: Options,
     poller: BoxPoller<'a, O, E>,
     observer: Obs,
-    min_delay: Duration,
-    max_delay: Duration,
-    /// Which bounds the caller set (`min_delay`, `max_delay`).
-    set: (bool, bool),
-    seed: Option<u64>,
-    /// Polls in a row that must match `success` (1: the first one ends the wait).
-    consecutive_successes: u32,
-    /// The timer (`None`: the default, see [`crate::timer`]).
-    sleep: Option<SharedAsyncSleep>,
 }
 
 impl<O, E, Obs> std::fmt::Debug for Waiter<'_, O, E, Obs> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Waiter")
-            .field("waiter", &self.metadata.name)
-            .field("operation", &self.metadata.operation)
-            .field("min_delay", &self.min_delay)
-            .field("max_delay", &self.max_delay)
-            .field("seed", &self.seed)
-            .field("consecutive_successes", &self.consecutive_successes)
-            .finish_non_exhaustive()
+        self.options.fmt(f)
     }
 }
 
@@ -98,15 +80,9 @@ impl<'a, O, E> Waiter<'a, O, E> {
     /// A waiter that polls with `poller`, with the delays in `metadata`.
     pub(crate) fn from_poller(metadata: WaiterMetadata, poller: BoxPoller<'a, O, E>) -> Self {
         Waiter {
-            metadata,
+            options: Options::new(metadata),
             poller,
             observer: (),
-            min_delay: metadata.min_delay,
-            max_delay: metadata.max_delay,
-            set: (false, false),
-            seed: None,
-            consecutive_successes: 1,
-            sleep: None,
         }
     }
 }
@@ -114,7 +90,7 @@ impl<'a, O, E> Waiter<'a, O, E> {
 impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// The waiter's static description (name, delays from the model, tags...).
     pub fn metadata(&self) -> &WaiterMetadata {
-        &self.metadata
+        &self.options.metadata
     }
 
     /// Overrides the minimum delay between polls (any duration above zero, sub-second allowed).
@@ -123,8 +99,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// the maximum yourself, the maximum moves up to it. Only a pair you set both halves of can
     /// be contradictory: then [`wait`](Self::wait) returns [`WaiterError::InvalidDelays`].
     pub fn min_delay(mut self, min_delay: Duration) -> Self {
-        self.min_delay = min_delay;
-        self.set.0 = true;
+        self.options.set_min_delay(min_delay);
         self
     }
 
@@ -134,14 +109,13 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// the minimum yourself, the minimum moves down to it: `.max_delay(5s)` on a model with
     /// `minDelay: 15` polls every 5 s (see [`min_delay`](Self::min_delay)).
     pub fn max_delay(mut self, max_delay: Duration) -> Self {
-        self.max_delay = max_delay;
-        self.set.1 = true;
+        self.options.set_max_delay(max_delay);
         self
     }
 
     /// Seeds the jitter, so that a run's delays can be reproduced.
     pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = Some(seed);
+        self.options.seed = Some(seed);
         self
     }
 
@@ -190,7 +164,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// # }
     /// ```
     pub fn consecutive_successes(mut self, n: u32) -> Self {
-        self.consecutive_successes = n;
+        self.options.consecutive_successes = n;
         self
     }
 
@@ -198,7 +172,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// (tokio's inside a tokio runtime, futures-timer's elsewhere: see
     /// [`timer`](crate::timer)), for a platform with a timer of its own.
     pub fn sleep_impl(mut self, sleep: SharedAsyncSleep) -> Self {
-        self.sleep = Some(sleep);
+        self.options.sleep = Some(sleep);
         self
     }
 
@@ -207,15 +181,9 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// inside the poll (for progress bars and logs).
     pub fn on_poll<F: FnMut(&PollEvent)>(self, observer: F) -> Waiter<'a, O, E, F> {
         Waiter {
-            metadata: self.metadata,
+            options: self.options,
             poller: self.poller,
             observer,
-            min_delay: self.min_delay,
-            max_delay: self.max_delay,
-            set: self.set,
-            seed: self.seed,
-            consecutive_successes: self.consecutive_successes,
-            sleep: self.sleep,
         }
     }
 
@@ -225,15 +193,9 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         map: impl FnOnce(BoxPoller<'a, O, E>) -> BoxPoller<'a, O2, E2>,
     ) -> Waiter<'a, O2, E2, Obs> {
         Waiter {
-            metadata: self.metadata,
+            options: self.options,
             poller: map(self.poller),
             observer: self.observer,
-            min_delay: self.min_delay,
-            max_delay: self.max_delay,
-            set: self.set,
-            seed: self.seed,
-            consecutive_successes: self.consecutive_successes,
-            sleep: self.sleep,
         }
     }
 
@@ -316,44 +278,13 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 let report = retrier
                     .run_waiter_poll(|| {
                         let poll = (inner.lock().unwrap_or_else(|e| e.into_inner()))();
-                        async move {
-                            match poll.await {
-                                Polled {
-                                    result: Err(error),
-                                    matched: None,
-                                } => Err(error),
-                                polled => Ok(polled),
-                            }
-                        }
+                        async move { poll.await.into_retryable() }
                     })
                     .await;
-                match report.result {
-                    Ok(polled) => polled,
-                    Err(error) => Polled::new(Err(error), None),
-                }
+                Polled::from_retried(report.result)
             }
         });
         self
-    }
-
-    /// The delays the wait uses: a bound the caller did not set moves to meet the other.
-    fn delays(&self) -> Result<(Duration, Duration), WaiterError<O, E>> {
-        let (mut min_delay, mut max_delay) = (self.min_delay, self.max_delay);
-        if min_delay > max_delay {
-            match self.set {
-                (true, false) => max_delay = min_delay,
-                (false, true) => min_delay = max_delay,
-                _ => {}
-            }
-        }
-        if min_delay.is_zero() || min_delay > max_delay {
-            return Err(WaiterError::InvalidDelays {
-                waiter: self.metadata.name,
-                min_delay,
-                max_delay,
-            });
-        }
-        Ok((min_delay, max_delay))
     }
 
     /// Polls until an acceptor reaches `success` or `failure`, the operation fails with an
@@ -366,19 +297,21 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// poll at the deadline, as in the spec's table). After the last poll the wait ends. A
     /// poll still in flight at the deadline is cancelled (its future is dropped).
     ///
-    /// Each poll runs inside a [`PollScope`]: a retry layer inside the operation returns at
+    /// Each poll runs inside a [`PollScope`](crate::poll_scope::PollScope): a retry layer inside the operation returns at
     /// once the errors the waiter's acceptors name and retries the others, never past the
     /// deadline (a retry that would end past it is moved up to leave its attempt time to
     /// answer). When no time is left for a retry, the wait ends as
     /// [`ExceededMaxWait`](WaiterError::ExceededMaxWait) with that error.
     ///
-    /// The deadline is a tokio timer, which has a resolution of 1 ms: the wait ends at most
-    /// about 1 ms after `max_wait` (a poll cancelled at a 1 ns deadline ends at 1 ms).
+    /// Inside a tokio runtime the deadline is a tokio timer, which has a resolution of 1 ms: the
+    /// wait ends at most about 1 ms after `max_wait` (a poll cancelled at a 1 ns deadline ends
+    /// at 1 ms). Elsewhere (smol, `futures::executor::block_on`...) it is futures-timer's, or
+    /// the timer given with [`sleep_impl`](Self::sleep_impl): see [`timer`](crate::timer).
     pub async fn wait(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let span = tracing::info_span!(
             "waiter",
-            waiter = self.metadata.name,
-            operation = self.metadata.operation,
+            waiter = self.options.metadata.name,
+            operation = self.options.metadata.operation,
             max_wait = ?max_wait,
         );
         let start = Instant::now();
@@ -395,8 +328,8 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     ) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let span = tracing::info_span!(
             "waiter",
-            waiter = self.metadata.name,
-            operation = self.metadata.operation,
+            waiter = self.options.metadata.name,
+            operation = self.options.metadata.operation,
             max_wait = ?max_wait,
             index = member.index(),
         );
@@ -405,97 +338,70 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             .await
     }
 
-    /// The loop. `member` is `None` for a wait of its own; inside a `WaitAll` it adds, around
-    /// the same rules: the first poll's spread, a permit per poll, the fail-fast stop (checked
-    /// before every step) and panics caught per poll.
+    /// The driver: sleeps and polls as the [`Machine`] decides. `member` is `None` for a wait
+    /// of its own; inside a `WaitAll` it adds, around the same rules: the first poll's spread,
+    /// a permit per poll, the fail-fast stop (checked before every step) and panics caught per
+    /// poll.
     async fn run(
-        mut self,
+        self,
         max_wait: Duration,
         start: Instant,
         member: Option<Member<'_, 'a>>,
     ) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
-        let waiter = self.metadata.name;
-        let (min_delay, max_delay) = self.delays()?;
-        let needed = self.consecutive_successes;
-        if needed == 0 {
-            return Err(WaiterError::InvalidConsecutiveSuccesses { waiter });
-        }
-        let named = self.metadata.named_errors();
-        let mut rng = match self.seed {
-            Some(seed) => SmallRng::seed_from_u64(seed),
-            None => SmallRng::from_os_rng(),
-        };
-        // A max wait too large to represent is no deadline at all.
-        let deadline = start.checked_add(max_wait);
-        let mut polls: u32 = 0;
-        let mut retries: u32 = 0;
-        let mut last = None;
-        // Polls in a row that matched `success`.
-        let mut successes: u32 = 0;
-        // The longest poll so far sets the last poll's head start; after the last poll, a
-        // retry state ends the wait.
-        let mut longest_poll = Duration::ZERO;
-        let mut last_poll_made = false;
-        // How a wait that ran out of time ends.
-        let out_of_time = |elapsed: Duration, polls: u32, cancelled_in_flight: bool, last| {
-            WaiterError::ExceededMaxWait {
-                waiter,
-                max_wait,
-                elapsed,
-                polls,
-                cancelled_in_flight,
-                last,
-            }
-        };
-        // How a member stopped by the set ends.
-        let stopped = |by: usize, polls: u32, cancelled_in_flight: bool, last| {
-            let by_waiter = member.map_or("", |m| m.waiter_name(by));
-            WaiterError::Stopped {
-                waiter,
-                by,
-                by_waiter,
-                polls,
-                elapsed: start.elapsed(),
-                cancelled_in_flight,
-                last,
-            }
-        };
+        let Waiter {
+            options,
+            mut poller,
+            mut observer,
+        } = self;
+        let own_sleep = options.sleep.as_ref();
+        let mut machine = Machine::new(&options, max_wait, start)?;
         if let Some(member) = member {
-            let spread = member.first_poll_delay(&mut rng, min_delay, max_wait);
+            let min_delay = machine.min_delay();
+            let spread = member.first_poll_delay(machine.rng(), min_delay, max_wait);
             if !spread.is_zero() {
-                if let Err(by) = member
-                    .unless_stopped(timer::sleep(self.sleep.as_ref(), spread))
-                    .await
-                {
-                    return Err(stopped(by, 0, false, None));
+                if let Err(by) = member.unless_stopped(timer::sleep(own_sleep, spread)).await {
+                    return Err(machine.stopped(by, member.waiter_name(by), false, Instant::now()));
                 }
             }
         }
+        let deadline = machine.deadline();
+        let mut next = machine.start();
         loop {
+            match next {
+                Next::Done(outcome) => return outcome,
+                Next::Sleep(delay) => {
+                    let sleep = timer::sleep(own_sleep, delay);
+                    match member {
+                        None => sleep.await,
+                        Some(member) => {
+                            if let Err(by) = member.unless_stopped(sleep).await {
+                                let by_waiter = member.waiter_name(by);
+                                return Err(machine.stopped(by, by_waiter, false, Instant::now()));
+                            }
+                        }
+                    }
+                }
+                Next::Poll => {}
+            }
             // Inside a set: wait for a poll permit (the set's concurrency), until the deadline.
             let in_flight = match member {
                 None => None,
                 Some(member) => match member.unless_stopped(member.permit(deadline)).await {
                     Ok(Some(in_flight)) => Some(in_flight),
-                    Ok(None) => {
-                        return Err(out_of_time(start.elapsed(), polls, false, last));
+                    Ok(None) => return Err(machine.out_of_time(Instant::now())),
+                    Err(by) => {
+                        let by_waiter = member.waiter_name(by);
+                        return Err(machine.stopped(by, by_waiter, false, Instant::now()));
                     }
-                    Err(by) => return Err(stopped(by, polls, false, last)),
                 },
             };
-            // A permit that came too late for the poll to answer before the deadline (less
-            // time left than the last poll's head start): no request, the wait is over. Never
-            // the case for a waiter alone, whose polls start at least that early.
-            let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-            if in_flight.is_some()
-                && remaining.is_some_and(|r| r < last_poll_head_start(min_delay, longest_poll))
-            {
-                return Err(out_of_time(start.elapsed(), polls, false, last));
+            // A permit that came too late for the poll to answer before the deadline: no
+            // request, the wait is over.
+            if in_flight.is_some() && machine.too_late_to_poll(Instant::now()) {
+                return Err(machine.out_of_time(Instant::now()));
             }
             let poll_started = Instant::now();
-            let scope = PollScope::new(named.clone(), deadline);
-            let poller = &mut self.poller;
-            let own_sleep = self.sleep.as_ref();
+            let scope = machine.poll_scope();
             // `None`: cancelled at the deadline.
             let attempt = async {
                 let poll = scope.run(poller());
@@ -508,134 +414,24 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 None => attempt.await,
                 Some(member) => match member.catching(attempt).await {
                     Ok(polled) => polled,
-                    Err(Interrupt::Stopped(by)) => return Err(stopped(by, polls, true, last)),
+                    Err(Interrupt::Stopped(by)) => {
+                        let by_waiter = member.waiter_name(by);
+                        return Err(machine.stopped(by, by_waiter, true, Instant::now()));
+                    }
                     Err(Interrupt::Panicked(message)) => {
-                        return Err(WaiterError::panicked(waiter, message, polls, start, last));
+                        return Err(machine.panicked(message, Instant::now()));
                     }
                 },
             };
             let Some(polled) = polled else {
-                tracing::debug!(poll = polls + 1, "poll cancelled at the deadline");
-                return Err(out_of_time(start.elapsed(), polls, true, last));
+                return Err(machine.cancelled_at_deadline(Instant::now()));
             };
-            polls = polls.saturating_add(1);
-            longest_poll = longest_poll.max(poll_started.elapsed());
-            let elapsed = start.elapsed();
-            let stats = scope.stats();
-            let state = polled.state();
-            let Polled { result, matched } = polled;
-            let acceptor = matched.as_ref().map(|m| m.acceptor);
-            successes = if state == AcceptorState::Success {
-                successes.saturating_add(1)
-            } else {
-                0
-            };
-            // A success short of `consecutive_successes` asks for another poll, as a retry.
-            let confirming = state == AcceptorState::Success && successes < needed;
-            let next_delay = match state {
-                AcceptorState::Retry | AcceptorState::Success
-                    if !last_poll_made && (state == AcceptorState::Retry || confirming) =>
-                {
-                    retries = retries.saturating_add(1);
-                    let remaining = deadline.map_or(Duration::MAX, |d| {
-                        d.saturating_duration_since(Instant::now())
-                    });
-                    let delay =
-                        compute_delay(retries, min_delay, max_delay, remaining, |low, high| {
-                            random_between(&mut rng, low, high)
-                        });
-                    // The spec sleeps until the deadline for one last poll: start that poll
-                    // early enough to answer (see `waiter::delay`), and end the wait after it.
-                    Some(if deadline.is_some() && delay == remaining {
-                        last_poll_made = true;
-                        remaining.saturating_sub(last_poll_head_start(min_delay, longest_poll))
-                    } else {
-                        delay
-                    })
-                }
-                AcceptorState::Retry | AcceptorState::Success | AcceptorState::Failure => None,
-            };
-            tracing::debug!(
-                poll = polls,
-                ?elapsed,
-                %state,
-                ?acceptor,
-                ?next_delay,
-                attempts = stats.attempts,
-                retry_wait = ?stats.retry_wait,
-                rate_limit_wait = ?stats.rate_limit_wait,
-                "waiter poll"
-            );
-            let event = PollEvent {
-                waiter,
-                poll: polls,
-                elapsed,
-                state,
-                acceptor,
-                next_delay,
-                attempts: stats.attempts,
-                retry_wait: stats.retry_wait,
-                rate_limit_wait: stats.rate_limit_wait,
-                consecutive_successes: successes,
-                consecutive_successes_needed: needed,
-            };
+            let (event, step) = machine.polled(polled, &scope, poll_started, Instant::now());
             if let Some(in_flight) = in_flight {
                 in_flight.finish(&event);
             }
-            self.observer.on_poll(&event);
-            match (matched, result) {
-                (Some(matched), result)
-                    if matched.state == AcceptorState::Success && !confirming =>
-                {
-                    return Ok(FinalPoll {
-                        result,
-                        polls,
-                        elapsed,
-                    });
-                }
-                (Some(matched), result) if matched.state == AcceptorState::Failure => {
-                    return Err(WaiterError::FailureState {
-                        waiter,
-                        acceptor: matched.acceptor,
-                        description: self.metadata.acceptors.get(matched.acceptor).copied(),
-                        message: matched.message,
-                        final_poll: FinalPoll {
-                            result,
-                            polls,
-                            elapsed,
-                        },
-                    });
-                }
-                // A retry inside the poll gave up at the deadline: the wait ran out of time.
-                (None, Err(error)) if scope.stopped_at_deadline() => {
-                    return Err(out_of_time(elapsed, polls, false, Some(Err(error))));
-                }
-                (None, Err(error)) => {
-                    return Err(WaiterError::OperationFailed {
-                        waiter,
-                        error,
-                        polls,
-                        elapsed,
-                    });
-                }
-                (_, result) => match next_delay {
-                    Some(delay) => {
-                        last = Some(result);
-                        let sleep = timer::sleep(self.sleep.as_ref(), delay);
-                        match member {
-                            None => sleep.await,
-                            Some(member) => {
-                                if let Err(by) = member.unless_stopped(sleep).await {
-                                    return Err(stopped(by, polls, false, last));
-                                }
-                            }
-                        }
-                    }
-                    None => {
-                        return Err(out_of_time(elapsed, polls, false, Some(result)));
-                    }
-                },
-            }
+            observer.on_poll(&event);
+            next = step;
         }
     }
 }

@@ -1,0 +1,82 @@
+//! What a waiter was told besides its operation: the delays, the seed, the successes in a row
+//! and the timer, shared by the async [`Waiter`](super::Waiter) and the blocking one
+//! ([`blocking::Waiter`](crate::blocking::Waiter)), which set them with the same methods.
+
+use std::time::Duration;
+
+use super::metadata::WaiterMetadata;
+use super::outcome::WaiterError;
+use crate::timer::SharedAsyncSleep;
+
+/// A waiter's options.
+#[derive(Clone)]
+pub(crate) struct Options {
+    pub(crate) metadata: WaiterMetadata,
+    pub(crate) min_delay: Duration,
+    pub(crate) max_delay: Duration,
+    /// Which bounds the caller set (`min_delay`, `max_delay`).
+    pub(crate) set: (bool, bool),
+    pub(crate) seed: Option<u64>,
+    /// Polls in a row that must match `success` (1: the first one ends the wait).
+    pub(crate) consecutive_successes: u32,
+    /// The timer of an async waiter (`None`: the default, see [`crate::timer`]).
+    pub(crate) sleep: Option<SharedAsyncSleep>,
+}
+
+impl Options {
+    /// The model's delays, one success, no seed.
+    pub(crate) fn new(metadata: WaiterMetadata) -> Self {
+        Options {
+            metadata,
+            min_delay: metadata.min_delay,
+            max_delay: metadata.max_delay,
+            set: (false, false),
+            seed: None,
+            consecutive_successes: 1,
+            sleep: None,
+        }
+    }
+
+    pub(crate) fn set_min_delay(&mut self, min_delay: Duration) {
+        self.min_delay = min_delay;
+        self.set.0 = true;
+    }
+
+    pub(crate) fn set_max_delay(&mut self, max_delay: Duration) {
+        self.max_delay = max_delay;
+        self.set.1 = true;
+    }
+
+    /// The delays the wait uses: a bound the caller did not set moves to meet the other.
+    pub(crate) fn delays<O, E>(&self) -> Result<(Duration, Duration), WaiterError<O, E>> {
+        let (mut min_delay, mut max_delay) = (self.min_delay, self.max_delay);
+        if min_delay > max_delay {
+            match self.set {
+                (true, false) => max_delay = min_delay,
+                (false, true) => min_delay = max_delay,
+                _ => {}
+            }
+        }
+        if min_delay.is_zero() || min_delay > max_delay {
+            return Err(WaiterError::InvalidDelays {
+                waiter: self.metadata.name,
+                min_delay,
+                max_delay,
+            });
+        }
+        Ok((min_delay, max_delay))
+    }
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Waiter")
+            .field("waiter", &self.metadata.name)
+            .field("operation", &self.metadata.operation)
+            .field("min_delay", &self.min_delay)
+            .field("max_delay", &self.max_delay)
+            .field("seed", &self.seed)
+            .field("consecutive_successes", &self.consecutive_successes)
+            .finish_non_exhaustive()
+    }
+}
