@@ -1,6 +1,7 @@
-//! Blocking HTTP clients' errors, made for real against a loopback server: ureq 3's
-//! `ureq::Error` (feature `ureq`) and a `reqwest::blocking` client's `reqwest::Error` (feature
-//! `reqwest`; reqwest's `blocking` feature is a dev-dependency only).
+//! Blocking HTTP clients' errors, made for real against a loopback server and retried by
+//! `Retrier::run_report_blocking`: ureq 3's `ureq::Error` (feature `ureq`) and a
+//! `reqwest::blocking` client's `reqwest::Error` (feature `reqwest`; reqwest's `blocking`
+//! feature is a dev-dependency only).
 
 #![cfg(any(feature = "ureq", feature = "reqwest"))]
 
@@ -13,7 +14,7 @@ use std::time::Duration;
 
 use waiter_runtime::ProvideErrorMetadata;
 use waiter_runtime::retry::classifiers::HttpStatusCodeClassifier;
-use waiter_runtime::retry::{Retrier, RetryConfig, RunReport, StopReason};
+use waiter_runtime::retry::{Retrier, RetryConfig, StopReason};
 
 /// What the loopback server does with one connection.
 #[derive(Clone, Copy, Debug)]
@@ -93,23 +94,6 @@ fn fast(max_attempts: u32) -> Retrier {
     )
 }
 
-/// Runs the blocking `op` through `retrier`, each attempt on a thread of its own outside the
-/// runtime (`reqwest::blocking` refuses to run inside one).
-fn run<O: Send, E: ProvideErrorMetadata + Send + 'static>(
-    retrier: &Retrier,
-    mut op: impl FnMut() -> Result<O, E> + Send,
-) -> RunReport<O, E> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap()
-        .block_on(
-            retrier.run_report(|| {
-                std::future::ready(thread::scope(|s| s.spawn(&mut op).join().unwrap()))
-            }),
-        )
-}
-
 #[cfg(feature = "ureq")]
 mod ureq_errors {
     use super::*;
@@ -129,13 +113,13 @@ mod ureq_errors {
     fn server_errors_are_retried_by_status_and_client_errors_are_not() {
         let (url, count) = serve(vec![UNAVAILABLE, UNAVAILABLE, OK]);
         let agent = agent(None);
-        let report = run(&fast(3), || get(&agent, &url));
+        let report = fast(3).run_report_blocking(|| get(&agent, &url));
         assert_eq!(report.result.unwrap(), "ok");
         assert_eq!((report.attempts, count.load(Ordering::SeqCst)), (3, 3));
         assert_eq!(report.tokens_taken, 28, "two server-error retries, 14 each");
 
         let (url, count) = serve(vec![NOT_FOUND]);
-        let report = run(&fast(3), || get(&agent, &url));
+        let report = fast(3).run_report_blocking(|| get(&agent, &url));
         let err = report.result.unwrap_err();
         assert!(matches!(err, ureq::Error::StatusCode(404)), "{err:?}");
         assert_eq!((err.http_status(), err.code()), (Some(404), None));
@@ -151,7 +135,7 @@ mod ureq_errors {
         let agent = agent(None);
         // As for reqwest: 429 is not retried by the built-in status classifier...
         let (url, _) = serve(vec![TOO_MANY, OK]);
-        let report = run(&fast(3), || get(&agent, &url));
+        let report = fast(3).run_report_blocking(|| get(&agent, &url));
         assert_eq!(report.result.unwrap_err().http_status(), Some(429));
         assert_eq!(
             (report.attempts, report.stop),
@@ -160,7 +144,7 @@ mod ureq_errors {
         // ... and is retried as throttling (5 tokens) once a classifier names it.
         let (url, count) = serve(vec![TOO_MANY, OK]);
         let retrier = fast(3).retry_classifier(HttpStatusCodeClassifier::new_from_codes([429]));
-        let report = run(&retrier, || get(&agent, &url));
+        let report = retrier.run_report_blocking(|| get(&agent, &url));
         assert_eq!(report.result.unwrap(), "ok");
         assert_eq!((report.attempts, report.tokens_taken), (2, 5));
         assert_eq!(count.load(Ordering::SeqCst), 2);
@@ -170,7 +154,7 @@ mod ureq_errors {
     fn refused_connections_are_transient() {
         let url = refused_url();
         let agent = agent(None);
-        let report = run(&fast(3), || get(&agent, &url));
+        let report = fast(3).run_report_blocking(|| get(&agent, &url));
         let err = report.result.unwrap_err();
         assert!(
             matches!(&err, ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused),
@@ -186,7 +170,7 @@ mod ureq_errors {
         let (url, count) = serve(vec![Answer::Reset, OK]);
         let agent = agent(None);
         let mut errors = Vec::new();
-        let report = run(&fast(3), || {
+        let report = fast(3).run_report_blocking(|| {
             get(&agent, &url).inspect_err(|e| errors.push(format!("{e:?}")))
         });
         assert_eq!(report.result.unwrap(), "ok", "{errors:?}");
@@ -202,7 +186,7 @@ mod ureq_errors {
         let (url, count) = serve(vec![Answer::Hang, OK]);
         let agent = agent(Some(Duration::from_millis(100)));
         let mut first = None;
-        let report = run(&fast(3), || {
+        let report = fast(3).run_report_blocking(|| {
             get(&agent, &url).inspect_err(|e| {
                 first.get_or_insert_with(|| format!("{e:?}"));
             })
@@ -216,7 +200,7 @@ mod ureq_errors {
     fn malformed_responses_are_not_transient() {
         let (url, count) = serve(vec![MALFORMED, OK]);
         let agent = agent(None);
-        let report = run(&fast(3), || get(&agent, &url));
+        let report = fast(3).run_report_blocking(|| get(&agent, &url));
         let err = report.result.unwrap_err();
         assert!(matches!(err, ureq::Error::Protocol(_)), "{err:?}");
         assert!(!err.is_transient() && err.http_status().is_none());
@@ -249,7 +233,7 @@ mod ureq_errors {
         }
         let (url, _) = serve(vec![UNAVAILABLE, OK]);
         let agent = agent(None);
-        let report = run(&fast(3), || {
+        let report = fast(3).run_report_blocking(|| {
             get(&agent, &url).map_err(|e| match e {
                 ureq::Error::StatusCode(404) => GetThingError::NotFound,
                 e => GetThingError::Http(e),
@@ -270,12 +254,13 @@ mod ureq_errors {
             .http_status_as_error(false)
             .build()
             .into();
-        let report = run(&fast(3), || {
+        let report = fast(3).run_report_blocking(|| {
             let response = agent.get(&url).call().expect("the server answers");
             if response.status().is_success() {
                 Ok(response.status())
             } else {
-                Err(response)
+                // Boxed, as clippy asks of a large error: `Box<T>` forwards the metadata.
+                Err(Box::new(response))
             }
         });
         assert_eq!(report.result.unwrap(), 200);
@@ -300,12 +285,12 @@ mod reqwest_blocking_errors {
     fn status_errors_are_classified_by_status() {
         let client = reqwest::blocking::Client::new();
         let (url, count) = serve(vec![UNAVAILABLE, OK]);
-        let report = run(&fast(3), || get(&client, &url));
+        let report = fast(3).run_report_blocking(|| get(&client, &url));
         assert_eq!(report.result.unwrap(), "ok");
         assert_eq!((report.attempts, count.load(Ordering::SeqCst)), (2, 2));
 
         let (url, count) = serve(vec![NOT_FOUND]);
-        let report = run(&fast(3), || get(&client, &url));
+        let report = fast(3).run_report_blocking(|| get(&client, &url));
         let err = report.result.unwrap_err();
         assert_eq!((err.http_status(), err.is_transient()), (Some(404), false));
         assert_eq!((report.attempts, count.load(Ordering::SeqCst)), (1, 1));
@@ -318,13 +303,13 @@ mod reqwest_blocking_errors {
             .build()
             .unwrap();
         let url = refused_url();
-        let report = run(&fast(3), || get(&client, &url));
+        let report = fast(3).run_report_blocking(|| get(&client, &url));
         let err = report.result.unwrap_err();
         assert!(err.is_connect() && err.is_transient(), "{err:?}");
         assert_eq!((report.attempts, report.stop), (3, StopReason::MaxAttempts));
 
         let (url, count) = serve(vec![Answer::Hang, OK]);
-        let report = run(&fast(3), || get(&client, &url));
+        let report = fast(3).run_report_blocking(|| get(&client, &url));
         assert_eq!(report.result.unwrap(), "ok");
         assert_eq!((report.attempts, count.load(Ordering::SeqCst)), (2, 2));
     }
