@@ -253,12 +253,18 @@ pub(crate) async fn timeout_at<F: Future>(
         Source::Tokio => tokio::time::timeout_at(deadline, fut).await.ok(),
         source => {
             let mut fut = pin!(fut);
-            let mut timer = Timer::new(source, deadline.saturating_duration_since(Instant::now()));
+            // The timer is armed only once `fut` has to wait: a poll that is ready at once
+            // costs no timer.
+            let (mut source, mut timer) = (Some(source), None);
             poll_fn(|cx| {
                 if let Poll::Ready(out) = fut.as_mut().poll(cx) {
                     return Poll::Ready(Some(out));
                 }
-                Pin::new(&mut timer).poll(cx).map(|()| None)
+                let timer = timer.get_or_insert_with(|| {
+                    let source = source.take().unwrap_or(Source::Fallback);
+                    Timer::new(source, deadline.saturating_duration_since(now()))
+                });
+                Pin::new(timer).poll(cx).map(|()| None)
             })
             .await
         }
