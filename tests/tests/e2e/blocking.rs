@@ -190,14 +190,30 @@ fn the_blocking_deadline_is_kept_to_timer_resolution() {
     );
 }
 
-/// A retrier whose quota holds two retries after server errors (14 tokens each), no more.
-fn two_retries_in_quota() -> Retrier {
-    Retrier::new(
+/// A retrier whose quota holds two retries after server errors (14 tokens each), no more,
+/// and an async client of `service` running its calls through it.
+fn two_retries_in_quota(service: &RunningService) -> (Retrier, ResourceClient) {
+    let retrier = Retrier::new(
         RetryConfig::standard()
             .transient_backoff(Duration::from_millis(1))
             .build(),
     )
-    .with_quota(RetryQuota::builder().capacity(28).build())
+    .with_quota(RetryQuota::builder().capacity(28).build());
+    let client = ResourceClient::builder(service.url())
+        .retrier(retrier.clone())
+        .build();
+    (retrier, client)
+}
+
+/// An async `CreateResource` that fails with the service's 503.
+fn create_fails(runtime: &tokio::runtime::Runtime, client: &ResourceClient) {
+    let err = runtime
+        .block_on(client.create_resource("web", &[]))
+        .unwrap_err();
+    assert!(
+        matches!(err, ResourceError::ServiceUnavailable { .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -210,18 +226,9 @@ fn run_blocking_shares_one_quota_with_async_calls() {
 
     // An async call spends the quota (three 503s: two retries); a blocking call through the
     // same retrier finds it empty and does not retry.
-    let retrier = two_retries_in_quota();
-    let async_client = ResourceClient::builder(service.url())
-        .retrier(retrier.clone())
-        .build();
+    let (retrier, async_client) = two_retries_in_quota(&service);
     service.faults().script([Fault::Unavailable; 4]);
-    let err = runtime
-        .block_on(async_client.create_resource("web", &[]))
-        .unwrap_err();
-    assert!(
-        matches!(err, ResourceError::ServiceUnavailable { .. }),
-        "{err}"
-    );
+    create_fails(&runtime, &async_client);
     assert_eq!(retrier.quota().available(), 0);
     let report = retrier.run_report_blocking(get);
     assert!(
@@ -237,21 +244,12 @@ fn run_blocking_shares_one_quota_with_async_calls() {
     assert_eq!((report.attempts, service.stats().requests), (1, 4));
 
     // The other way round: a blocking call spends a fresh quota, an async call finds it empty.
-    let retrier = two_retries_in_quota();
-    let async_client = ResourceClient::builder(service.url())
-        .retrier(retrier.clone())
-        .build();
+    let (retrier, async_client) = two_retries_in_quota(&service);
     service.faults().script([Fault::Unavailable; 4]);
     let report = retrier.run_report_blocking(get);
     assert_eq!((report.attempts, report.stop), (3, StopReason::MaxAttempts));
     assert_eq!(retrier.quota().available(), 0);
-    let err = runtime
-        .block_on(async_client.create_resource("web", &[]))
-        .unwrap_err();
-    assert!(
-        matches!(err, ResourceError::ServiceUnavailable { .. }),
-        "{err}"
-    );
+    create_fails(&runtime, &async_client);
     assert_eq!(
         service.stats().requests,
         8,
