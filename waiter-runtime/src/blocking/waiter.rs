@@ -24,8 +24,10 @@ pub(crate) type BlockingPoller<'a, O, E> = Box<dyn FnMut() -> Polled<O, E> + Sen
 /// [`ExceededMaxWait`](WaiterError::ExceededMaxWait) with it, and no other poll follows. So
 /// the wait ends at most one poll's duration after `max_wait`: bound it with your client's
 /// request timeout (ureq's `timeout_global`, `reqwest::blocking`'s `timeout`). Retries inside
-/// the poll never start past the deadline (nor wait for the rate limiter past it), and the
-/// last poll starts early enough to answer, as in the async waiter. The clock is the system's.
+/// the poll never start past the deadline, nor wait for the adaptive rate limiter past it (a
+/// poll's first attempt does wait for its token: it has no error to return before it; the
+/// limiter's lowest rate is a token every 2 s), and the last poll starts early enough to
+/// answer, as in the async waiter. The clock is the system's.
 #[must_use = "a blocking waiter does nothing until `.wait(max_wait)`"]
 pub struct Waiter<'a, O, E, Obs = ()> {
     options: Options,

@@ -199,7 +199,8 @@ fn a_poll_running_at_the_deadline_finishes_and_is_the_last() {
 }
 
 /// The deadline is kept to the clock's resolution: the last poll starts before it, early
-/// enough to answer, and the wait ends right after it.
+/// enough to answer (by twice the longest poll, at most `min_delay`), and the wait ends right
+/// after it.
 #[test]
 fn the_deadline_is_kept() {
     let client = Client::slow(vec![Ok("pending")], 5 * MS);
@@ -219,7 +220,7 @@ fn the_deadline_is_kept() {
         }
     ));
     assert!(
-        elapsed >= 190 * MS && elapsed < 200 * MS + Duration::from_millis(500),
+        elapsed >= 180 * MS && elapsed < 200 * MS + Duration::from_millis(500),
         "{elapsed:?}"
     );
 }
@@ -390,7 +391,7 @@ async fn on_a_runtime_thread_it_blocks_but_never_deadlocks() {
         .unwrap();
     assert_eq!(done.polls, 2);
     assert!(
-        waited >= 50 * MS && start.elapsed() >= 100 * MS,
+        waited >= 40 * MS && start.elapsed() >= 80 * MS,
         "{waited:?}"
     );
 }

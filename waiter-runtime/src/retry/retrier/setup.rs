@@ -16,7 +16,9 @@ type RetryHook = Arc<dyn Fn(&RetryEvent<'_>) + Send + Sync>;
 /// a shared [`RetryQuota`] limits retries across calls, exponential backoff with full jitter
 /// (or the server's retry-after hint) spaces them.
 ///
-/// Cheap to clone (clones share the quota); one per client is the normal use.
+/// Cheap to clone (clones share the quota); one per client is the normal use. Async calls use
+/// [`run`](Self::run), blocking ones [`run_blocking`](Self::run_blocking): one retrier serves
+/// both, with one quota and one rate limiter.
 ///
 /// Inside a waiter's poll (see [`poll_scope`](crate::poll_scope)) it follows one more rule: an
 /// error that one of the waiter's acceptors names is returned at once, never retried (it may be
