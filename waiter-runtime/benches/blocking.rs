@@ -20,26 +20,9 @@ use std::time::Duration;
 
 use backon::{BlockingRetryable, ExponentialBuilder};
 use criterion::{Criterion, criterion_group, criterion_main};
+use waiter_benches::thing::{Error, Thing, ready};
 use waiter_runtime::retry::{Retrier, RetryConfig};
-use waiter_runtime::{ProvideErrorMetadata, Searchable, waitable};
-
-#[derive(Debug, ProvideErrorMetadata)]
-enum Error {
-    #[allow(dead_code)] // named by the retry acceptor; the bench's polls all succeed
-    NotFound,
-}
-
-#[derive(Debug, Searchable)]
-struct Thing {
-    status: String,
-}
-
-fn ready(name: &str) -> Result<Thing, Error> {
-    black_box(name);
-    Ok(Thing {
-        status: "ready".into(),
-    })
-}
+use waiter_runtime::{ProvideErrorMetadata, waitable};
 
 struct Client;
 
