@@ -99,9 +99,15 @@ impl BlockingResourceClient {
     /// A client on ureq for the service at `base_url` (`http://127.0.0.1:PORT`): standard
     /// retries, a 10 s timeout per request.
     pub fn new(base_url: impl Into<String>) -> Self {
+        Self::with_timeout(base_url, Duration::from_secs(10))
+    }
+
+    /// The same with this timeout per request (ureq's `timeout_global`): what bounds a
+    /// blocking waiter's poll still in flight at its deadline.
+    pub fn with_timeout(base_url: impl Into<String>, timeout: Duration) -> Self {
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(10)))
+            .timeout_global(Some(timeout))
             .build()
             .new_agent();
         Self::with_transport(base_url, agent)

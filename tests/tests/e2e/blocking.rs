@@ -190,6 +190,36 @@ fn the_blocking_deadline_is_kept_to_timer_resolution() {
     );
 }
 
+#[test]
+fn a_poll_in_flight_at_the_deadline_is_bounded_by_the_client_timeout() {
+    let (_runtime, service) = start(Settle::Manual);
+    let timeout = Duration::from_millis(200);
+    let client = BlockingResourceClient::with_timeout(service.url(), timeout);
+    // The service never answers the first poll: a blocking poll cannot be cancelled, so the
+    // wait goes on past its 50 ms until ureq's timeout ends the poll, and no retry follows.
+    service.faults().script([Fault::Hang]);
+    let start = Instant::now();
+    let err = client
+        .wait_until_resource_ready("never")
+        .min_delay(Duration::from_millis(5))
+        .wait(Duration::from_millis(50))
+        .unwrap_err();
+    let took = start.elapsed();
+    let WaiterError::ExceededMaxWait {
+        polls,
+        cancelled_in_flight,
+        last: Some(Err(ResourceError::Http(ureq::Error::Timeout(_)))),
+        ..
+    } = &err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!((*polls, *cancelled_in_flight), (1, false));
+    assert!(took >= timeout, "{took:?}");
+    assert!(took < timeout + Duration::from_millis(100), "{took:?}");
+    assert_eq!(service.stats().requests, 1, "no retry past the deadline");
+}
+
 /// A retrier whose quota holds two retries after server errors (14 tokens each), no more,
 /// and an async client of `service` running its calls through it.
 fn two_retries_in_quota(service: &RunningService) -> (Retrier, ResourceClient) {
