@@ -3,6 +3,7 @@
 //! * [`service`]: a small resource API with eventual consistency and fault injection, served
 //!   over real TCP on `127.0.0.1`, in-process.
 //! * [`client`]: a reqwest client for it, written the way a user would.
+//! * [`blocking_client`]: a blocking client for it (ureq by default), with waiters on plain `fn`s.
 //! * [`demo`]: the scenario of `cargo run --example demo`.
 //! * [`report`]: the demo's plain-text output (poll lines, the summary table).
 //! * [`middleware_client`]: the same client on `reqwest-middleware` with the retry middleware.
@@ -10,6 +11,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod blocking_client;
 pub mod capacity;
 pub mod client;
 pub mod demo;

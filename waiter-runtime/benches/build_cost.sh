@@ -83,31 +83,40 @@ make_crate base ""
 make_crate before "$work/before-src/waiter-runtime"
 make_crate after "$repo/waiter-runtime"
 
-declare -A times crates
+declare -A times cpus crates
 for round in $(seq "$rounds"); do
   for name in base before after; do
     target="$work/target-$name"
     rm -rf "$target"
     start=$(date +%s.%N)
-    log=$(cd "$work/$name" && CARGO_TARGET_DIR="$target" cargo build --offline 2>&1)
+    # The build's CPU time (user + system, from the subshell's `times`) too: on a machine
+    # other builds share, wall time moves by tens of percent, CPU time far less.
+    log=$(cd "$work/$name" && CARGO_TARGET_DIR="$target" cargo build --offline 2>&1; times)
     end=$(date +%s.%N)
     n=$(printf '%s\n' "$log" | grep -c '^ *Compiling ' || true)
     t=$(echo "$end - $start" | bc)
+    c=$(printf '%s\n' "$log" | tail -1 | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); s += p[1] * 60 + p[2] } print s }')
     times[$name]="${times[$name]:-} $t"
+    cpus[$name]="${cpus[$name]:-} $c"
     crates[$name]=$n
-    printf 'round %s  %-6s  %3s crates  %6.1f s\n' "$round" "$name" "$n" "$t"
+    printf 'round %s  %-6s  %3s crates  %6.1f s  %6.1f s CPU\n' "$round" "$name" "$n" "$t" "$c"
   done
 done
 
 median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 base=$(echo "${times[base]}" | median)
 echo
-printf '%-7s %7s %9s %11s\n' crate crates "median s" "added s"
+base_cpu=$(echo "${cpus[base]}" | median)
+printf '%-7s %7s %9s %11s %11s %11s\n' crate crates "median s" "added s" "median CPU" "added CPU"
 for name in base before after; do
   m=$(echo "${times[$name]}" | median)
-  printf '%-7s %7s %9.1f %11.1f\n' "$name" "${crates[$name]}" "$m" "$(echo "$m - $base" | bc)"
+  mc=$(echo "${cpus[$name]}" | median)
+  printf '%-7s %7s %9.1f %11.1f %11.1f %11.1f\n' "$name" "${crates[$name]}" "$m" "$(echo "$m - $base" | bc)" \
+    "$mc" "$(echo "$mc - $base_cpu" | bc)"
 done
 b=$(echo "${times[before]}" | median); a=$(echo "${times[after]}" | median)
+bc_=$(echo "${cpus[before]}" | median); ac=$(echo "${cpus[after]}" | median)
 echo
-echo "added by our crates, after / before: $(echo "scale=2; ($a - $base) / ($b - $base)" | bc)"
+echo "added by our crates, after / before: $(echo "scale=2; ($a - $base) / ($b - $base)" | bc) (wall), $(echo "scale=2; ($ac - $base_cpu) / ($bc_ - $base_cpu)" | bc) (CPU)"
+echo "whole build, after / before: $(echo "scale=3; $a / $b" | bc) (wall), $(echo "scale=3; $ac / $bc_" | bc) (CPU)"
 echo "crates added: before $(( ${crates[before]} - ${crates[base]} )), after $(( ${crates[after]} - ${crates[base]} ))"

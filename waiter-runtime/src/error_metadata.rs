@@ -102,6 +102,8 @@ mod io;
 mod reqwest;
 #[cfg(feature = "reqwest-middleware")]
 mod reqwest_middleware;
+#[cfg(feature = "ureq")]
+mod ureq;
 
 #[cfg(feature = "http")]
 pub use self::http::{error_code_from_header_map, retry_after_from_header_map};

@@ -81,6 +81,12 @@ pub enum ResourceError {
     /// `reqwest::Error`'s (waiter-runtime's `reqwest` feature): transient when it is one.
     #[error_metadata(transparent)]
     Transport(reqwest::Error),
+    /// No (complete) answer to the blocking client on ureq
+    /// ([`BlockingResourceClient`](crate::blocking_client::BlockingResourceClient)): its
+    /// metadata is `ureq::Error`'s (waiter-runtime's `ureq` feature), transient for a refused
+    /// or reset connection or a timeout.
+    #[error_metadata(transparent)]
+    Http(ureq::Error),
     /// An answer that is not what the service documents (a body that does not parse).
     #[error_metadata(no_code)]
     InvalidResponse {
@@ -100,17 +106,22 @@ impl ResourceError {
         let status = response.status();
         let headers = response.headers().clone();
         let bytes = response.bytes().await?;
-        if status.is_success() {
-            serde_json::from_slice(&bytes).map_err(|e| ResourceError::InvalidResponse {
-                status: status.as_u16(),
+        Self::read_answer(status.as_u16(), &headers, &bytes)
+    }
+
+    /// Reads a whole answer: its JSON body as `T` on a 2xx status, else the error it describes.
+    pub(crate) fn read_answer<T: serde::de::DeserializeOwned>(
+        status: u16,
+        headers: &HeaderMap,
+        body: &[u8],
+    ) -> Result<T, ResourceError> {
+        if (200..300).contains(&status) {
+            serde_json::from_slice(body).map_err(|e| ResourceError::InvalidResponse {
+                status,
                 reason: e.to_string(),
             })
         } else {
-            Err(ResourceError::from_response(
-                status.as_u16(),
-                &headers,
-                &bytes,
-            ))
+            Err(ResourceError::from_response(status, headers, body))
         }
     }
 
@@ -188,6 +199,7 @@ impl fmt::Display for ResourceError {
                 }
             }
             Self::Transport(e) => write!(f, "no answer from the service: {e}"),
+            Self::Http(e) => write!(f, "no answer from the service: {e}"),
             Self::InvalidResponse { status, reason } => {
                 write!(f, "unexpected answer (HTTP {status}): {reason}")
             }
@@ -199,6 +211,7 @@ impl std::error::Error for ResourceError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Transport(e) => Some(e),
+            Self::Http(e) => Some(e),
             _ => None,
         }
     }
@@ -207,6 +220,12 @@ impl std::error::Error for ResourceError {
 impl From<reqwest::Error> for ResourceError {
     fn from(e: reqwest::Error) -> Self {
         Self::Transport(e)
+    }
+}
+
+impl From<ureq::Error> for ResourceError {
+    fn from(e: ureq::Error) -> Self {
+        Self::Http(e)
     }
 }
 

@@ -313,7 +313,7 @@ impl ResourceClient {
 }
 
 /// `/resources/{name}`, the name percent-encoded as one path segment.
-fn resource_path(name: &str) -> String {
+pub(crate) fn resource_path(name: &str) -> String {
     let mut path = String::from("/resources/");
     for b in name.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {

@@ -8,6 +8,7 @@ mod common;
 mod acceptors;
 mod adaptive;
 mod aws_waiters;
+mod blocking;
 mod demo;
 mod http_layers;
 mod layer_failures;
