@@ -44,6 +44,7 @@ no_service_codes! {
     "reqwest-0_12" => reqwest_0_12::Error,
     "reqwest-middleware" => reqwest_middleware::Error,
     "tower" => crate::retry::layer::TransportError,
+    "ureq" => ureq::Error,
 }
 
 /// A pointer to an error carries its codes (`#[error_metadata(transparent)] Io(Box<io::Error>)`).

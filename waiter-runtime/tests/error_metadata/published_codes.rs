@@ -77,6 +77,17 @@ enum OverReqwest {
     Transport(reqwest::Error),
 }
 
+/// ureq's errors carry no service code either.
+#[cfg(feature = "ureq")]
+#[derive(Debug, ProvideErrorMetadata)]
+#[allow(dead_code)]
+enum OverUreq {
+    #[error_metadata(code = "InvalidInstanceID.NotFound")]
+    NotFound,
+    #[error_metadata(transparent)]
+    Http(ureq::Error),
+}
+
 /// A wrapped type whose codes are not known hides the enum's, unless the variant declares them.
 #[derive(Debug, ProvideErrorMetadata)]
 #[allow(dead_code)]
@@ -151,6 +162,11 @@ fn transport_errors_behind_transparent_keep_the_codes_known() {
             "InvalidInstanceId.NotFound"
         ),
         2
+    );
+    #[cfg(feature = "ureq")]
+    assert_eq!(
+        ErrorCodes::<OverUreq>::CODES,
+        Some(&["InvalidInstanceID.NotFound"][..])
     );
 }
 
