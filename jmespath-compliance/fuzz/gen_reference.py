@@ -27,8 +27,8 @@ specification and the case records what jmespath.py gives and why it is not foll
 below lists the departures). A case is "known" when the corrected result differs from the raw
 jmespath.py result on some document.
 
-Static rejections that jmespath.py would evaluate (our documented stricter rules, README
-"Stricter than JMESPath") are listed in jmespath-compliance/fuzz/static_rejections.json with
+Static rejections that jmespath.py would evaluate (our documented stricter rules, the
+`jmespath` module docs, "Stricter than JMESPath") are listed in jmespath-compliance/fuzz/static_rejections.json with
 the rule that rejects them; the test fails on any other.
 """
 import json
@@ -751,18 +751,18 @@ def rust_str(s):
 # `gen_reference.py --review DUMP`: DUMP is written by the Rust test run with
 # `REFERENCE_RANDOM_DUMP=DUMP`: our compile-time rejections of expressions that jmespath.py
 # evaluates (or rejects with another kind). Each is classified under one of our documented rules
-# (README, "Stricter than JMESPath"), or under a departure of jmespath.py's parser from the
+# (`jmespath` module docs, "Stricter than JMESPath"), or under a departure of jmespath.py's parser from the
 # grammar; a rejection for a certain type error is checked against jmespath.py: it must never
 # have run a call of that function successfully on any document. Anything else stops the review.
 # The result is written to fuzz/static_rejections.json.
 
 RULES = {
     "literal_field": "a field of a literal that is not an object: always null, a misplaced quote or "
-                     "backtick (README, Stricter than JMESPath)",
+                     "backtick (jmespath module docs, Stricter than JMESPath)",
     "certain_type_error": "an argument whose type can never be accepted: the call fails whenever it "
-                          "runs, so the code around it is dead or wrong (README, Stricter than "
+                          "runs, so the code around it is dead or wrong (jmespath module docs, Stricter than "
                           "JMESPath); jmespath.py fails only on the documents where the call runs",
-    "index_range": "an index or slice bound outside the i64 range (README, Stricter than JMESPath)",
+    "index_range": "an index or slice bound outside the i64 range (jmespath module docs, Stricter than JMESPath)",
     "function_args": "function arguments are separated by exactly one comma (grammar: "
                      "function-arg *( \",\" function-arg )); jmespath.py's parser accepts a "
                      "trailing comma and missing commas",

@@ -101,12 +101,12 @@ fn compiled_expressions_agree_with_jmespath_py() {
         "fixture and expressions out of step"
     );
     assert_eq!(GROUPS.len() as u64, fixture["groups"].as_u64().unwrap());
-    // The numbers README states (for the checked-in set; not when exploring with other seeds).
+    // The numbers the `jmespath` module docs state (waiter-runtime/src/docs/jmespath.md) (for the checked-in set; not when exploring with other seeds).
     if fixture["default_settings"] == true {
         assert_eq!(
             (cases.len(), docs.len()),
             (3468, 16),
-            "update README with the new numbers"
+            "update waiter-runtime/src/docs/jmespath.md with the new numbers"
         );
     }
 

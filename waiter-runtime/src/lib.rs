@@ -15,19 +15,31 @@
 //! * [`poll_scope`]: what a retry layer knows inside a waiter's poll (which errors the waiter's
 //!   acceptors name, its deadline), so that retries and waiters work together.
 //!
+//! # The manual
+//!
+//! Each chapter lives with the item it is about:
+//!
+//! * [Use it in your crate](#use-it-in-your-crate) (below): dependencies, the features, your
+//!   error type;
+//! * [`waitable`]: the attribute, pasting a waiter from a Smithy model, the compile-time checks
+//!   and typed paths;
+//! * [`waiter`]: what a waiter does (workflow, delays, deadline, options, retries inside polls),
+//!   waiting on many resources with [`WaitAll`], and what a wait hands back, poll by poll
+//!   ([`PollEvent`](waiter::PollEvent)) and at the end ([`FinalPoll`]);
+//! * [`jmespath`](mod@jmespath): the compiler, the data model, and where we are stricter than
+//!   JMESPath;
+//! * [`error_metadata`](mod@error_metadata): how errors describe themselves (`errorType`,
+//!   retries);
+//! * [`retry`]: the standard strategy, retry behavior 2.1 and 2.0, the quota, the classifiers;
+//!   `retry::layer` (feature `http`): retries on reqwest-middleware and tower clients;
+//!   [`retry::adaptive`]: client-side rate limiting;
+//! * [`blocking`]: blocking clients; [`timer`]: other executors and timers of your own;
+//! * [`poll_scope`]: how retries and waiters work together.
+//!
 //! # Quick start
 //!
-//! Add the crate and, for an async client on tokio, tokio (inside a tokio runtime the waiter
-//! sleeps on its timer: the `time` feature is required; `macros` and `rt-multi-thread` only for
-//! `#[tokio::main]`; other executors and blocking clients need nothing more):
-//!
-//! ```toml
-//! [dependencies]
-//! waiter-runtime = "0.1"
-//! tokio = { version = "1", features = ["time", "macros", "rt-multi-thread"] }
-//! ```
-//!
-//! Derive [`Searchable`](trait@Searchable) on the outputs the waiters' paths read and
+//! With the dependencies of [Use it in your crate](#use-it-in-your-crate) (below), derive
+//! [`Searchable`](trait@Searchable) on the outputs the waiters' paths read and
 //! [`ProvideErrorMetadata`](trait@ProvideErrorMetadata) on the error the `errorType` matchers
 //! read, paste the `@waitable` trait on the operation, and call `wait_until_*` with the longest
 //! you are willing to wait:
@@ -67,7 +79,8 @@
 //!
 //! A mistake in the trait value, a JMESPath path or a path that cannot match its comparator is
 //! a compile error at the offending token, all of them in one pass (see [`waitable`]).
-
+#![doc = ""]
+#![doc = include_str!("docs/getting_started.md")]
 #![forbid(unsafe_code)]
 
 // The derives' `::waiter_runtime` paths, in this crate's own unit tests.
@@ -142,4 +155,8 @@ pub use waiter_macros::ProvideErrorMetadata;
 /// See the [`jmespath`](mod@jmespath) module for the data model and the derive.
 pub use waiter_macros::jmespath;
 #[doc = include_str!("waiter/waitable.md")]
+#[doc = ""]
+#[doc = include_str!("docs/pasting.md")]
+#[doc = ""]
+#[doc = include_str!("docs/compile_errors.md")]
 pub use waiter_macros::waitable;

@@ -53,6 +53,8 @@
 //!
 //! [`Retrier::with_sleep_impl`]: crate::retry::Retrier::with_sleep_impl
 //! [`Retrier::run_blocking`]: crate::retry::Retrier::run_blocking
+#![doc = ""]
+#![doc = include_str!("docs/executors.md")]
 
 use std::cell::Cell;
 use std::fmt;

@@ -66,6 +66,8 @@
 //! [`PollEvent`]: crate::waiter::PollEvent
 //! [`Retrier::run_blocking`]: crate::retry::Retrier::run_blocking
 //! [`Retrier`]: crate::retry::Retrier
+#![doc = ""]
+#![doc = include_str!("../docs/blocking.md")]
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -159,6 +159,8 @@
 //! let out = Output { table_status: Status::Active, _raw: vec![] };
 //! assert_eq!(jmespath!("keys(@)").search(&out).unwrap(), serde_json::json!(["tableStatus"]));
 //! ```
+#![doc = ""]
+#![doc = include_str!("../docs/jmespath.md")]
 
 pub mod data_model;
 pub(crate) mod derive_support;

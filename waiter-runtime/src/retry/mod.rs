@@ -33,6 +33,8 @@
 //! assert_eq!(out.unwrap(), "THING");
 //! # }
 //! ```
+#![doc = ""]
+#![doc = include_str!("../docs/retry.md")]
 
 mod action;
 pub(crate) mod backoff;

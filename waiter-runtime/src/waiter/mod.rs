@@ -12,6 +12,12 @@
 //!
 //! Each poll runs inside a [`PollScope`](crate::poll_scope::PollScope): the retry layer
 //! inside it returns at once the errors the waiter's acceptors name and retries the others.
+#![doc = ""]
+#![doc = include_str!("../docs/waiters.md")]
+#![doc = ""]
+#![doc = include_str!("../docs/wait_all.md")]
+#![doc = ""]
+#![doc = include_str!("../docs/final_poll.md")]
 
 pub(crate) mod delay;
 

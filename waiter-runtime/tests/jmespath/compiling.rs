@@ -1,7 +1,7 @@
 //! What `jmespath!` compiles and what it rejects, at the corners: expression references with
 //! any body compile (no type-inference error), out-of-range integer literals are compile errors
 //! at the literal (not macro panics), parsing corners, float literals keep their precision, and
-//! the README's stricter rules hold.
+//! the stricter rules of the `jmespath` module docs hold.
 
 use serde_json::{Value, json};
 use waiter_runtime::__private_v0_1::__jmespath_verdict as verdict;
@@ -179,7 +179,7 @@ fn float_literals_keep_their_precision() {
     );
 }
 
-// ------------------------------------------------------------------ README: stricter rules
+// ------------------------------------------------------------------ jmespath docs: stricter rules
 
 fn rejected_as(v: Verdict, kind: &str) {
     match v {

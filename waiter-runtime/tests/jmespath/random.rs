@@ -14,7 +14,7 @@
 //! - `avg([])` is null (the specification: "an empty array will produce a return value of
 //!   null"); the interpreter fails with an f64 parse error. Such interpreter errors are not
 //!   compared.
-//! - our stricter compile-time rules (README, "Stricter than JMESPath"): a field of a literal
+//! - our stricter compile-time rules (`jmespath` module docs, "Stricter than JMESPath"): a field of a literal
 //!   that is not an object, and a literal argument of the wrong type, are compile errors
 //!   (`invalid-type`), even where the interpreter would only meet them on some inputs.
 

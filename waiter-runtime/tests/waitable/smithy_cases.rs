@@ -50,7 +50,7 @@
 //!   made-up keys and flags the read (DANGER); a map has any key, so we accept it
 //!   (`typed_paths.rs`).
 //! - Names equal ignoring case on two methods without a visibility (a trait impl's methods get
-//!   no case marker, see the README): only identical `wait_until_*` names collide there.
+//!   no case marker, see the `waitable` docs): only identical `wait_until_*` names collide there.
 
 // Smithy's test models name their members `foo` and `baz`; the helpers keep the names.
 #![allow(clippy::disallowed_names)]

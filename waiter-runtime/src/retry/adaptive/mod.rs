@@ -76,6 +76,8 @@
 //! assert_eq!(limiter.state().fill_rate(), 80.0);
 //! # }
 //! ```
+#![doc = ""]
+#![doc = include_str!("../../docs/adaptive.md")]
 
 mod bucket;
 mod cubic;

@@ -50,6 +50,12 @@
 //! retrier does: an error one of the running waiter's acceptors names is returned at once, as
 //! far as the layer sees its code (a code sent only in the response body is not seen: such an
 //! error is retried or not by its status).
+#![doc = ""]
+#![doc = include_str!("../../docs/retry_layer.md")]
+#![cfg_attr(feature = "reqwest-middleware", doc = "")]
+#![cfg_attr(feature = "reqwest-middleware", doc = include_str!("../../docs/retry_layer_reqwest_middleware.md"))]
+#![cfg_attr(feature = "tower", doc = "")]
+#![cfg_attr(feature = "tower", doc = include_str!("../../docs/retry_layer_tower.md"))]
 
 #[cfg(feature = "reqwest-middleware")]
 mod reqwest_middleware;

@@ -68,7 +68,7 @@ Both runs are deterministic (fixed seeds), and each leaves the other's files alo
     buckets are full (what a bucket holds before the first throttle, when it is not used, is
     where the SDKs differ among themselves, and our cold start too). `cold` sequences have a
     throttle before that first measurement: there our documented cold-start deviation applies
-    (see README "Adaptive retries").
+    (see the `retry::adaptive` module docs).
   - `limiter_sdk_cold`: the same simulation with nothing held back at the start: throttled above
     the capacity, 1 % at random and a third of the responses of the first half second. For
     `ColdStart::Sdk`, compared from the first response on.

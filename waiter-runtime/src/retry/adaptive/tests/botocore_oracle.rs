@@ -5,7 +5,7 @@
 //! replayed through our explicit-time types and compared step by step, floats to 1e-9 relative
 //! (1e-12 absolute near zero, for the tokens left after a take).
 //!
-//! Our one documented deviation (README "Adaptive retries", BENCHMARKS "Adaptive retry"): before
+//! Our one documented deviation (the `retry::adaptive` module docs, BENCHMARKS "Adaptive retry"): before
 //! the transmit rate is first measured, a throttle cuts the rate to `0.7 x` the rate the
 //! service was seen to admit, where the SDKs cut it from the measured rate (0, or an idle
 //! start's trickle) to the 0.5/s floor. `warm` sequences have no throttle before that first
