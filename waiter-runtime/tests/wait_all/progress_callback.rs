@@ -1,5 +1,6 @@
-//! The `on_progress` callback runs on the set's task: a panic in it loses no result, and its
-//! own time does not push the results past the deadline.
+//! The `on_progress` callback: it reports every change with its counts; it runs on the set's
+//! task, where a panic in it loses no result, and its own time does not push the results past
+//! the deadline.
 
 use super::*;
 
@@ -118,4 +119,62 @@ async fn a_fast_progress_callback_still_sees_the_waiters_ending_at_the_deadline(
         .await;
     assert_eq!(results.len(), 8);
     assert_eq!(*ended.lock().unwrap(), vec![secs(30); 8]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn progress_reports_every_change_with_its_counts() {
+    let mut resources = vec![Resource::ReadyAt(secs(10)); 6];
+    resources[4] = Resource::FailsAt(secs(3));
+    let service = Service::new(resources, ms(100));
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let results = WaitAll::new(service.waiters())
+        .concurrency(2)
+        .on_progress(move |p: &WaitAllProgress| sink.lock().unwrap().push(*p))
+        .wait(secs(600))
+        .await;
+    let seen = seen.lock().unwrap();
+    let polls: u32 = results
+        .iter()
+        .map(|r| match r {
+            Ok(done) => done.polls,
+            Err(WaiterError::FailureState { final_poll, .. }) => final_poll.polls,
+            Err(e) => panic!("{e}"),
+        })
+        .sum();
+    let started = seen
+        .iter()
+        .filter(|p| p.change == WaitAllChange::PollStarted)
+        .count();
+    let polled: Vec<&PollEvent> = seen
+        .iter()
+        .filter_map(|p| match &p.change {
+            WaitAllChange::Polled(event) => Some(event),
+            _ => None,
+        })
+        .collect();
+    assert_eq!((started, polled.len()), (polls as usize, polls as usize));
+    assert_eq!(polls as usize, service.requests());
+    let finished: Vec<(usize, WaitAllChange)> = seen
+        .iter()
+        .filter(|p| matches!(p.change, WaitAllChange::Succeeded | WaitAllChange::Failed))
+        .map(|p| (p.index, p.change))
+        .collect();
+    assert_eq!(finished.len(), 6);
+    assert_eq!(finished[0], (4, WaitAllChange::Failed));
+    for p in seen.iter() {
+        assert_eq!(p.total, 6);
+        assert_eq!(p.succeeded + p.failed + p.stopped + p.pending, 6);
+        assert!(p.in_flight <= 2);
+        assert_eq!(p.waiter, if p.index == 4 { "Doomed" } else { "Ready" });
+    }
+    let last = seen.last().unwrap();
+    assert_eq!(
+        (last.succeeded, last.failed, last.pending, last.in_flight),
+        (5, 1, 0, 0)
+    );
+    assert!(
+        last.to_string()
+            .starts_with("6 of 6 done (5 succeeded, 1 failed), 0 polls in flight")
+    );
 }
