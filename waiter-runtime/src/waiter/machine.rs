@@ -32,18 +32,20 @@
 //! it if it decides (success, failure, an unexpected error) and otherwise ends the wait as
 //! `ExceededMaxWait` with it: a poll that ends past the deadline is never followed by another.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use tokio::time::Instant;
 
 use super::acceptor::{AcceptorState, Polled};
+use super::checkpoint::Progress;
 use super::delay::{compute_delay, last_poll_head_start, random_between};
 use super::metadata::AcceptorDescription;
 use super::observer::PollEvent;
 use super::options::Options;
 use super::outcome::{FinalPoll, WaiterError};
+use super::transient::TransientPollErrors;
 use crate::poll_scope::{NamedErrors, PollScope};
 
 /// What the driver does next.
@@ -81,6 +83,13 @@ pub(crate) struct Machine<O, E> {
     last_poll_made: bool,
     /// The last poll's result, while the wait goes on.
     last: Option<Result<O, E>>,
+    /// A poll's transient or throttling error no acceptor names is a poll that matched
+    /// nothing ([`TransientPollErrors::Retry`]).
+    transient_retry: bool,
+    /// When the wait started, by the wall clock (for checkpoints).
+    started_at: SystemTime,
+    /// A resumed wait's first step: the delay left before the poll its checkpoint planned.
+    resumed_delay: Option<Duration>,
 }
 
 impl<O, E> Machine<O, E> {
@@ -98,7 +107,7 @@ impl<O, E> Machine<O, E> {
                 waiter: metadata.name,
             });
         }
-        Ok(Machine {
+        let mut machine = Machine {
             waiter: metadata.name,
             acceptors: metadata.acceptors,
             named: metadata.named_errors(),
@@ -118,12 +127,51 @@ impl<O, E> Machine<O, E> {
             longest_poll: Duration::ZERO,
             last_poll_made: false,
             last: None,
-        })
+            transient_retry: options.transient_poll_errors == TransientPollErrors::Retry,
+            started_at: SystemTime::now(),
+            resumed_delay: None,
+        };
+        if let Some(resume) = &options.resume {
+            // The checkpoint was checked when the waiter took it; its deadline may have
+            // passed since.
+            let (start, elapsed) = resume.start(metadata.name, start).map_err(|_| {
+                WaiterError::ExceededMaxWait {
+                    waiter: metadata.name,
+                    max_wait: resume.progress.max_wait,
+                    elapsed: resume.elapsed_now(),
+                    polls: resume.polls,
+                    cancelled_in_flight: false,
+                    last: None,
+                }
+            })?;
+            let progress = resume.progress;
+            machine.start = start;
+            machine.max_wait = progress.max_wait;
+            machine.deadline = start.checked_add(progress.max_wait);
+            machine.started_at = progress.started_at;
+            machine.polls = resume.polls;
+            machine.successes = resume.consecutive_successes;
+            machine.retries = progress.retries;
+            machine.longest_poll = progress.longest_poll;
+            machine.last_poll_made = progress.last_poll_planned;
+            machine.resumed_delay = Some(resume.first_delay(elapsed));
+        }
+        Ok(machine)
     }
 
     /// The first step: the first poll is immediate.
+    /// A resumed wait first sleeps until the poll its checkpoint planned, if that is later.
     pub(crate) fn start(&mut self) -> Next<O, E> {
-        Next::Poll
+        match self.resumed_delay.take() {
+            Some(delay) if !delay.is_zero() => Next::Sleep(delay),
+            _ => Next::Poll,
+        }
+    }
+
+    /// The result of the last poll, taken out (a stream gives it to its consumer, so a
+    /// later `ExceededMaxWait` carries no `last`).
+    pub(crate) fn take_last(&mut self) -> Option<Result<O, E>> {
+        self.last.take()
     }
 
     /// The wait's deadline (`None`: none).
@@ -174,7 +222,17 @@ impl<O, E> Machine<O, E> {
             .max(now.saturating_duration_since(poll_started));
         let elapsed = now.saturating_duration_since(self.start);
         let stats = scope.stats();
-        let state = polled.state();
+        // A transient error no acceptor names, under `TransientPollErrors::Retry`: a poll that
+        // matched nothing.
+        let transient = self.transient_retry
+            && polled.matched.is_none()
+            && polled.result.is_err()
+            && scope.transient_error();
+        let state = if transient {
+            AcceptorState::Retry
+        } else {
+            polled.state()
+        };
         let Polled { result, matched } = polled;
         let acceptor = matched.as_ref().map(|m| m.acceptor);
         self.successes = if state == AcceptorState::Success {
@@ -213,6 +271,7 @@ impl<O, E> Machine<O, E> {
             poll = self.polls,
             ?elapsed,
             %state,
+            transient,
             ?acceptor,
             ?next_delay,
             attempts = stats.attempts,
@@ -232,6 +291,14 @@ impl<O, E> Machine<O, E> {
             rate_limit_wait: stats.rate_limit_wait,
             consecutive_successes: self.successes,
             consecutive_successes_needed: self.needed,
+            transient_error: transient,
+            progress: Progress {
+                started_at: self.started_at,
+                max_wait: self.max_wait,
+                retries: self.retries,
+                longest_poll: self.longest_poll,
+                last_poll_planned: self.last_poll_made,
+            },
         };
         let polls = self.polls;
         let final_poll = |result| FinalPoll {
@@ -256,7 +323,7 @@ impl<O, E> Machine<O, E> {
             (None, Err(error)) if scope.stopped_at_deadline() => {
                 Next::Done(Err(self.exceeded(elapsed, false, Some(Err(error)))))
             }
-            (None, Err(error)) => Next::Done(Err(WaiterError::OperationFailed {
+            (None, Err(error)) if !transient => Next::Done(Err(WaiterError::OperationFailed {
                 waiter: self.waiter,
                 error,
                 polls,

@@ -18,6 +18,7 @@ pub(crate) mod delay;
 pub(crate) mod matchers;
 
 pub(crate) mod acceptor;
+mod checkpoint;
 mod forgot_wait;
 mod machine;
 mod map;
@@ -26,12 +27,19 @@ mod observer;
 mod options;
 mod outcome;
 pub(crate) mod poller;
+mod resume;
 mod run;
+mod stream;
+mod transient;
 mod wait_all;
 
 pub use acceptor::AcceptorState;
+pub use checkpoint::{CheckpointError, WaitCheckpoint};
 pub use metadata::{AcceptorDescription, Comparator, MatcherDescription, WaiterMetadata};
 pub use observer::{PollEvent, PollObserver};
 pub use outcome::{FinalPoll, WaiterError};
+pub use resume::Resumed;
 pub use run::Waiter;
+pub use stream::{WaitUpdate, WaiterStream};
+pub use transient::TransientPollErrors;
 pub use wait_all::{WaitAll, WaitAllChange, WaitAllProgress, WaitAllStream, WaitResult};

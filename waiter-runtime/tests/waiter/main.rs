@@ -7,4 +7,5 @@ mod poll_retries;
 mod retrier_in_polls;
 mod retry_at_deadline;
 mod spec_examples;
+mod stream;
 mod with_retries;
