@@ -21,12 +21,16 @@ use tokio::time::Instant;
 ///
 /// ```
 /// use std::time::Duration;
-/// use waiter_runtime::waitable;
+/// use waiter_runtime::{Searchable, waitable};
 /// use waiter_runtime::waiter::{PollEvent, WaitCheckpoint};
 ///
-/// #[waitable(Ready: { acceptors: [{ state: "retry", matcher: { success: true } }] })]
-/// async fn ping() -> Result<(), std::io::Error> {
-///     Ok(())
+/// #[derive(Debug, Searchable)]
+/// struct Stack { status: String }
+///
+/// #[waitable(Ready: { acceptors: [{ state: "success", matcher: { output: {
+///     path: "status", expected: "READY", comparator: "stringEquals" } } }] })]
+/// async fn get_stack() -> Result<Stack, std::io::Error> {
+///     Ok(Stack { status: "CREATING".into() })
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread", start_paused = true)]

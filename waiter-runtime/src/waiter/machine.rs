@@ -134,16 +134,17 @@ impl<O, E> Machine<O, E> {
         if let Some(resume) = &options.resume {
             // The checkpoint was checked when the waiter took it; its deadline may have
             // passed since.
-            let (start, elapsed) = resume.start(metadata.name, start).map_err(|_| {
-                WaiterError::ExceededMaxWait {
-                    waiter: metadata.name,
-                    max_wait: resume.progress.max_wait,
-                    elapsed: resume.elapsed_now(),
-                    polls: resume.polls,
-                    cancelled_in_flight: false,
-                    last: None,
-                }
-            })?;
+            let (start, elapsed) =
+                resume
+                    .start(metadata.name, start)
+                    .map_err(|_| WaiterError::ExceededMaxWait {
+                        waiter: metadata.name,
+                        max_wait: resume.progress.max_wait,
+                        elapsed: resume.elapsed_now(),
+                        polls: resume.polls,
+                        cancelled_in_flight: false,
+                        last: None,
+                    })?;
             let progress = resume.progress;
             machine.start = start;
             machine.max_wait = progress.max_wait;

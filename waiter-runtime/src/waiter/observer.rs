@@ -122,7 +122,10 @@ impl PartialEq for PollEvent {
             other.attempts,
             other.retry_wait,
             other.rate_limit_wait,
-            (other.consecutive_successes, other.consecutive_successes_needed),
+            (
+                other.consecutive_successes,
+                other.consecutive_successes_needed,
+            ),
             other.transient_error,
         )
     }

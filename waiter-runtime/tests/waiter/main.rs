@@ -1,6 +1,7 @@
 //! The waiter: its workflow and delays, the Smithy spec's examples, and how it works with the
 //! retries of the operation it polls.
 
+mod checkpoints;
 mod loop_rules;
 mod not_a_future;
 mod poll_retries;
@@ -8,4 +9,5 @@ mod retrier_in_polls;
 mod retry_at_deadline;
 mod spec_examples;
 mod stream;
+mod transient_errors;
 mod with_retries;

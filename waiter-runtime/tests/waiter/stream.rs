@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use waiter_runtime::__private_v0_1::{Matched, Polled, waiter as new_waiter};
-use waiter_runtime::waiter::{AcceptorState, PollEvent, WaitUpdate, Waiter, WaiterError, WaiterMetadata};
+use waiter_runtime::waiter::{
+    AcceptorState, PollEvent, WaitUpdate, Waiter, WaiterError, WaiterMetadata,
+};
 
 const fn secs(s: u64) -> Duration {
     Duration::from_secs(s)
@@ -15,7 +17,9 @@ const fn secs(s: u64) -> Duration {
 
 /// Poll `n` returns `script[n]` (the last repeats): `Ok("running")` matches success, `Err(_)` a
 /// retry acceptor, anything else nothing.
-fn scripted(script: Vec<Result<&'static str, &'static str>>) -> Waiter<'static, &'static str, &'static str> {
+fn scripted(
+    script: Vec<Result<&'static str, &'static str>>,
+) -> Waiter<'static, &'static str, &'static str> {
     let mut n = 0;
     let metadata = WaiterMetadata::new("Running", "get").with_delays(secs(2), secs(2));
     new_waiter(metadata, move || {
@@ -47,7 +51,12 @@ async fn collect<O, E>(
 
 #[tokio::test(start_paused = true)]
 async fn each_poll_then_one_done_then_the_end() {
-    let script = vec![Ok("creating"), Err("NotFound"), Ok("creating"), Ok("running")];
+    let script = vec![
+        Ok("creating"),
+        Err("NotFound"),
+        Ok("creating"),
+        Ok("running"),
+    ];
     let updates = collect(scripted(script.clone()).stream(secs(60))).await;
     assert_eq!(updates.len(), 4);
     let polled: Vec<(u32, Result<&str, &str>, Duration)> = updates[..3]
@@ -68,7 +77,10 @@ async fn each_poll_then_one_done_then_the_end() {
     let WaitUpdate::Done(Ok(done)) = &updates[3] else {
         panic!("{:?}", updates[3])
     };
-    assert_eq!((done.polls, done.elapsed, done.result), (4, secs(6), Ok("running")));
+    assert_eq!(
+        (done.polls, done.elapsed, done.result),
+        (4, secs(6), Ok("running"))
+    );
 
     // The same events as `wait`'s observer sees, at the same times.
     let mut seen = Vec::new();
@@ -94,7 +106,13 @@ async fn the_deadline_and_the_last_poll_hold() {
     // Polls at 0, 2, 4 and the last one at the deadline (7 s: 4 + 2 would leave less than the
     // minimum delay): that one ends the wait and carries its result in `last`.
     assert_eq!(updates.len(), 4, "{updates:?}");
-    assert!(updates[..3].iter().all(|u| matches!(u, WaitUpdate::Polled { result: Ok("creating"), .. })));
+    assert!(updates[..3].iter().all(|u| matches!(
+        u,
+        WaitUpdate::Polled {
+            result: Ok("creating"),
+            ..
+        }
+    )));
     assert!(matches!(
         &updates[3],
         WaitUpdate::Done(Err(WaiterError::ExceededMaxWait { polls: 4, last: Some(Ok("creating")), elapsed, .. })) if *elapsed == secs(7)
@@ -111,16 +129,29 @@ async fn a_wait_out_of_time_while_sleeping_has_no_last_it_already_gave() {
     });
     let updates = collect(waiter.stream(secs(6))).await;
     assert_eq!(updates.len(), 2, "{updates:?}");
-    assert!(matches!(updates[0], WaitUpdate::Polled { result: Ok(1), .. }));
+    assert!(matches!(
+        updates[0],
+        WaitUpdate::Polled { result: Ok(1), .. }
+    ));
     assert!(matches!(
         updates[1],
-        WaitUpdate::Done(Err(WaiterError::ExceededMaxWait { polls: 1, cancelled_in_flight: true, last: None, .. }))
+        WaitUpdate::Done(Err(WaiterError::ExceededMaxWait {
+            polls: 1,
+            cancelled_in_flight: true,
+            last: None,
+            ..
+        }))
     ));
 }
 
 #[tokio::test(start_paused = true)]
 async fn successes_in_a_row_are_polled_updates_until_the_last() {
-    let updates = collect(scripted(vec![Ok("running")]).consecutive_successes(3).stream(secs(60))).await;
+    let updates = collect(
+        scripted(vec![Ok("running")])
+            .consecutive_successes(3)
+            .stream(secs(60)),
+    )
+    .await;
     let states: Vec<_> = updates
         .iter()
         .filter_map(|u| match u {
@@ -128,7 +159,10 @@ async fn successes_in_a_row_are_polled_updates_until_the_last() {
             WaitUpdate::Done(_) => None,
         })
         .collect();
-    assert_eq!(states, [(AcceptorState::Success, 1), (AcceptorState::Success, 2)]);
+    assert_eq!(
+        states,
+        [(AcceptorState::Success, 1), (AcceptorState::Success, 2)]
+    );
     assert!(matches!(&updates[2], WaitUpdate::Done(Ok(done)) if done.polls == 3));
 }
 
@@ -160,7 +194,10 @@ async fn dropping_the_stream_drops_the_poll_in_flight_and_sends_nothing() {
     assert!(tokio::time::timeout(secs(5), stream.next()).await.is_err());
     assert!(!dropped.load(Ordering::SeqCst));
     drop(stream);
-    assert!(dropped.load(Ordering::SeqCst), "the poll in flight was dropped");
+    assert!(
+        dropped.load(Ordering::SeqCst),
+        "the poll in flight was dropped"
+    );
     tokio::time::sleep(secs(60)).await;
     assert_eq!(*started.lock().unwrap(), 1, "no poll after the drop");
 }
@@ -168,14 +205,21 @@ async fn dropping_the_stream_drops_the_poll_in_flight_and_sends_nothing() {
 #[tokio::test(start_paused = true)]
 async fn a_slow_consumer_delays_the_next_poll_not_the_deadline() {
     let mut stream = scripted(vec![Ok("creating")]).stream(secs(5));
-    assert!(matches!(stream.next().await, Some(WaitUpdate::Polled { .. })));
+    assert!(matches!(
+        stream.next().await,
+        Some(WaitUpdate::Polled { .. })
+    ));
     // The consumer comes back after the deadline: the wait is over, without another poll.
     tokio::time::sleep(secs(30)).await;
     let rest = collect(stream).await;
     assert!(
         matches!(
             rest[..],
-            [WaitUpdate::Done(Err(WaiterError::ExceededMaxWait { polls: 1, last: None, .. }))]
+            [WaitUpdate::Done(Err(WaiterError::ExceededMaxWait {
+                polls: 1,
+                last: None,
+                ..
+            }))]
         ),
         "{rest:?}"
     );
@@ -184,7 +228,10 @@ async fn a_slow_consumer_delays_the_next_poll_not_the_deadline() {
 #[tokio::test(start_paused = true)]
 async fn the_consumers_time_counts_in_the_delay() {
     let mut stream = scripted(vec![Ok("creating")]).stream(secs(60));
-    assert!(matches!(stream.next().await, Some(WaitUpdate::Polled { .. })));
+    assert!(matches!(
+        stream.next().await,
+        Some(WaitUpdate::Polled { .. })
+    ));
     tokio::time::sleep(Duration::from_millis(1500)).await;
     // The second poll comes 2 s after the first, not 2 s after the consumer came back.
     let Some(WaitUpdate::Polled { event, .. }) = stream.next().await else {
