@@ -474,6 +474,7 @@ impl Retrier {
             if let Some(began) = attempt_began {
                 longest_attempt = longest_attempt.max(began.elapsed());
             }
+            crate::metrics::attempted();
             // The waiter's own retries (`Waiter::retry`) stand down once the operation has a
             // retry layer of its own: no double retries.
             if call.waiter_owned
@@ -511,11 +512,15 @@ impl Retrier {
                     (None, _) => inner.classifiers.classify(&ctx),
                 }
             };
+            let throttled = matches!(
+                action.reason().map(RetryReason::kind),
+                Some(ErrorKind::ThrottlingError)
+            );
+            if throttled {
+                crate::metrics::throttled();
+            }
             if let Some(limiter) = &inner.rate_limiter {
-                limiter.on_response(matches!(
-                    action.reason().map(RetryReason::kind),
-                    Some(ErrorKind::ThrottlingError)
-                ));
+                limiter.on_response(throttled);
             }
 
             let done = |stop: StopReason, result: Result<O, E>, tokens_returned: u32| RunReport {
@@ -595,6 +600,7 @@ impl Retrier {
             token = match token.schedule_retry(reason.kind()) {
                 Ok(next) => next,
                 Err(exhausted) => {
+                    crate::metrics::quota_refused();
                     tracing::debug!(attempt, %reason, %exhausted, "not retrying");
                     if call.long_polling && config.behavior() == RetryBehavior::V2_1 {
                         long_polling_backoff(inner.sleep.as_ref(), delay).await;
@@ -615,6 +621,7 @@ impl Retrier {
                 quota_available = inner.quota.available(),
                 "retrying"
             );
+            crate::metrics::retried(reason.kind());
             if let Some(hook) = &inner.on_retry {
                 hook(&RetryEvent {
                     attempt,
@@ -682,8 +689,10 @@ async fn acquire_timed(limiter: &dyn RateLimiter, ticket: u64) {
     })
     .await;
     if let Some(since) = waiting_since {
+        let waited = since.elapsed();
+        crate::metrics::rate_limit_waited(waited);
         if let Some(scope) = poll_scope::current() {
-            scope.record_rate_limit_wait(since.elapsed());
+            scope.record_rate_limit_wait(waited);
         }
     }
 }

@@ -100,6 +100,16 @@ impl<O, E> Machine<O, E> {
         max_wait: Duration,
         start: Instant,
     ) -> Result<Self, WaiterError<O, E>> {
+        Self::build(options, max_wait, start).inspect_err(|error| {
+            crate::metrics::wait_failed(options.metadata.name, error, Duration::ZERO);
+        })
+    }
+
+    fn build(
+        options: &Options,
+        max_wait: Duration,
+        start: Instant,
+    ) -> Result<Self, WaiterError<O, E>> {
         let metadata = &options.metadata;
         let (min_delay, max_delay) = options.delays()?;
         if options.consecutive_successes == 0 {
@@ -338,6 +348,10 @@ impl<O, E> Machine<O, E> {
                 None => Next::Done(Err(self.exceeded(elapsed, false, Some(result)))),
             },
         };
+        crate::metrics::polled(&event);
+        if let Next::Done(outcome) = &next {
+            crate::metrics::wait_ended(self.waiter, outcome, elapsed);
+        }
         (event, next)
     }
 
@@ -345,14 +359,16 @@ impl<O, E> Machine<O, E> {
     /// late, or never).
     pub(crate) fn out_of_time(&mut self, now: Instant) -> WaiterError<O, E> {
         let last = self.last.take();
-        self.exceeded(now.saturating_duration_since(self.start), false, last)
+        let elapsed = now.saturating_duration_since(self.start);
+        self.ended(self.exceeded(elapsed, false, last), elapsed)
     }
 
     /// The poll in flight was cancelled at the deadline (`now`).
     pub(crate) fn cancelled_at_deadline(&mut self, now: Instant) -> WaiterError<O, E> {
         tracing::debug!(poll = self.polls + 1, "poll cancelled at the deadline");
         let last = self.last.take();
-        self.exceeded(now.saturating_duration_since(self.start), true, last)
+        let elapsed = now.saturating_duration_since(self.start);
+        self.ended(self.exceeded(elapsed, true, last), elapsed)
     }
 
     /// A set's member stopped by the failure of waiter `by` (named `by_waiter`), with a poll
@@ -364,26 +380,36 @@ impl<O, E> Machine<O, E> {
         cancelled_in_flight: bool,
         now: Instant,
     ) -> WaiterError<O, E> {
-        WaiterError::Stopped {
+        let elapsed = now.saturating_duration_since(self.start);
+        let stopped = WaiterError::Stopped {
             waiter: self.waiter,
             by,
             by_waiter,
             polls: self.polls,
-            elapsed: now.saturating_duration_since(self.start),
+            elapsed,
             cancelled_in_flight,
             last: self.last.take(),
-        }
+        };
+        self.ended(stopped, elapsed)
     }
 
     /// A poll panicked (caught by a set), with this message.
     pub(crate) fn panicked(&mut self, message: String, now: Instant) -> WaiterError<O, E> {
-        WaiterError::PollPanicked {
+        let elapsed = now.saturating_duration_since(self.start);
+        let panicked = WaiterError::PollPanicked {
             waiter: self.waiter,
             message,
             polls: self.polls,
-            elapsed: now.saturating_duration_since(self.start),
+            elapsed,
             last: self.last.take(),
-        }
+        };
+        self.ended(panicked, elapsed)
+    }
+
+    /// A wait ended without a poll's decision: counted (feature `metrics`).
+    fn ended(&self, error: WaiterError<O, E>, elapsed: Duration) -> WaiterError<O, E> {
+        crate::metrics::wait_failed(self.waiter, &error, elapsed);
+        error
     }
 
     /// How a wait that ran out of time ends.

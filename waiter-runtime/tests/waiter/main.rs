@@ -3,6 +3,8 @@
 
 mod checkpoints;
 mod loop_rules;
+#[cfg(feature = "metrics")]
+mod metrics;
 mod not_a_future;
 mod poll_retries;
 mod retrier_in_polls;
