@@ -15,3 +15,4 @@ mod middleware_client;
 mod retries;
 mod wait_all;
 mod waiters;
+mod watching;
