@@ -84,7 +84,23 @@ pub struct PollEvent {
 
 impl PartialEq for PollEvent {
     fn eq(&self, other: &Self) -> bool {
-        // Every public field (destructured: a field added later must be listed here).
+        self.public_fields() == other.public_fields()
+    }
+}
+
+impl Eq for PollEvent {}
+
+impl PollEvent {
+    /// Every public field (destructured: a field added later must be listed here), for
+    /// `PartialEq`.
+    #[allow(clippy::type_complexity)]
+    fn public_fields(
+        &self,
+    ) -> (
+        (&'static str, u32, Duration, AcceptorState, Option<usize>),
+        (Option<Duration>, u32, Duration, Duration),
+        (u32, u32, bool),
+    ) {
         let PollEvent {
             waiter,
             poll,
@@ -101,39 +117,16 @@ impl PartialEq for PollEvent {
             progress: _,
         } = *self;
         (
-            waiter,
-            poll,
-            elapsed,
-            state,
-            acceptor,
-            next_delay,
-            attempts,
-            retry_wait,
-            rate_limit_wait,
-            (consecutive_successes, consecutive_successes_needed),
-            transient_error,
-        ) == (
-            other.waiter,
-            other.poll,
-            other.elapsed,
-            other.state,
-            other.acceptor,
-            other.next_delay,
-            other.attempts,
-            other.retry_wait,
-            other.rate_limit_wait,
+            (waiter, poll, elapsed, state, acceptor),
+            (next_delay, attempts, retry_wait, rate_limit_wait),
             (
-                other.consecutive_successes,
-                other.consecutive_successes_needed,
+                consecutive_successes,
+                consecutive_successes_needed,
+                transient_error,
             ),
-            other.transient_error,
         )
     }
-}
 
-impl Eq for PollEvent {}
-
-impl PollEvent {
     /// A checkpoint of the wait after this poll, to take it up later with
     /// [`Waiter::resume`](super::Waiter::resume) (see [`WaitCheckpoint`]); `None` when this
     /// poll ended the wait.

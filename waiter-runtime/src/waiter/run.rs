@@ -319,12 +319,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// The deadline is a tokio timer, which has a resolution of 1 ms: the wait ends at most
     /// about 1 ms after `max_wait` (a poll cancelled at a 1 ns deadline ends at 1 ms).
     pub async fn wait(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
-        let span = tracing::info_span!(
-            "waiter",
-            waiter = self.options.metadata.name,
-            operation = self.options.metadata.operation,
-            max_wait = ?max_wait,
-        );
+        let span = self.span(max_wait);
         let start = Instant::now();
         self.run(max_wait, start, None, ()).instrument(span).await
     }
@@ -387,12 +382,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         E: Send + 'a,
         Obs: Send + 'a,
     {
-        let span = tracing::info_span!(
-            "waiter",
-            waiter = self.options.metadata.name,
-            operation = self.options.metadata.operation,
-            max_wait = ?max_wait,
-        );
+        let span = self.span(max_wait);
         let start = Instant::now();
         WaiterStream::new(move |updates| self.run(max_wait, start, None, updates).instrument(span))
     }
@@ -470,6 +460,16 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             self.poller = classify_errors(self.poller);
         }
         self
+    }
+
+    /// The span a wait of its own runs in.
+    fn span(&self, max_wait: Duration) -> tracing::Span {
+        tracing::info_span!(
+            "waiter",
+            waiter = self.options.metadata.name,
+            operation = self.options.metadata.operation,
+            max_wait = ?max_wait,
+        )
     }
 
     /// The options, for the checkpoint's [`resume`](Self::resume).

@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -14,7 +13,9 @@ use metrics::{
 };
 use waiter_runtime::retry::{Jitter, RateLimiter, Retrier, RetryConfig, RetryQuota};
 use waiter_runtime::waiter::TransientPollErrors;
-use waiter_runtime::{ProvideErrorMetadata, Searchable, waitable};
+
+// The scripted service of the transient-errors tests (its waiter polls every 2 s).
+use crate::transient_errors::{Error, Service};
 
 /// Every counter's total and every histogram's values, by `name{label=value,...}`.
 #[derive(Default, Clone)]
@@ -94,45 +95,6 @@ impl Recording {
     fn histogram(&self, key: &str) -> Vec<f64> {
         let all = self.histograms.lock().unwrap();
         all.get(key).cloned().unwrap_or_default()
-    }
-}
-
-#[derive(Debug, Clone, Copy, ProvideErrorMetadata)]
-enum Error {
-    #[error_metadata(code = "ThrottlingException", status = 400, throttling)]
-    Throttled,
-    #[error_metadata(code = "InternalFailure", status = 500)]
-    Internal,
-}
-
-#[derive(Debug, Searchable)]
-struct Stack {
-    status: String,
-}
-
-struct Service {
-    script: Vec<Result<&'static str, Error>>,
-    calls: AtomicU32,
-}
-
-impl Service {
-    fn new(script: Vec<Result<&'static str, Error>>) -> Self {
-        Service {
-            script,
-            calls: AtomicU32::new(0),
-        }
-    }
-
-    #[waitable(StackReady: {
-        acceptors: [{ state: "success", matcher: { output: { path: "status", expected: "READY", comparator: "stringEquals" } } }],
-        minDelay: 2,
-        maxDelay: 2,
-    })]
-    async fn get_stack(&self) -> Result<Stack, Error> {
-        let n = self.calls.fetch_add(1, Ordering::Relaxed) as usize;
-        self.script[n.min(self.script.len() - 1)].map(|status| Stack {
-            status: status.into(),
-        })
     }
 }
 

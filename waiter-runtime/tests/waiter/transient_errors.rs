@@ -15,7 +15,7 @@ const fn secs(s: u64) -> Duration {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, ProvideErrorMetadata)]
-enum Error {
+pub(crate) enum Error {
     #[error_metadata(code = "ThrottlingException", status = 400, throttling)]
     Throttled,
     #[error_metadata(code = "RequestTimeout", transient)]
@@ -29,18 +29,18 @@ enum Error {
 }
 
 #[derive(Debug, Searchable)]
-struct Stack {
+pub(crate) struct Stack {
     status: String,
 }
 
 /// Answers from a script (the last answer repeats).
-struct Service {
+pub(crate) struct Service {
     script: Vec<Result<&'static str, Error>>,
     calls: AtomicU32,
 }
 
 impl Service {
-    fn new(script: Vec<Result<&'static str, Error>>) -> Self {
+    pub(crate) fn new(script: Vec<Result<&'static str, Error>>) -> Self {
         Service {
             script,
             calls: AtomicU32::new(0),
@@ -55,7 +55,7 @@ impl Service {
         minDelay: 2,
         maxDelay: 2,
     })]
-    async fn get_stack(&self) -> Result<Stack, Error> {
+    pub(crate) async fn get_stack(&self) -> Result<Stack, Error> {
         let n = self.calls.fetch_add(1, Ordering::Relaxed) as usize;
         self.script[n.min(self.script.len() - 1)].map(|status| Stack {
             status: status.into(),
