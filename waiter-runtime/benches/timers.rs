@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
         .unwrap();
     let mut group = c.benchmark_group("timers");
     group.bench_function("sleep_1ms/tokio", |b| {
-        b.iter(|| rt.block_on(tokio::time::sleep(Duration::from_millis(1))))
+        b.iter(|| rt.block_on(async { tokio::time::sleep(Duration::from_millis(1)).await }))
     });
     group.bench_function("sleep_1ms/futures_timer", |b| {
         b.iter(|| futures::executor::block_on(futures_timer::Delay::new(Duration::from_millis(1))))

@@ -8,13 +8,18 @@
 //! * [`jmespath!`]: the JMESPath compiler on its own.
 //! * [`retry`]: the retry machinery the AWS SDKs use: standard and adaptive strategies,
 //!   prioritised retry classifiers and a shared retry quota.
+//! * [`blocking`]: the same waiters for blocking clients (`#[waitable]` on a plain `fn`), and
+//!   [`Retrier::run_blocking`](retry::Retrier::run_blocking).
+//! * [`timer`]: waiters and retries run on any executor (tokio's timer inside tokio,
+//!   futures-timer's elsewhere), or on a timer you supply.
 //! * [`poll_scope`]: what a retry layer knows inside a waiter's poll (which errors the waiter's
 //!   acceptors name, its deadline), so that retries and waiters work together.
 //!
 //! # Quick start
 //!
-//! Add the crate and tokio, whose timer the waiter sleeps on (the `time` feature is required;
-//! `macros` and `rt-multi-thread` only for `#[tokio::main]`):
+//! Add the crate and, for an async client on tokio, tokio (inside a tokio runtime the waiter
+//! sleeps on its timer: the `time` feature is required; `macros` and `rt-multi-thread` only for
+//! `#[tokio::main]`; other executors and blocking clients need nothing more):
 //!
 //! ```toml
 //! [dependencies]
@@ -69,6 +74,7 @@
 #[cfg(test)]
 extern crate self as waiter_runtime;
 
+pub mod blocking;
 pub mod error_metadata;
 pub mod jmespath;
 pub mod metrics;

@@ -69,7 +69,9 @@
 //! waits, which the waiter reports per poll, that it ran (so the waiter's own retries stand
 //! down), and that it gave up at the deadline.
 //!
-//! The scope is a tokio task-local: it does not follow work spawned onto other tasks.
+//! The scope is a tokio task-local (no tokio runtime needed): it does not follow work spawned
+//! onto other tasks or threads. A blocking waiter's poll runs in it on the calling thread, so
+//! a blocking retry layer called there (`Retrier::run_blocking`) sees it too.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -209,7 +211,7 @@ impl PollScope {
             shared: Arc::new(Shared {
                 named,
                 deadline,
-                started: Instant::now(),
+                started: crate::timer::now(),
                 retries: AtomicU32::new(0),
                 retry_wait_nanos: AtomicU64::new(0),
                 rate_limit_wait_nanos: AtomicU64::new(0),
@@ -223,6 +225,11 @@ impl PollScope {
     /// Runs `fut` inside this scope: [`current`] returns it there.
     pub(crate) async fn run<F: Future>(&self, fut: F) -> F::Output {
         POLL.scope(self.clone(), fut).await
+    }
+
+    /// Runs the blocking poll `f` inside this scope, on the calling thread.
+    pub(crate) fn run_blocking<R>(&self, f: impl FnOnce() -> R) -> R {
+        POLL.sync_scope(self.clone(), f)
     }
 
     /// The errors the waiter's acceptors name.
@@ -249,7 +256,7 @@ impl PollScope {
     pub fn fits(&self, delay: Duration) -> bool {
         match self.shared.deadline {
             None => true,
-            Some(deadline) => Instant::now()
+            Some(deadline) => crate::timer::now()
                 .checked_add(delay)
                 .is_some_and(|end| end <= deadline),
         }

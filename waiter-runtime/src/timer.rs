@@ -5,7 +5,12 @@
 //! drives waits and retries in tests; anywhere else (`smol::block_on`,
 //! `futures::executor::block_on`, async-std, a thread of your own) the sleeps are
 //! [futures-timer](https://docs.rs/futures-timer)'s, which run on one helper thread started on
-//! first use and need no reactor.
+//! first use and need no reactor. The blocking forms
+//! ([`blocking::Waiter`](crate::blocking::Waiter), [`Retrier::run_blocking`]) sleep on the
+//! calling thread, always (a runtime's timer might never fire while its thread is blocked):
+//! they sleep with `std::thread::sleep`, or park until futures-timer's thread wakes them where
+//! they wait for something shared with async callers (the adaptive rate limiter's line), and
+//! read the system clock.
 //!
 //! Where neither fits (embedded, wasm, a runtime with a timer of its own), supply a timer: an
 //! [`AsyncSleep`], given to one waiter ([`Waiter::sleep_impl`](crate::Waiter::sleep_impl)), one
@@ -47,6 +52,7 @@
 //!   targets without `std`.
 //!
 //! [`Retrier::with_sleep_impl`]: crate::retry::Retrier::with_sleep_impl
+//! [`Retrier::run_blocking`]: crate::retry::Retrier::run_blocking
 
 use std::cell::Cell;
 use std::fmt;
@@ -145,7 +151,6 @@ thread_local! {
 
 /// Runs `f` as a blocking caller: the futures it polls sleep on the fallback timer (or a
 /// supplied one), never on tokio's.
-#[cfg_attr(not(test), allow(dead_code))] // the blocking forms use it
 pub(crate) fn as_blocking<R>(f: impl FnOnce() -> R) -> R {
     /// Puts the flag back, even if `f` panics.
     struct Restore(bool);
@@ -162,7 +167,6 @@ pub(crate) fn as_blocking<R>(f: impl FnOnce() -> R) -> R {
 /// unparks it): how a blocking caller waits on the crate's futures (the rate limiter's line,
 /// say), sharing them with async callers. Its sleeps use the fallback timer (see
 /// [`as_blocking`]).
-#[cfg_attr(not(test), allow(dead_code))] // the blocking forms use it
 pub(crate) fn block_on<F: Future>(fut: F) -> F::Output {
     struct Unpark(std::thread::Thread);
     impl std::task::Wake for Unpark {
@@ -173,15 +177,19 @@ pub(crate) fn block_on<F: Future>(fut: F) -> F::Output {
             self.0.unpark();
         }
     }
+    thread_local! {
+        /// The thread's waker, made once per thread.
+        static WAKER: std::task::Waker = Arc::new(Unpark(std::thread::current())).into();
+    }
     as_blocking(|| {
-        let waker = Arc::new(Unpark(std::thread::current())).into();
+        let waker = WAKER.with(std::task::Waker::clone);
         let mut cx = Context::from_waker(&waker);
         let mut fut = pin!(fut);
         loop {
             if let Poll::Ready(out) = fut.as_mut().poll(&mut cx) {
                 return out;
             }
-            // A spurious wake-up only costs one more poll.
+            // A spurious wake-up (or one left by an earlier future) only costs one more poll.
             std::thread::park();
         }
     })
@@ -195,14 +203,35 @@ enum Source {
 }
 
 fn source(own: Option<&SharedAsyncSleep>) -> Source {
+    if BLOCKING.with(Cell::get) {
+        // A blocking caller parks its own thread until futures-timer's thread wakes it: a
+        // timer that needs a runtime's thread (tokio's, a supplied one) might never fire.
+        return Source::Fallback;
+    }
     if let Some(own) = own.or_else(|| DEFAULT.get()) {
         return Source::Own(own.clone());
     }
-    if !BLOCKING.with(Cell::get) && tokio::runtime::Handle::try_current().is_ok() {
+    if tokio::runtime::Handle::try_current().is_ok() {
         Source::Tokio
     } else {
         Source::Fallback
     }
+}
+
+/// The time now on the clock the current caller's sleeps follow: tokio's (its paused clock in
+/// tests), or the system's for a blocking caller, whose thread tokio's paused clock would not
+/// see move.
+pub(crate) fn now() -> Instant {
+    if BLOCKING.with(Cell::get) {
+        Instant::from_std(std::time::Instant::now())
+    } else {
+        Instant::now()
+    }
+}
+
+/// Whether the current thread is a blocking caller's (see [`as_blocking`]).
+pub(crate) fn is_blocking() -> bool {
+    BLOCKING.with(Cell::get)
 }
 
 /// Sleeps for `duration` on `own` or the default timer (see the module docs).
@@ -224,12 +253,18 @@ pub(crate) async fn timeout_at<F: Future>(
         Source::Tokio => tokio::time::timeout_at(deadline, fut).await.ok(),
         source => {
             let mut fut = pin!(fut);
-            let mut timer = Timer::new(source, deadline.saturating_duration_since(Instant::now()));
+            // The timer is armed only once `fut` has to wait: a poll that is ready at once
+            // costs no timer.
+            let (mut source, mut timer) = (Some(source), None);
             poll_fn(|cx| {
                 if let Poll::Ready(out) = fut.as_mut().poll(cx) {
                     return Poll::Ready(Some(out));
                 }
-                Pin::new(&mut timer).poll(cx).map(|()| None)
+                let timer = timer.get_or_insert_with(|| {
+                    let source = source.take().unwrap_or(Source::Fallback);
+                    Timer::new(source, deadline.saturating_duration_since(now()))
+                });
+                Pin::new(timer).poll(cx).map(|()| None)
             })
             .await
         }
@@ -240,7 +275,7 @@ pub(crate) async fn timeout_at<F: Future>(
 /// scheduling), so that a loop of operations that are ready at once cannot hold a thread; a
 /// no-op outside tokio.
 pub(crate) async fn consume_budget() {
-    if !BLOCKING.with(Cell::get) && tokio::runtime::Handle::try_current().is_ok() {
+    if matches!(source(None), Source::Tokio) {
         tokio::task::consume_budget().await;
     }
 }

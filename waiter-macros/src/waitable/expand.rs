@@ -66,10 +66,15 @@ pub(crate) fn fallback(
             // The typed-path checks of the acceptors without errors, so that their mistakes
             // are reported in the same pass as the attribute's other errors.
             let typed = code.get(i).into_iter().flatten().map(|c| &c.typed);
+            let unreachable = if op.blocking {
+                quote!(#p::unreachable_blocking_waiter())
+            } else {
+                quote!(#p::unreachable_waiter())
+            };
             let body = quote! {
                 #(#typed)*
                 let _ = (#(&#params,)*);
-                #p::unreachable_waiter()
+                #unreachable
             };
             items(item, op, w, body)
         })
@@ -249,7 +254,11 @@ fn signature(op: &Operation, fn_ident: &Ident) -> Signature {
     // awaited without `.wait(..)` ("make `fn` asynchronous") must not point into the operation.
     sig.fn_token.span = Span::call_site();
     sig.ident = fn_ident.clone();
-    sig.output = syn::parse_quote!(-> #rt::Waiter<#lt, #ok, #err>);
+    sig.output = if op.blocking {
+        syn::parse_quote!(-> #rt::blocking::Waiter<#lt, #ok, #err>)
+    } else {
+        syn::parse_quote!(-> #rt::Waiter<#lt, #ok, #err>)
+    };
     sig
 }
 
@@ -308,22 +317,37 @@ fn body(
     };
     let classify = classify(op, &waiter.acceptors, code);
     let typed = code.iter().map(|c| &c.typed);
+    let meta = quote! {{
+        // A const, so that the acceptor descriptions are `'static`.
+        const __META: #rt::waiter::WaiterMetadata = #meta;
+        __META
+    }};
+    let classified = quote! {
+        let __matched = {
+            let __result = &__result;
+            #classify
+        };
+        #p::Polled::new(__result, __matched)
+    };
+    if op.blocking {
+        return quote! {
+            #warnings
+            #(#typed)*
+            #p::blocking_waiter(#meta, move || {
+                #(#clones)*
+                let __result = #call;
+                #classified
+            })
+        };
+    }
     quote! {
         #warnings
         #(#typed)*
-        #p::waiter({
-            // A const, so that the acceptor descriptions are `'static`.
-            const __META: #rt::waiter::WaiterMetadata = #meta;
-            __META
-        }, move || {
+        #p::waiter(#meta, move || {
             #(#clones)*
             async move {
                 let __result = #call.await;
-                let __matched = {
-                    let __result = &__result;
-                    #classify
-                };
-                #p::Polled::new(__result, __matched)
+                #classified
             }
         })
     }
@@ -347,8 +371,10 @@ fn docs(op: &Operation, waiter: &WaiterDef) -> Vec<TokenStream> {
     lines.push(format!(
         "Smithy waiter `{}`: polls [`{}`]({target}) with the same arguments, between {min} s and {max} s apart \
          (exponential backoff with jitter), until an acceptor reaches `success` or `failure`. \
-         Call `.wait(max_wait).await` on the result to run it.",
-        waiter.name, op.sig.ident
+         Call `.wait(max_wait){}` on the result to run it.",
+        waiter.name,
+        op.sig.ident,
+        if op.blocking { "" } else { ".await" }
     ));
     lines.push(String::new());
     lines.push("# Acceptors".to_owned());

@@ -32,7 +32,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(_) => {
             let err = syn::Error::new(
                 Span::call_site(),
-                "#[waitable] goes on an `async fn` with a body (a method taking `&self`, or a free function) returning `Result<O, E>`",
+                "#[waitable] goes on an `async fn` or a plain `fn` with a body (a method taking `&self`, or a free function) returning `Result<O, E>`",
             )
             .to_compile_error();
             return quote!(#err #item);

@@ -1,5 +1,6 @@
-//! The annotated operation: an `async fn` returning `Result<O, E>`, a `&self` method or a free
-//! function. Everything the expansion needs to forward its signature faithfully.
+//! The annotated operation: an `async fn` (an async waiter) or a plain `fn` (a blocking waiter)
+//! returning `Result<O, E>`, a `&self` method or a free function. Everything the expansion
+//! needs to forward its signature faithfully.
 
 use proc_macro2::Span;
 use syn::{
@@ -41,6 +42,8 @@ impl syn::parse::Parse for MaybeItemFn {
 
 pub(crate) struct Operation {
     pub sig: Signature,
+    /// A plain `fn`: its waiters are `blocking::Waiter`s.
+    pub blocking: bool,
     /// `Some(span of self)` for a `&self` method.
     pub receiver: Option<Span>,
     pub params: Vec<Param>,
@@ -66,12 +69,6 @@ pub(crate) struct Param {
 /// operation (with what could be read), so that later phases still check the trait value and
 /// the fallback expansion can still declare the waiter functions.
 pub(crate) fn read(cx: &Ctxt, sig: &Signature) -> Operation {
-    if sig.asyncness.is_none() {
-        cx.error(
-            sig.fn_token.span,
-            "#[waitable] goes on an `async fn`: the waiter polls it; write `async fn`",
-        );
-    }
     let mut receiver = None;
     let mut params = Vec::new();
     for (i, input) in sig.inputs.iter().enumerate() {
@@ -133,6 +130,7 @@ pub(crate) fn read(cx: &Ctxt, sig: &Signature) -> Operation {
     let parts = ret.as_ref().and_then(result_parts);
     Operation {
         sig: sig.clone(),
+        blocking: sig.asyncness.is_none(),
         receiver,
         params,
         ret,

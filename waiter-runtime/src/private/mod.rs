@@ -49,9 +49,28 @@ where
     Waiter::from_poller(metadata, crate::waiter::poller::box_poller(poll))
 }
 
+/// Builds the blocking waiter a `wait_until_*` function of a plain `fn` returns from a closure
+/// making one poll.
+#[inline]
+pub fn blocking_waiter<'a, O, E, F>(
+    metadata: WaiterMetadata,
+    poll: F,
+) -> crate::blocking::Waiter<'a, O, E>
+where
+    F: FnMut() -> Polled<O, E> + Send + 'a,
+{
+    crate::blocking::Waiter::from_poller(metadata, Box::new(poll))
+}
+
 /// The body of a `wait_until_*` function whose `#[waitable]` has errors: the function keeps
 /// its signature so that its callers compile, and the errors are the attribute's alone.
 #[cold]
 pub fn unreachable_waiter<'a, O, E>() -> Waiter<'a, O, E> {
+    unreachable!("#[waitable] reported errors at compile time")
+}
+
+/// [`unreachable_waiter`] for a plain `fn`'s waiters.
+#[cold]
+pub fn unreachable_blocking_waiter<'a, O, E>() -> crate::blocking::Waiter<'a, O, E> {
     unreachable!("#[waitable] reported errors at compile time")
 }

@@ -611,8 +611,13 @@ impl RetryConfigBuilder {
         self
     }
 
-    /// A total time budget for a call: no retry is scheduled whose backoff would end after it.
-    /// An attempt under way is never cut short (give the operation its own timeout for that).
+    /// A total time budget for a call, counted from its first attempt: no retry is scheduled
+    /// whose backoff would end after it, and a retry waits for the adaptive rate limiter's
+    /// token only until it ends (then the call returns its last error,
+    /// [`StopReason::TimeBudgetExhausted`](super::StopReason::TimeBudgetExhausted)). The
+    /// first attempt's own wait for a token comes before the budget starts: the call has no
+    /// error to return yet. An attempt under way is never cut short (give the operation its
+    /// own timeout for that).
     pub fn max_total_time(mut self, budget: Duration) -> Self {
         self.max_total_time = Some(budget);
         self

@@ -36,7 +36,9 @@ pub enum StopReason {
     MaxAttempts,
     /// A retry was indicated but the quota had too few tokens.
     QuotaExhausted(QuotaExhausted),
-    /// A retry was indicated but its backoff would have ended past the time budget.
+    /// A retry was indicated but its backoff would have ended past the time budget, or its
+    /// rate-limiter token would have come after it (the retry is not made: its quota cost
+    /// goes back).
     TimeBudgetExhausted,
     /// The call runs inside a waiter's poll and one of the waiter's acceptors names the error:
     /// the waiter decides what it means, so it is returned at once.

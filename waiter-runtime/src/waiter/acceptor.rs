@@ -111,4 +111,22 @@ impl<O, E> Polled<O, E> {
             (None, Ok(_)) => AcceptorState::Retry,
         }
     }
+
+    /// The poll as a waiter's own retries see it (`Waiter::retry`): an error no acceptor
+    /// matched is theirs to retry (`Err`); anything else, an error an acceptor matched
+    /// included, is the waiter's to decide, never retried (`Ok`).
+    pub(crate) fn into_retryable(self) -> Result<Self, E> {
+        match self {
+            Polled {
+                result: Err(error),
+                matched: None,
+            } => Err(error),
+            polled => Ok(polled),
+        }
+    }
+
+    /// The poll the waiter's own retries ended with (see [`into_retryable`](Self::into_retryable)).
+    pub(crate) fn from_retried(retried: Result<Self, E>) -> Self {
+        retried.unwrap_or_else(|error| Polled::new(Err(error), None))
+    }
 }

@@ -280,21 +280,10 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                 let report = retrier
                     .run_waiter_poll(|| {
                         let poll = (inner.lock().unwrap_or_else(|e| e.into_inner()))();
-                        async move {
-                            match poll.await {
-                                Polled {
-                                    result: Err(error),
-                                    matched: None,
-                                } => Err(error),
-                                polled => Ok(polled),
-                            }
-                        }
+                        async move { poll.await.into_retryable() }
                     })
                     .await;
-                match report.result {
-                    Ok(polled) => polled,
-                    Err(error) => Polled::new(Err(error), None),
-                }
+                Polled::from_retried(report.result)
             }
         });
         self
@@ -316,8 +305,10 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// answer). When no time is left for a retry, the wait ends as
     /// [`ExceededMaxWait`](WaiterError::ExceededMaxWait) with that error.
     ///
-    /// The deadline is a tokio timer, which has a resolution of 1 ms: the wait ends at most
-    /// about 1 ms after `max_wait` (a poll cancelled at a 1 ns deadline ends at 1 ms).
+    /// Inside a tokio runtime the deadline is a tokio timer, which has a resolution of 1 ms: the
+    /// wait ends at most about 1 ms after `max_wait` (a poll cancelled at a 1 ns deadline ends
+    /// at 1 ms). Elsewhere (smol, `futures::executor::block_on`...) it is futures-timer's, or
+    /// the timer given with [`sleep_impl`](Self::sleep_impl): see [`timer`](crate::timer).
     pub async fn wait(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let span = self.span(max_wait);
         let start = Instant::now();

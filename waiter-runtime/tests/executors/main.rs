@@ -168,3 +168,65 @@ fn adaptive_retries_on_smol_and_the_futures_executor() {
     smol::block_on(adaptive_retries());
     futures::executor::block_on(adaptive_retries());
 }
+
+/// A timer of the user's own: here a thread per sleep, counting the sleeps it makes.
+#[derive(Debug, Default)]
+struct ThreadSleep(AtomicU32);
+
+impl waiter_runtime::timer::AsyncSleep for ThreadSleep {
+    fn sleep(&self, duration: Duration) -> waiter_runtime::timer::Sleep {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = futures::channel::oneshot::channel();
+        std::thread::spawn(move || {
+            std::thread::sleep(duration);
+            let _ = tx.send(());
+        });
+        waiter_runtime::timer::Sleep::new(async move {
+            let _ = rx.await;
+        })
+    }
+}
+
+/// A supplied timer is the one a waiter's delays and a retrier's backoffs sleep on.
+#[test]
+fn a_supplied_timer_is_used() {
+    use waiter_runtime::timer::SharedAsyncSleep;
+    let timer = Arc::new(ThreadSleep::default());
+    #[derive(Debug)]
+    struct Shared(Arc<ThreadSleep>);
+    impl waiter_runtime::timer::AsyncSleep for Shared {
+        fn sleep(&self, duration: Duration) -> waiter_runtime::timer::Sleep {
+            self.0.sleep(duration)
+        }
+    }
+    let sleep = SharedAsyncSleep::new(Shared(Arc::clone(&timer)));
+    let client = Client::new(3);
+    let done = futures::executor::block_on(
+        client
+            .wait_until_thing_ready()
+            .min_delay(MS)
+            .sleep_impl(sleep.clone())
+            .wait(Duration::from_secs(10)),
+    )
+    .unwrap();
+    assert_eq!(done.polls, 3);
+    // Two delays, and the deadline of each poll that had to wait (none here).
+    assert_eq!(timer.0.load(Ordering::Relaxed), 2);
+
+    let retrier = Retrier::new(
+        RetryConfig::standard()
+            .transient_backoff(MS)
+            .jitter(Jitter::None)
+            .build(),
+    )
+    .with_sleep_impl(sleep);
+    let calls = AtomicU32::new(0);
+    let out = smol::block_on(retrier.run(|| async {
+        match calls.fetch_add(1, Ordering::Relaxed) {
+            0 => Err(Error::Unavailable),
+            _ => Ok(()),
+        }
+    }));
+    assert!(out.is_ok());
+    assert_eq!(timer.0.load(Ordering::Relaxed), 3);
+}

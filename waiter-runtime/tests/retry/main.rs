@@ -6,6 +6,7 @@
 mod support;
 
 mod backoff;
+mod budget_and_limiter;
 mod classifiers;
 mod config;
 mod current_thread;

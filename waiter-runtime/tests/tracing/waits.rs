@@ -98,3 +98,36 @@ async fn one_span_per_wait_and_one_event_per_poll() {
         events[2]
     );
 }
+
+/// A blocking wait on a thread inside a tokio runtime's `block_on` warns once per process;
+/// outside a runtime, nothing.
+#[test]
+fn a_blocking_wait_inside_a_runtimes_block_on_warns_once() {
+    let recorder = Shared::default();
+    let _guard = tracing::subscriber::set_default(recorder.clone());
+    let wait = || {
+        waiter_runtime::__private_v0_1::blocking_waiter(WaiterMetadata::new("Up", "ping"), || {
+            let matched = Some(Matched::new(0, AcceptorState::Success));
+            Polled::new(Ok::<_, std::io::Error>(()), matched)
+        })
+        .wait(Duration::from_secs(1))
+        .unwrap()
+    };
+    let warnings = || {
+        let events = recorder.0.events.lock().unwrap();
+        events
+            .iter()
+            .filter(|e| e.contains("a blocking wait runs on a thread driving a tokio runtime"))
+            .count()
+    };
+    wait();
+    assert_eq!(warnings(), 0);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        wait();
+        wait();
+    });
+    assert_eq!(warnings(), 1);
+}

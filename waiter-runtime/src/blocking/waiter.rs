@@ -1,0 +1,243 @@
+//! [`Waiter`]: the blocking waiter, the decision core driven on the calling thread.
+
+use std::time::Duration;
+
+use crate::ProvideErrorMetadata;
+use crate::retry::{Retrier, RetryConfig};
+use crate::timer;
+use crate::waiter::acceptor::Polled;
+use crate::waiter::machine::{Machine, Next};
+use crate::waiter::options::Options;
+use crate::waiter::{FinalPoll, PollEvent, PollObserver, WaiterError, WaiterMetadata};
+
+/// One blocking poll.
+pub(crate) type BlockingPoller<'a, O, E> = Box<dyn FnMut() -> Polled<O, E> + Send + 'a>;
+
+/// A blocking waiter ready to run: set options, then call [`wait`](Self::wait) with the maximum
+/// time you are willing to wait. [`#[waitable]`](crate::waitable) on a plain `fn` returns one
+/// (see the [module](super) docs); it takes the same options as the async
+/// [`Waiter`](crate::Waiter), and does nothing until `wait` is called.
+///
+/// **At the deadline.** A blocking poll cannot be cancelled: a poll still running at the
+/// deadline is allowed to finish. Its result is used if it decides (a `success` or `failure`
+/// acceptor, an error no acceptor matches); otherwise the wait ends as
+/// [`ExceededMaxWait`](WaiterError::ExceededMaxWait) with it, and no other poll follows. So
+/// the wait ends at most one poll's duration after `max_wait`: bound it with your client's
+/// request timeout (ureq's `timeout_global`, `reqwest::blocking`'s `timeout`). Retries inside
+/// the poll never start past the deadline, nor wait for the adaptive rate limiter past it (a
+/// poll's first attempt does wait for its token: it has no error to return before it; the
+/// limiter's lowest rate is a token every 2 s), and the last poll starts early enough to
+/// answer, as in the async waiter. The clock is the system's.
+#[must_use = "a blocking waiter does nothing until `.wait(max_wait)`"]
+pub struct Waiter<'a, O, E, Obs = ()> {
+    options: Options,
+    poller: BlockingPoller<'a, O, E>,
+    observer: Obs,
+}
+
+impl<O, E, Obs> std::fmt::Debug for Waiter<'_, O, E, Obs> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.options.fmt(f)
+    }
+}
+
+impl<'a, O, E> Waiter<'a, O, E> {
+    /// A waiter that polls with `poller`, with the delays in `metadata`.
+    pub(crate) fn from_poller(metadata: WaiterMetadata, poller: BlockingPoller<'a, O, E>) -> Self {
+        Waiter {
+            options: Options::new(metadata),
+            poller,
+            observer: (),
+        }
+    }
+}
+
+impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
+    /// The waiter's static description (name, delays from the model, tags...).
+    pub fn metadata(&self) -> &WaiterMetadata {
+        &self.options.metadata
+    }
+
+    /// Overrides the minimum delay between polls: see [`Waiter::min_delay`](crate::Waiter::min_delay).
+    pub fn min_delay(mut self, min_delay: Duration) -> Self {
+        self.options.set_min_delay(min_delay);
+        self
+    }
+
+    /// Overrides the maximum delay between polls: see [`Waiter::max_delay`](crate::Waiter::max_delay).
+    pub fn max_delay(mut self, max_delay: Duration) -> Self {
+        self.options.set_max_delay(max_delay);
+        self
+    }
+
+    /// Seeds the jitter, so that a run's delays can be reproduced.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.options.seed = Some(seed);
+        self
+    }
+
+    /// Succeeds only after `n` polls in a row match a `success` acceptor: see
+    /// [`Waiter::consecutive_successes`](crate::Waiter::consecutive_successes).
+    pub fn consecutive_successes(mut self, n: u32) -> Self {
+        self.options.consecutive_successes = n;
+        self
+    }
+
+    /// Calls `observer` after each poll: see [`Waiter::on_poll`](crate::Waiter::on_poll).
+    pub fn on_poll<F: FnMut(&PollEvent)>(self, observer: F) -> Waiter<'a, O, E, F> {
+        Waiter {
+            options: self.options,
+            poller: self.poller,
+            observer,
+        }
+    }
+
+    /// Retries inside each poll with a [`Retrier`] of this configuration: see
+    /// [`retrier`](Self::retrier).
+    pub fn retry(self, config: RetryConfig) -> Self
+    where
+        O: 'a,
+        E: ProvideErrorMetadata + 'static,
+    {
+        self.retrier(Retrier::new(config))
+    }
+
+    /// Retries inside each poll with `retrier` (share your client's to share its quota and
+    /// rate limiter with its blocking and async calls), by the rule of the async waiter's
+    /// [`Waiter::retrier`](crate::Waiter::retrier): an error an acceptor matched is never
+    /// retried, no retry waits past the deadline, and these retries stand down when the
+    /// operation retries itself ([`Retrier::run_blocking`] inside it).
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use std::time::Duration;
+    /// use waiter_runtime::retry::RetryConfig;
+    /// use waiter_runtime::{ProvideErrorMetadata, Searchable, waitable};
+    ///
+    /// #[derive(Debug, ProvideErrorMetadata)]
+    /// enum Error {
+    ///     #[error_metadata(status = 503)]
+    ///     Unavailable,
+    /// }
+    /// #[derive(Debug, Searchable)]
+    /// struct Thing { status: String }
+    ///
+    /// /// Every other request fails with a 503.
+    /// struct Client(AtomicU32);
+    ///
+    /// impl Client {
+    ///     #[waitable(ThingReady: { acceptors: [{ state: "success", matcher: { output: {
+    ///         path: "status", expected: "ready", comparator: "stringEquals" } } }] })]
+    ///     fn get_thing(&self) -> Result<Thing, Error> {
+    ///         match self.0.fetch_add(1, Ordering::Relaxed) {
+    ///             n if n % 2 == 0 => Err(Error::Unavailable),
+    ///             _ => Ok(Thing { status: "ready".into() }),
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// let client = Client(AtomicU32::new(0));
+    /// let mut attempts = Vec::new();
+    /// let done = client
+    ///     .wait_until_thing_ready()
+    ///     .retry(RetryConfig::standard().transient_backoff(Duration::from_millis(1)).build())
+    ///     .on_poll(|e: &_| attempts.push(e.attempts))
+    ///     .wait(Duration::from_secs(60))
+    ///     .unwrap();
+    /// assert_eq!((done.polls, attempts), (1, vec![2]));
+    /// ```
+    pub fn retrier(mut self, retrier: Retrier) -> Self
+    where
+        O: 'a,
+        E: ProvideErrorMetadata + 'static,
+    {
+        let mut inner = self.poller;
+        self.poller = Box::new(move || {
+            let report = retrier.run_waiter_poll_blocking(|| inner().into_retryable());
+            Polled::from_retried(report.result)
+        });
+        self
+    }
+
+    /// Maps the output of every poll: see [`Waiter::map_output`](crate::Waiter::map_output).
+    pub fn map_output<O2, F>(self, f: F) -> Waiter<'a, O2, E, Obs>
+    where
+        O: 'a,
+        E: 'a,
+        F: FnMut(O) -> O2 + Send + 'a,
+    {
+        let mut f = f;
+        self.map_result(move |result| result.map(&mut f))
+    }
+
+    /// Maps the error of every poll: see [`Waiter::map_err`](crate::Waiter::map_err).
+    pub fn map_err<E2, F>(self, f: F) -> Waiter<'a, O, E2, Obs>
+    where
+        O: 'a,
+        E: 'a,
+        F: FnMut(E) -> E2 + Send + 'a,
+    {
+        let mut f = f;
+        self.map_result(move |result| result.map_err(&mut f))
+    }
+
+    fn map_result<O2, E2>(
+        self,
+        mut f: impl FnMut(Result<O, E>) -> Result<O2, E2> + Send + 'a,
+    ) -> Waiter<'a, O2, E2, Obs>
+    where
+        O: 'a,
+        E: 'a,
+    {
+        let mut poller = self.poller;
+        Waiter {
+            options: self.options,
+            poller: Box::new(move || {
+                let Polled { result, matched } = poller();
+                Polled::new(f(result), matched)
+            }),
+            observer: self.observer,
+        }
+    }
+
+    /// Polls until an acceptor reaches `success` or `failure`, the operation fails with an
+    /// error no acceptor matches, or `max_wait` passes, sleeping on the calling thread between
+    /// polls: the rules of the async [`Waiter::wait`](crate::Waiter::wait), except at the
+    /// deadline, where a poll in flight finishes (see [`Waiter`]).
+    pub fn wait(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
+        let span = tracing::info_span!(
+            "waiter",
+            waiter = self.options.metadata.name,
+            operation = self.options.metadata.operation,
+            max_wait = ?max_wait,
+            blocking = true,
+        );
+        let _entered = span.enter();
+        super::warn_if_blocking_a_runtime("blocking::Waiter::wait");
+        timer::as_blocking(|| self.run(max_wait))
+    }
+
+    /// The driver: sleeps and polls as the [`Machine`] decides, on the system clock.
+    fn run(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
+        let Waiter {
+            options,
+            mut poller,
+            mut observer,
+        } = self;
+        let mut machine = Machine::new(&options, max_wait, timer::now())?;
+        let mut next = machine.start();
+        loop {
+            match next {
+                Next::Done(outcome) => return outcome,
+                Next::Sleep(delay) => std::thread::sleep(delay),
+                Next::Poll => {}
+            }
+            let scope = machine.poll_scope();
+            let poll_started = timer::now();
+            let polled = scope.run_blocking(&mut poller);
+            let (event, step) = machine.polled(polled, &scope, poll_started, timer::now());
+            observer.on_poll(&event);
+            next = step;
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! Blocking waiters (`#[waitable]` on a plain `fn`, `blocking::Waiter`) and blocking retries
+//! (`Retrier::run_blocking`): the async rules on the calling thread, one quota and one rate
+//! limiter shared with async callers. Real clock, small durations: a blocked thread has no
+//! paused clock; lower bounds are exact, upper bounds leave room for a loaded machine.
+
+mod retries;
+mod waiter;

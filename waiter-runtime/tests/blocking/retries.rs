@@ -1,0 +1,136 @@
+//! `Retrier::run_blocking`: one quota and one rate limiter for blocking and async callers.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
+use waiter_runtime::retry::{Retrier, RetryConfig, StopReason};
+use waiter_runtime::{Searchable, waitable};
+
+use crate::waiter::Error;
+
+const MS: Duration = Duration::from_millis(1);
+
+#[derive(Debug, Searchable)]
+pub struct Thing {
+    status: String,
+}
+
+/// The async twin of `waiter::Client`, for comparisons.
+pub struct AsyncClient(Mutex<Vec<&'static str>>);
+
+impl AsyncClient {
+    pub fn new(script: Vec<Result<&'static str, Error>>) -> Self {
+        let mut script: Vec<_> = script.into_iter().map(Result::unwrap).collect();
+        script.reverse();
+        AsyncClient(Mutex::new(script))
+    }
+
+    #[waitable(ThingReady: { acceptors: [
+        { state: "success", matcher: { output: { path: "status", expected: "ready", comparator: "stringEquals" } } }
+    ] })]
+    pub async fn get_thing(&self) -> Result<Thing, Error> {
+        let mut script = self.0.lock().unwrap();
+        let status = if script.len() > 1 {
+            script.pop().unwrap()
+        } else {
+            script[0]
+        };
+        Ok(Thing {
+            status: status.into(),
+        })
+    }
+}
+
+/// Blocking and async calls of one retrier draw on one quota.
+#[test]
+fn blocking_and_async_calls_share_one_quota() {
+    let retrier = Retrier::new(
+        RetryConfig::standard()
+            .max_attempts(2)
+            .transient_backoff(MS)
+            .build(),
+    );
+    let full = retrier.quota().available();
+    let report = retrier.run_report_blocking(|| Err::<(), _>(Error::Unavailable));
+    assert_eq!((report.attempts, report.stop), (2, StopReason::MaxAttempts));
+    let cost = full - retrier.quota().available();
+    assert!(cost > 0);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    let clone = retrier.clone();
+    let report = rt.block_on(async move {
+        clone
+            .run_report(|| async { Err::<(), _>(Error::Unavailable) })
+            .await
+    });
+    assert_eq!(report.attempts, 2);
+    assert_eq!(retrier.quota().available(), full - 2 * cost);
+    // A blocking success gives back what its retry took, to the same quota.
+    let calls = AtomicU32::new(0);
+    let out = retrier.run_blocking(|| match calls.fetch_add(1, Ordering::Relaxed) {
+        0 => Err(Error::Unavailable),
+        _ => Ok(7),
+    });
+    assert_eq!(out, Ok(7));
+    assert_eq!(retrier.quota().available(), full - 2 * cost);
+    // The overrides of one call work the same.
+    let report = retrier
+        .customize()
+        .max_attempts(1)
+        .run_report_blocking(|| Err::<(), _>(Error::Unavailable));
+    assert_eq!(report.attempts, 1);
+}
+
+/// One line for both kinds of callers: a blocking caller, then an async one, then a blocking
+/// one, waiting for tokens of a limiter at 20 tokens/s with an empty bucket, get them in the
+/// order they came.
+#[test]
+fn the_rate_limiters_line_is_first_come_first_served_for_both_kinds() {
+    let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(20.0, 0.0).unwrap());
+    while limiter.try_acquire() {}
+    let retrier =
+        Retrier::new(RetryConfig::adaptive().build()).with_rate_limiter(Arc::new(limiter.clone()));
+    let order = Arc::new(Mutex::new(Vec::new()));
+    let wait_for = |waiting: usize| {
+        let start = Instant::now();
+        while limiter.waiting() < waiting {
+            assert!(start.elapsed() < Duration::from_secs(5), "never queued");
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    };
+    std::thread::scope(|s| {
+        let blocking = |name: &'static str| {
+            let (retrier, order) = (retrier.clone(), Arc::clone(&order));
+            move || {
+                retrier.run_blocking(|| Ok::<_, Error>(())).unwrap();
+                order.lock().unwrap().push(name);
+            }
+        };
+        s.spawn(blocking("blocking 1"));
+        wait_for(1);
+        let (async_retrier, async_order) = (retrier.clone(), Arc::clone(&order));
+        s.spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                async_retrier
+                    .run(|| async { Ok::<_, Error>(()) })
+                    .await
+                    .unwrap();
+            });
+            async_order.lock().unwrap().push("async");
+        });
+        wait_for(2);
+        s.spawn(blocking("blocking 2"));
+    });
+    assert_eq!(
+        *order.lock().unwrap(),
+        ["blocking 1", "async", "blocking 2"]
+    );
+}
