@@ -131,10 +131,33 @@ impl fmt::Display for CheckpointError {
 
 impl std::error::Error for CheckpointError {}
 
+/// When a wait started: by the wall clock (a resumed wait, from its checkpoint), or on the
+/// waiter's clock, turned into wall-clock time only when a checkpoint is taken (so that a wait
+/// that takes none never reads the wall clock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Started {
+    At(SystemTime),
+    Clock(Instant),
+}
+
+impl Started {
+    /// The start by the wall clock.
+    pub(crate) fn wall(self) -> SystemTime {
+        match self {
+            Started::At(at) => at,
+            Started::Clock(start) => {
+                let elapsed = crate::timer::now().saturating_duration_since(start);
+                let now = SystemTime::now();
+                now.checked_sub(elapsed).unwrap_or(now)
+            }
+        }
+    }
+}
+
 /// What the decision core needs to know of a wait to take it up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Progress {
-    pub(crate) started_at: SystemTime,
+    pub(crate) started: Started,
     pub(crate) max_wait: Duration,
     pub(crate) retries: u32,
     pub(crate) longest_poll: Duration,
@@ -166,7 +189,7 @@ impl Resume {
         }
         let resume = Resume {
             progress: Progress {
-                started_at: checkpoint.started_at,
+                started: Started::At(checkpoint.started_at),
                 max_wait: checkpoint.max_wait,
                 retries: checkpoint.retries,
                 longest_poll: checkpoint.longest_poll,
@@ -185,7 +208,7 @@ impl Resume {
     /// tokio's paused one).
     pub(crate) fn elapsed_now(&self) -> Duration {
         let wall = SystemTime::now()
-            .duration_since(self.progress.started_at)
+            .duration_since(self.progress.started.wall())
             .unwrap_or_default();
         wall.max(self.elapsed)
     }
@@ -231,7 +254,7 @@ impl Progress {
     ) -> WaitCheckpoint {
         WaitCheckpoint {
             waiter: Cow::Borrowed(waiter),
-            started_at: self.started_at,
+            started_at: self.started.wall(),
             max_wait: self.max_wait,
             elapsed,
             next_poll_in,

@@ -32,14 +32,14 @@
 //! it if it decides (success, failure, an unexpected error) and otherwise ends the wait as
 //! `ExceededMaxWait` with it: a poll that ends past the deadline is never followed by another.
 
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use tokio::time::Instant;
 
 use super::acceptor::{AcceptorState, Polled};
-use super::checkpoint::Progress;
+use super::checkpoint::{Progress, Started};
 use super::delay::{compute_delay, last_poll_head_start, random_between};
 use super::metadata::AcceptorDescription;
 use super::observer::PollEvent;
@@ -86,8 +86,8 @@ pub(crate) struct Machine<O, E> {
     /// A poll's transient or throttling error no acceptor names is a poll that matched
     /// nothing ([`TransientPollErrors::Retry`]).
     transient_retry: bool,
-    /// When the wait started, by the wall clock (for checkpoints).
-    started_at: SystemTime,
+    /// When the wait started (for checkpoints).
+    started: Started,
     /// A resumed wait's first step: the delay left before the poll its checkpoint planned.
     resumed_delay: Option<Duration>,
 }
@@ -138,7 +138,7 @@ impl<O, E> Machine<O, E> {
             last_poll_made: false,
             last: None,
             transient_retry: options.transient_poll_errors == TransientPollErrors::Retry,
-            started_at: SystemTime::now(),
+            started: Started::Clock(start),
             resumed_delay: None,
         };
         if let Some(resume) = &options.resume {
@@ -159,7 +159,7 @@ impl<O, E> Machine<O, E> {
             machine.start = start;
             machine.max_wait = progress.max_wait;
             machine.deadline = start.checked_add(progress.max_wait);
-            machine.started_at = progress.started_at;
+            machine.started = progress.started;
             machine.polls = resume.polls;
             machine.successes = resume.consecutive_successes;
             machine.retries = progress.retries;
@@ -304,7 +304,7 @@ impl<O, E> Machine<O, E> {
             consecutive_successes_needed: self.needed,
             transient_error: transient,
             progress: Progress {
-                started_at: self.started_at,
+                started: self.started,
                 max_wait: self.max_wait,
                 retries: self.retries,
                 longest_poll: self.longest_poll,

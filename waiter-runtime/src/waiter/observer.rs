@@ -311,7 +311,7 @@ mod tests {
             consecutive_successes_needed: 1,
             transient_error: false,
             progress: Progress {
-                started_at: std::time::SystemTime::UNIX_EPOCH,
+                started: crate::waiter::checkpoint::Started::At(std::time::SystemTime::UNIX_EPOCH),
                 max_wait: Duration::from_secs(60),
                 retries: 2,
                 longest_poll: Duration::ZERO,
