@@ -27,8 +27,9 @@ pub(crate) struct Options {
     pub(crate) transient_poll_errors: TransientPollErrors,
     /// Whether the poller classifies its errors into the poll scope (installed once).
     pub(crate) classifies_transient: bool,
-    /// A checkpoint to take the wait up from, checked against the waiter.
-    pub(crate) resume: Option<Resume>,
+    /// A checkpoint to take the wait up from, checked against the waiter (boxed: a waiter
+    /// that resumes nothing stays small).
+    pub(crate) resume: Option<Box<Resume>>,
 }
 
 impl Options {

@@ -61,7 +61,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     ) -> Result<Resumed<'a, O, E, Obs>, CheckpointError> {
         let resume = Resume::check(self.metadata().name, checkpoint)?;
         let max_wait = resume.progress.max_wait;
-        self.options_mut().resume = Some(resume);
+        self.options_mut().resume = Some(Box::new(resume));
         Ok(Resumed {
             waiter: self,
             max_wait,
