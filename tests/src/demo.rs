@@ -4,8 +4,9 @@
 //! Against a fresh [`ExampleService`]: create resources, then wait until all of them are
 //! `ACTIVE` with one [`WaitAll`] (one deadline, a bounded number of polls in flight, one line
 //! per poll from `PollEvent`'s `Display`, progress through [`run_with_progress`]); wait for all
-//! of them with one list call; delete them and wait until each is gone; report polls, elapsed
-//! time, retries and throttles per waiter.
+//! of them with one list call; delete them and wait until each is gone, each wait a
+//! [`stream`](waiter_runtime::Waiter::stream) whose lines show the status in each poll's
+//! response (`DELETING`); report polls, elapsed time, retries and throttles per waiter.
 
 use std::fmt;
 use std::future::Future;
@@ -14,9 +15,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures_util::StreamExt;
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
 use waiter_runtime::retry::{RateLimiter, Retrier, RetryConfig};
-use waiter_runtime::waiter::{PollEvent, WaitAllChange, WaitAllProgress};
+use waiter_runtime::waiter::{PollEvent, WaitAllChange, WaitAllProgress, WaitUpdate};
 use waiter_runtime::{FinalPoll, WaitAll, WaiterError};
 
 use crate::client::{NewMember, ResourceClient};
@@ -452,16 +454,34 @@ impl Run {
                 return self.push((2, i), name, waiter, &row, outcome, 0, Duration::ZERO);
             }
         }
+        // The wait as a stream: each poll's own response shows the resource's status while
+        // it is being deleted (`DELETING`), not only the poll's number.
         let o = &self.options;
-        let result = self
+        let mut updates = self
             .client
             .wait_until_resource_deleted(name)
             .min_delay(o.min_delay)
             .max_delay(o.max_delay)
-            .on_poll(self.poll_line(name))
-            .wait(o.max_wait)
-            .await;
-        self.record((2, i), name, waiter, &row, result);
+            .stream(o.max_wait);
+        while let Some(update) = updates.next().await {
+            match update {
+                WaitUpdate::Polled { event, result } => {
+                    let status = match &result {
+                        Ok(resource) => resource.status.as_str(),
+                        Err(_) => "error",
+                    };
+                    self.event(name, &format!("{status:<9} {event}"));
+                }
+                WaitUpdate::Done(result) => {
+                    if let Ok(done) = &result {
+                        // The last poll's answer: `NotFound`, the waiter's success.
+                        let line = format!("gone      {waiter} poll {}: success, done", done.polls);
+                        self.event(name, &line);
+                    }
+                    self.record((2, i), name, waiter, &row, result);
+                }
+            }
+        }
     }
 }
 

@@ -90,6 +90,7 @@ extern crate self as waiter_runtime;
 pub mod blocking;
 pub mod error_metadata;
 pub mod jmespath;
+pub mod metrics;
 pub mod poll_scope;
 pub mod retry;
 pub mod timer;

@@ -187,6 +187,9 @@ struct Shared {
     rate_limit_wait_nanos: AtomicU64,
     retry_layer: AtomicBool,
     stopped_at_deadline: AtomicBool,
+    /// Whether the poll's last error was transient or throttling (set by the classification
+    /// [`Waiter::transient_poll_errors`](crate::waiter::Waiter::transient_poll_errors) installs).
+    transient_error: AtomicBool,
 }
 
 /// What the retry layers did inside one poll, as [`PollScope::stats`] reports it.
@@ -214,6 +217,7 @@ impl PollScope {
                 rate_limit_wait_nanos: AtomicU64::new(0),
                 retry_layer: AtomicBool::new(false),
                 stopped_at_deadline: AtomicBool::new(false),
+                transient_error: AtomicBool::new(false),
             }),
         }
     }
@@ -291,6 +295,19 @@ impl PollScope {
     /// Whether a retry layer gave up at the waiter's deadline.
     pub(crate) fn stopped_at_deadline(&self) -> bool {
         self.shared.stopped_at_deadline.load(Ordering::Relaxed)
+    }
+
+    /// Records whether the poll's latest result was an error the retry classifiers call
+    /// transient or throttling (each attempt's classification replaces the one before).
+    pub(crate) fn record_transient_error(&self, transient: bool) {
+        self.shared
+            .transient_error
+            .store(transient, Ordering::Relaxed);
+    }
+
+    /// Whether the poll's latest result was a transient or throttling error.
+    pub(crate) fn transient_error(&self) -> bool {
+        self.shared.transient_error.load(Ordering::Relaxed)
     }
 
     /// What the retry layers did so far in this poll.

@@ -25,7 +25,7 @@ async fn the_demo_survives_throttling_and_reports_every_wait() {
         max_wait: Duration::from_secs(30),
         concurrency: 3,
     };
-    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
     let sink = std::sync::Arc::clone(&lines);
     let report = demo::run(options, move |line| {
         sink.lock().unwrap().push(line.to_owned())
@@ -81,6 +81,24 @@ async fn the_demo_survives_throttling_and_reports_every_wait() {
             .iter()
             .any(|l| l.contains(" attempts, ")),
         "no poll line reports retries inside it"
+    );
+    // The deletions are read as streams: each of their lines starts with the status in the
+    // poll's response (`DELETING`), or `gone` for the last one (`NotFound`).
+    let lines = lines.lock().unwrap();
+    let deletion_polls: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("ResourceDeleted poll "))
+        .collect();
+    assert_eq!(
+        deletion_polls.len() as u32,
+        report.rows[n + 2..].iter().map(|r| r.polls).sum::<u32>()
+    );
+    assert!(
+        deletion_polls
+            .iter()
+            .all(|l| l.contains(" DELETING  ResourceDeleted")
+                || l.contains(" gone      ResourceDeleted")),
+        "{deletion_polls:#?}"
     );
     let throttles: u32 = report.rows.iter().map(|r| r.throttles).sum();
     assert_eq!(u64::from(throttles), report.service.throttled, "{report}");

@@ -16,3 +16,4 @@ mod middleware_client;
 mod retries;
 mod wait_all;
 mod waiters;
+mod watching;

@@ -39,11 +39,13 @@ use rand::rngs::SmallRng;
 use tokio::time::Instant;
 
 use super::acceptor::{AcceptorState, Polled};
+use super::checkpoint::{Progress, Started};
 use super::delay::{compute_delay, last_poll_head_start, random_between};
 use super::metadata::AcceptorDescription;
 use super::observer::PollEvent;
 use super::options::Options;
 use super::outcome::{FinalPoll, WaiterError};
+use super::transient::TransientPollErrors;
 use crate::poll_scope::{NamedErrors, PollScope};
 
 /// What the driver does next.
@@ -81,12 +83,29 @@ pub(crate) struct Machine<O, E> {
     last_poll_made: bool,
     /// The last poll's result, while the wait goes on.
     last: Option<Result<O, E>>,
+    /// A poll's transient or throttling error no acceptor names is a poll that matched
+    /// nothing ([`TransientPollErrors::Retry`]).
+    transient_retry: bool,
+    /// When the wait started (for checkpoints).
+    started: Started,
+    /// A resumed wait's first step: the delay left before the poll its checkpoint planned.
+    resumed_delay: Option<Duration>,
 }
 
 impl<O, E> Machine<O, E> {
     /// A wait of at most `max_wait` from `start`, with `options` (checked here: contradictory
     /// delays and zero successes end the wait before any poll).
     pub(crate) fn new(
+        options: &Options,
+        max_wait: Duration,
+        start: Instant,
+    ) -> Result<Self, WaiterError<O, E>> {
+        Self::build(options, max_wait, start).inspect_err(|error| {
+            crate::metrics::wait_failed(options.metadata.name, error, Duration::ZERO);
+        })
+    }
+
+    fn build(
         options: &Options,
         max_wait: Duration,
         start: Instant,
@@ -98,7 +117,7 @@ impl<O, E> Machine<O, E> {
                 waiter: metadata.name,
             });
         }
-        Ok(Machine {
+        let mut machine = Machine {
             waiter: metadata.name,
             acceptors: metadata.acceptors,
             named: metadata.named_errors(),
@@ -118,12 +137,52 @@ impl<O, E> Machine<O, E> {
             longest_poll: Duration::ZERO,
             last_poll_made: false,
             last: None,
-        })
+            transient_retry: options.transient_poll_errors == TransientPollErrors::Retry,
+            started: Started::Clock(start),
+            resumed_delay: None,
+        };
+        if let Some(resume) = &options.resume {
+            // The checkpoint was checked when the waiter took it; its deadline may have
+            // passed since.
+            let (start, elapsed) =
+                resume
+                    .start(metadata.name, start)
+                    .map_err(|_| WaiterError::ExceededMaxWait {
+                        waiter: metadata.name,
+                        max_wait: resume.progress.max_wait,
+                        elapsed: resume.elapsed_now(),
+                        polls: resume.polls,
+                        cancelled_in_flight: false,
+                        last: None,
+                    })?;
+            let progress = resume.progress;
+            machine.start = start;
+            machine.max_wait = progress.max_wait;
+            machine.deadline = start.checked_add(progress.max_wait);
+            machine.started = progress.started;
+            machine.polls = resume.polls;
+            machine.successes = resume.consecutive_successes;
+            machine.retries = progress.retries;
+            machine.longest_poll = progress.longest_poll;
+            machine.last_poll_made = progress.last_poll_planned;
+            machine.resumed_delay = Some(resume.first_delay(elapsed));
+        }
+        Ok(machine)
     }
 
     /// The first step: the first poll is immediate.
+    /// A resumed wait first sleeps until the poll its checkpoint planned, if that is later.
     pub(crate) fn start(&mut self) -> Next<O, E> {
-        Next::Poll
+        match self.resumed_delay.take() {
+            Some(delay) if !delay.is_zero() => Next::Sleep(delay),
+            _ => Next::Poll,
+        }
+    }
+
+    /// The result of the last poll, taken out (a stream gives it to its consumer, so a
+    /// later `ExceededMaxWait` carries no `last`).
+    pub(crate) fn take_last(&mut self) -> Option<Result<O, E>> {
+        self.last.take()
     }
 
     /// The wait's deadline (`None`: none).
@@ -174,7 +233,17 @@ impl<O, E> Machine<O, E> {
             .max(now.saturating_duration_since(poll_started));
         let elapsed = now.saturating_duration_since(self.start);
         let stats = scope.stats();
-        let state = polled.state();
+        // A transient error no acceptor names, under `TransientPollErrors::Retry`: a poll that
+        // matched nothing.
+        let transient = self.transient_retry
+            && polled.matched.is_none()
+            && polled.result.is_err()
+            && scope.transient_error();
+        let state = if transient {
+            AcceptorState::Retry
+        } else {
+            polled.state()
+        };
         let Polled { result, matched } = polled;
         let acceptor = matched.as_ref().map(|m| m.acceptor);
         self.successes = if state == AcceptorState::Success {
@@ -213,6 +282,7 @@ impl<O, E> Machine<O, E> {
             poll = self.polls,
             ?elapsed,
             %state,
+            transient,
             ?acceptor,
             ?next_delay,
             attempts = stats.attempts,
@@ -232,6 +302,14 @@ impl<O, E> Machine<O, E> {
             rate_limit_wait: stats.rate_limit_wait,
             consecutive_successes: self.successes,
             consecutive_successes_needed: self.needed,
+            transient_error: transient,
+            progress: Progress {
+                started: self.started,
+                max_wait: self.max_wait,
+                retries: self.retries,
+                longest_poll: self.longest_poll,
+                last_poll_planned: self.last_poll_made,
+            },
         };
         let polls = self.polls;
         let final_poll = |result| FinalPoll {
@@ -256,7 +334,7 @@ impl<O, E> Machine<O, E> {
             (None, Err(error)) if scope.stopped_at_deadline() => {
                 Next::Done(Err(self.exceeded(elapsed, false, Some(Err(error)))))
             }
-            (None, Err(error)) => Next::Done(Err(WaiterError::OperationFailed {
+            (None, Err(error)) if !transient => Next::Done(Err(WaiterError::OperationFailed {
                 waiter: self.waiter,
                 error,
                 polls,
@@ -270,6 +348,10 @@ impl<O, E> Machine<O, E> {
                 None => Next::Done(Err(self.exceeded(elapsed, false, Some(result)))),
             },
         };
+        crate::metrics::polled(&event);
+        if let Next::Done(outcome) = &next {
+            crate::metrics::wait_ended(self.waiter, outcome, elapsed);
+        }
         (event, next)
     }
 
@@ -277,14 +359,16 @@ impl<O, E> Machine<O, E> {
     /// late, or never).
     pub(crate) fn out_of_time(&mut self, now: Instant) -> WaiterError<O, E> {
         let last = self.last.take();
-        self.exceeded(now.saturating_duration_since(self.start), false, last)
+        let elapsed = now.saturating_duration_since(self.start);
+        self.ended(self.exceeded(elapsed, false, last), elapsed)
     }
 
     /// The poll in flight was cancelled at the deadline (`now`).
     pub(crate) fn cancelled_at_deadline(&mut self, now: Instant) -> WaiterError<O, E> {
         tracing::debug!(poll = self.polls + 1, "poll cancelled at the deadline");
         let last = self.last.take();
-        self.exceeded(now.saturating_duration_since(self.start), true, last)
+        let elapsed = now.saturating_duration_since(self.start);
+        self.ended(self.exceeded(elapsed, true, last), elapsed)
     }
 
     /// A set's member stopped by the failure of waiter `by` (named `by_waiter`), with a poll
@@ -296,26 +380,36 @@ impl<O, E> Machine<O, E> {
         cancelled_in_flight: bool,
         now: Instant,
     ) -> WaiterError<O, E> {
-        WaiterError::Stopped {
+        let elapsed = now.saturating_duration_since(self.start);
+        let stopped = WaiterError::Stopped {
             waiter: self.waiter,
             by,
             by_waiter,
             polls: self.polls,
-            elapsed: now.saturating_duration_since(self.start),
+            elapsed,
             cancelled_in_flight,
             last: self.last.take(),
-        }
+        };
+        self.ended(stopped, elapsed)
     }
 
     /// A poll panicked (caught by a set), with this message.
     pub(crate) fn panicked(&mut self, message: String, now: Instant) -> WaiterError<O, E> {
-        WaiterError::PollPanicked {
+        let elapsed = now.saturating_duration_since(self.start);
+        let panicked = WaiterError::PollPanicked {
             waiter: self.waiter,
             message,
             polls: self.polls,
-            elapsed: now.saturating_duration_since(self.start),
+            elapsed,
             last: self.last.take(),
-        }
+        };
+        self.ended(panicked, elapsed)
+    }
+
+    /// A wait ended without a poll's decision: counted (feature `metrics`).
+    fn ended(&self, error: WaiterError<O, E>, elapsed: Duration) -> WaiterError<O, E> {
+        crate::metrics::wait_failed(self.waiter, &error, elapsed);
+        error
     }
 
     /// How a wait that ran out of time ends.

@@ -18,12 +18,17 @@
 #![doc = include_str!("../docs/wait_all.md")]
 #![doc = ""]
 #![doc = include_str!("../docs/final_poll.md")]
+#![doc = ""]
+#![doc = include_str!("../docs/watching.md")]
+#![cfg_attr(feature = "metrics", doc = "")]
+#![cfg_attr(feature = "metrics", doc = include_str!("../docs/watching_metrics.md"))]
 
 pub(crate) mod delay;
 
 pub(crate) mod matchers;
 
 pub(crate) mod acceptor;
+mod checkpoint;
 mod forgot_wait;
 pub(crate) mod machine;
 mod map;
@@ -32,12 +37,19 @@ mod observer;
 pub(crate) mod options;
 mod outcome;
 pub(crate) mod poller;
+mod resume;
 mod run;
+mod stream;
+mod transient;
 mod wait_all;
 
 pub use acceptor::AcceptorState;
+pub use checkpoint::{CheckpointError, WaitCheckpoint};
 pub use metadata::{AcceptorDescription, Comparator, MatcherDescription, WaiterMetadata};
 pub use observer::{PollEvent, PollObserver};
 pub use outcome::{FinalPoll, WaiterError};
+pub use resume::Resumed;
 pub use run::Waiter;
+pub use stream::{WaitUpdate, WaiterStream};
+pub use transient::TransientPollErrors;
 pub use wait_all::{WaitAll, WaitAllChange, WaitAllProgress, WaitAllStream, WaitResult};

@@ -4,6 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::AcceptorState;
+use super::checkpoint::{Progress, WaitCheckpoint};
 
 /// One completed poll, as given to [`Waiter::on_poll`](super::Waiter::on_poll).
 ///
@@ -40,8 +41,11 @@ use super::AcceptorState;
 /// ]);
 /// # }
 /// ```
+///
+/// Two events are equal when their public fields are (what a checkpoint adds, such as the
+/// wall-clock start, is not compared).
 #[non_exhaustive]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct PollEvent {
     /// The waiter's name.
     pub waiter: &'static str,
@@ -69,6 +73,73 @@ pub struct PollEvent {
     /// The polls in a row that must match `success` to end the wait
     /// ([`Waiter::consecutive_successes`](super::Waiter::consecutive_successes), default 1).
     pub consecutive_successes_needed: u32,
+    /// Whether this poll failed with an error no acceptor names that the retry classifiers
+    /// call transient or throttling, and the wait went on as after a poll that matched nothing
+    /// ([`TransientPollErrors::Retry`](super::TransientPollErrors::Retry); `state` is then
+    /// `retry`).
+    pub transient_error: bool,
+    /// Where the wait stands, for [`checkpoint`](Self::checkpoint).
+    pub(crate) progress: Progress,
+}
+
+impl PartialEq for PollEvent {
+    fn eq(&self, other: &Self) -> bool {
+        self.public_fields() == other.public_fields()
+    }
+}
+
+impl Eq for PollEvent {}
+
+impl PollEvent {
+    /// Every public field (destructured: a field added later must be listed here), for
+    /// `PartialEq`.
+    #[allow(clippy::type_complexity)]
+    fn public_fields(
+        &self,
+    ) -> (
+        (&'static str, u32, Duration, AcceptorState, Option<usize>),
+        (Option<Duration>, u32, Duration, Duration),
+        (u32, u32, bool),
+    ) {
+        let PollEvent {
+            waiter,
+            poll,
+            elapsed,
+            state,
+            acceptor,
+            next_delay,
+            attempts,
+            retry_wait,
+            rate_limit_wait,
+            consecutive_successes,
+            consecutive_successes_needed,
+            transient_error,
+            progress: _,
+        } = *self;
+        (
+            (waiter, poll, elapsed, state, acceptor),
+            (next_delay, attempts, retry_wait, rate_limit_wait),
+            (
+                consecutive_successes,
+                consecutive_successes_needed,
+                transient_error,
+            ),
+        )
+    }
+
+    /// A checkpoint of the wait after this poll, to take it up later with
+    /// [`Waiter::resume`](super::Waiter::resume) (see [`WaitCheckpoint`]); `None` when this
+    /// poll ended the wait.
+    pub fn checkpoint(&self) -> Option<WaitCheckpoint> {
+        let next_poll_in = self.next_delay?;
+        Some(self.progress.checkpoint(
+            self.waiter,
+            self.poll,
+            self.consecutive_successes,
+            self.elapsed,
+            next_poll_in,
+        ))
+    }
 }
 
 /// One line a person reads in a log or under a progress bar:
@@ -113,6 +184,9 @@ impl fmt::Display for PollEvent {
             Human(self.elapsed),
             self.state
         )?;
+        if self.transient_error {
+            f.write_str(" (transient error)")?;
+        }
         if self.consecutive_successes_needed > 1 && self.consecutive_successes > 0 {
             write!(
                 f,
@@ -235,6 +309,14 @@ mod tests {
             rate_limit_wait: Duration::ZERO,
             consecutive_successes: 0,
             consecutive_successes_needed: 1,
+            transient_error: false,
+            progress: Progress {
+                started: crate::waiter::checkpoint::Started::At(std::time::SystemTime::UNIX_EPOCH),
+                max_wait: Duration::from_secs(60),
+                retries: 2,
+                longest_poll: Duration::ZERO,
+                last_poll_planned: false,
+            },
         };
         assert_eq!(
             event.to_string(),

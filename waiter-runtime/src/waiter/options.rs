@@ -4,8 +4,10 @@
 
 use std::time::Duration;
 
+use super::checkpoint::Resume;
 use super::metadata::WaiterMetadata;
 use super::outcome::WaiterError;
+use super::transient::TransientPollErrors;
 use crate::timer::SharedAsyncSleep;
 
 /// A waiter's options.
@@ -21,6 +23,13 @@ pub(crate) struct Options {
     pub(crate) consecutive_successes: u32,
     /// The timer of an async waiter (`None`: the default, see [`crate::timer`]).
     pub(crate) sleep: Option<SharedAsyncSleep>,
+    /// What a transient or throttling error no acceptor names does to the wait.
+    pub(crate) transient_poll_errors: TransientPollErrors,
+    /// Whether the poller classifies its errors into the poll scope (installed once).
+    pub(crate) classifies_transient: bool,
+    /// A checkpoint to take the wait up from, checked against the waiter (boxed: a waiter
+    /// that resumes nothing stays small).
+    pub(crate) resume: Option<Box<Resume>>,
 }
 
 impl Options {
@@ -34,6 +43,9 @@ impl Options {
             seed: None,
             consecutive_successes: 1,
             sleep: None,
+            transient_poll_errors: TransientPollErrors::Fail,
+            classifies_transient: false,
+            resume: None,
         }
     }
 
@@ -77,6 +89,7 @@ impl std::fmt::Debug for Options {
             .field("max_delay", &self.max_delay)
             .field("seed", &self.seed)
             .field("consecutive_successes", &self.consecutive_successes)
+            .field("transient_poll_errors", &self.transient_poll_errors)
             .finish_non_exhaustive()
     }
 }

@@ -12,6 +12,8 @@ use super::observer::{PollEvent, PollObserver};
 use super::options::Options;
 use super::outcome::{FinalPoll, WaiterError};
 use super::poller::{BoxPoller, box_poller};
+use super::stream::{HandedOff, Updates, WaiterStream};
+use super::transient::{TransientPollErrors, classify_errors};
 use super::wait_all::{Interrupt, Member};
 use crate::ProvideErrorMetadata;
 use crate::retry::{Retrier, RetryConfig};
@@ -316,14 +318,162 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// at 1 ms). Elsewhere (smol, `futures::executor::block_on`...) it is futures-timer's, or
     /// the timer given with [`sleep_impl`](Self::sleep_impl): see [`timer`](crate::timer).
     pub async fn wait(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
-        let span = tracing::info_span!(
+        let span = self.span(max_wait);
+        let start = Instant::now();
+        self.run(max_wait, start, None, ()).instrument(span).await
+    }
+
+    /// The same wait as [`wait`](Self::wait), as a stream: a
+    /// [`WaitUpdate::Polled`](super::WaitUpdate::Polled) for every poll that does not end the
+    /// wait, with the poll's own result (show "CREATING, 45 %" from the response while you
+    /// wait), then one [`WaitUpdate::Done`](super::WaitUpdate::Done) with what `wait` would
+    /// have returned, then the end.
+    ///
+    /// Every rule of `wait` holds (the deadline, the last poll, the retries inside polls, the
+    /// successes in a row); the observer of [`on_poll`](Self::on_poll) is still called. The
+    /// stream does not wait for its consumer's pace: a poll whose update has not been taken
+    /// yet waits (the stream is lazy, as every future is). Dropping the stream drops the poll
+    /// in flight and sends nothing more. A result given in a `Polled` is not given again:
+    /// when the wait runs out of time while sleeping, `ExceededMaxWait`'s `last` is `None`
+    /// (the last result was the last `Polled`'s); no `Clone` bound is needed.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use futures_util::StreamExt;
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use waiter_runtime::{Searchable, waitable};
+    /// use waiter_runtime::waiter::WaitUpdate;
+    ///
+    /// #[derive(Debug, Searchable)]
+    /// struct Stack { status: String, progress: u32 }
+    /// struct Client(AtomicU32);
+    ///
+    /// impl Client {
+    ///     #[waitable(StackReady: { acceptors: [{ state: "success", matcher: { output: {
+    ///         path: "status", expected: "READY", comparator: "stringEquals" } } }] })]
+    ///     async fn get_stack(&self) -> Result<Stack, std::io::Error> {
+    ///         let progress = self.0.fetch_add(45, Ordering::Relaxed).min(100);
+    ///         let status = if progress == 100 { "READY" } else { "CREATING" };
+    ///         Ok(Stack { status: status.into(), progress })
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let client = Client(AtomicU32::new(0));
+    /// let mut updates = client.wait_until_stack_ready().stream(Duration::from_secs(600));
+    /// let mut lines = Vec::new();
+    /// while let Some(update) = updates.next().await {
+    ///     match update {
+    ///         WaitUpdate::Polled { event, result: Ok(stack) } => {
+    ///             lines.push(format!("poll {}: {}, {} %", event.poll, stack.status, stack.progress))
+    ///         }
+    ///         WaitUpdate::Polled { result: Err(_), .. } => {}
+    ///         WaitUpdate::Done(done) => lines.push(format!("done after {} polls", done.unwrap().polls)),
+    ///     }
+    /// }
+    /// assert_eq!(lines, ["poll 1: CREATING, 0 %", "poll 2: CREATING, 45 %", "poll 3: CREATING, 90 %", "done after 4 polls"]);
+    /// # }
+    /// ```
+    pub fn stream(self, max_wait: Duration) -> WaiterStream<'a, O, E>
+    where
+        O: Send + 'a,
+        E: Send + 'a,
+        Obs: Send + 'a,
+    {
+        let span = self.span(max_wait);
+        let start = Instant::now();
+        WaiterStream::new(move |updates| self.run(max_wait, start, None, updates).instrument(span))
+    }
+
+    /// What a poll's error that no acceptor names does to the wait when the retry
+    /// classifiers (the defaults, [`RetryClassifiers::defaults`](crate::retry::RetryClassifiers::defaults))
+    /// call it transient or throttling, after the poll's own retries if any:
+    ///
+    /// * [`TransientPollErrors::Fail`] (the default, the Smithy specification): the wait ends
+    ///   with [`WaiterError::OperationFailed`];
+    /// * [`TransientPollErrors::Retry`]: the poll counts as a poll that matched nothing, and
+    ///   the waiter polls again after its delay ([`PollEvent::transient_error`] says which
+    ///   polls ended so); at the deadline, [`WaiterError::ExceededMaxWait`] carries that last
+    ///   error in `last`. Any other error still ends the wait.
+    ///
+    /// For deploy tools, where "Waiter StackCreateComplete failed: Rate exceeded" after an
+    /// hour of waiting is worse than one more poll. Server errors (HTTP 5xx) are neither
+    /// transient nor throttling here: they still end the wait.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use std::time::Duration;
+    /// use waiter_runtime::{ProvideErrorMetadata, Searchable, waitable};
+    /// use waiter_runtime::waiter::{PollEvent, TransientPollErrors};
+    ///
+    /// #[derive(Debug, ProvideErrorMetadata)]
+    /// enum Error {
+    ///     #[error_metadata(code = "Throttling", throttling)]
+    ///     RateExceeded,
+    /// }
+    /// #[derive(Debug, Searchable)]
+    /// struct Stack { status: String }
+    /// /// Throttled on the first two polls.
+    /// struct Client(AtomicU32);
+    ///
+    /// impl Client {
+    ///     #[waitable(StackReady: { acceptors: [{ state: "success", matcher: { output: {
+    ///         path: "status", expected: "READY", comparator: "stringEquals" } } }] })]
+    ///     async fn get_stack(&self) -> Result<Stack, Error> {
+    ///         match self.0.fetch_add(1, Ordering::Relaxed) {
+    ///             0 | 1 => Err(Error::RateExceeded),
+    ///             _ => Ok(Stack { status: "READY".into() }),
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let client = Client(AtomicU32::new(0));
+    /// let mut transient = Vec::new();
+    /// let done = client
+    ///     .wait_until_stack_ready()
+    ///     .transient_poll_errors(TransientPollErrors::Retry)
+    ///     .on_poll(|e: &PollEvent| transient.push(e.transient_error))
+    ///     .wait(Duration::from_secs(600))
+    ///     .await
+    ///     .unwrap();
+    /// assert_eq!(done.polls, 3);
+    /// assert_eq!(transient, [true, true, false]);
+    /// // The default (the spec): the first throttle ends the wait.
+    /// let client = Client(AtomicU32::new(0));
+    /// assert!(client.wait_until_stack_ready().wait(Duration::from_secs(600)).await.is_err());
+    /// # }
+    /// ```
+    pub fn transient_poll_errors(mut self, transient: TransientPollErrors) -> Self
+    where
+        O: Send + 'a,
+        E: ProvideErrorMetadata + Send + 'static,
+    {
+        self.options.transient_poll_errors = transient;
+        // The classification is installed once, the first time `Retry` is asked for; under
+        // `Fail` the decision core ignores it.
+        if transient == TransientPollErrors::Retry && !self.options.classifies_transient {
+            self.options.classifies_transient = true;
+            self.poller = classify_errors(self.poller);
+        }
+        self
+    }
+
+    /// The span a wait of its own runs in.
+    fn span(&self, max_wait: Duration) -> tracing::Span {
+        tracing::info_span!(
             "waiter",
             waiter = self.options.metadata.name,
             operation = self.options.metadata.operation,
             max_wait = ?max_wait,
-        );
-        let start = Instant::now();
-        self.run(max_wait, start, None).instrument(span).await
+        )
+    }
+
+    /// The options, for the checkpoint's [`resume`](Self::resume).
+    pub(super) fn options_mut(&mut self) -> &mut Options {
+        &mut self.options
     }
 
     /// The wait of one member of a [`WaitAll`](super::WaitAll): the same loop, under the
@@ -341,7 +491,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             max_wait = ?max_wait,
             index = member.index(),
         );
-        self.run(max_wait, start, Some(member))
+        self.run(max_wait, start, Some(member), ())
             .instrument(span)
             .await
     }
@@ -350,11 +500,12 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// of its own; inside a `WaitAll` it adds, around the same rules: the first poll's spread,
     /// a permit per poll, the fail-fast stop (checked before every step) and panics caught per
     /// poll.
-    async fn run(
+    async fn run<U: Updates<O, E>>(
         self,
         max_wait: Duration,
         start: Instant,
         member: Option<Member<'_, 'a>>,
+        mut updates: U,
     ) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let Waiter {
             options,
@@ -440,6 +591,19 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             }
             observer.on_poll(&event);
             next = step;
+            // A stream hands the poll's result off to its consumer (`wait`: nothing). The time
+            // the consumer takes counts in the delay; one back after the deadline gets the end.
+            if let Next::Sleep(delay) = &mut next {
+                if updates.polled(&event, &mut machine) {
+                    let handed_off = Instant::now();
+                    HandedOff::default().await;
+                    let now = Instant::now();
+                    if deadline.is_some_and(|deadline| now >= deadline) {
+                        return Err(machine.out_of_time(now));
+                    }
+                    *delay = delay.saturating_sub(now.saturating_duration_since(handed_off));
+                }
+            }
         }
     }
 }

@@ -439,6 +439,6 @@ fn a_waiter_debug_prints_its_settings() {
     let printed = format!("{:?}", waiter.min_delay(secs(1)).seed(9));
     assert_eq!(
         printed,
-        "Waiter { waiter: \"Running\", operation: \"get\", min_delay: 1s, max_delay: 120s, seed: Some(9), consecutive_successes: 1, .. }"
+        "Waiter { waiter: \"Running\", operation: \"get\", min_delay: 1s, max_delay: 120s, seed: Some(9), consecutive_successes: 1, transient_poll_errors: Fail, .. }"
     );
 }

@@ -154,7 +154,9 @@ impl Retrier {
                     if timed {
                         attempt_began = Some(timer::now());
                     }
-                    op().await
+                    let result = op().await;
+                    crate::metrics::attempted();
+                    result
                 }
             };
             if let Some(began) = attempt_began {
@@ -198,14 +200,15 @@ impl Retrier {
                     (None, _) => inner.classifiers.classify(&ctx),
                 }
             };
+            let throttled = matches!(
+                action.reason().map(RetryReason::kind),
+                Some(ErrorKind::ThrottlingError)
+            );
+            if throttled {
+                crate::metrics::throttled();
+            }
             if let Some(limiter) = &inner.rate_limiter {
-                limiter.on_attempt_response(
-                    sent,
-                    matches!(
-                        action.reason().map(RetryReason::kind),
-                        Some(ErrorKind::ThrottlingError)
-                    ),
-                );
+                limiter.on_attempt_response(sent, throttled);
             }
 
             let done = |stop: StopReason, result: Result<O, E>, tokens_returned: u32| RunReport {
@@ -285,6 +288,7 @@ impl Retrier {
             token = match token.schedule_retry(reason.kind()) {
                 Ok(next) => next,
                 Err(exhausted) => {
+                    crate::metrics::quota_refused();
                     tracing::debug!(attempt, %reason, %exhausted, "not retrying");
                     if call.long_polling && config.behavior() == RetryBehavior::V2_1 {
                         long_polling_backoff(inner.sleep.as_ref(), delay).await;
@@ -305,6 +309,7 @@ impl Retrier {
                 quota_available = inner.quota.available(),
                 "retrying"
             );
+            crate::metrics::retried(reason.kind());
             if let Some(hook) = &inner.on_retry {
                 hook(&RetryEvent {
                     attempt,
@@ -388,8 +393,10 @@ pub(super) async fn acquire_timed(
         Some(until) => timer::timeout_at(sleep, until, acquire).await.is_some(),
     };
     if let Some(since) = waiting_since {
+        let waited = timer::now().saturating_duration_since(since);
+        crate::metrics::rate_limit_waited(waited);
         if let Some(scope) = poll_scope::current() {
-            scope.record_rate_limit_wait(timer::now().saturating_duration_since(since));
+            scope.record_rate_limit_wait(waited);
         }
     }
     acquired

@@ -36,6 +36,7 @@ impl Retrier {
             acquire_timed(limiter, ticket, None, inner.sleep.as_ref()).await;
             let sent = limiter.attempt_sent();
             let result = op().await;
+            crate::metrics::attempted();
             if result.is_ok() {
                 limiter.on_response(false);
                 token.success();
@@ -65,6 +66,7 @@ impl Retrier {
         let token = inner.quota.acquire();
         let started = inner.config.max_total_time().map(|_| timer::now());
         let result = op().await;
+        crate::metrics::attempted();
         if result.is_ok() {
             token.success();
             return result;

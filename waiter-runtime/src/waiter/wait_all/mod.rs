@@ -211,6 +211,20 @@ impl<'a, O, E> WaitAll<'a, O, E> {
         self
     }
 
+    /// [`Waiter::transient_poll_errors`] for every waiter of the set: with
+    /// [`TransientPollErrors::Retry`](super::TransientPollErrors::Retry), a transient or
+    /// throttling error no acceptor names is a poll that matched nothing, for each of them.
+    pub fn transient_poll_errors(mut self, transient: super::TransientPollErrors) -> Self
+    where
+        O: Send + 'a,
+        E: crate::ProvideErrorMetadata + Send + 'static,
+    {
+        self.waiters = (self.waiters.into_iter())
+            .map(|waiter| waiter.transient_poll_errors(transient))
+            .collect();
+        self
+    }
+
     /// Calls `f` on every change: a poll starts, a poll completes, a waiter ends.
     ///
     /// `f` runs on the set's task, between the polls of its waiters: keep it short (hand slow
