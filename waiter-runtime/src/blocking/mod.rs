@@ -71,8 +71,10 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod steer;
 mod waiter;
 
+pub use steer::Resumed;
 pub use waiter::Waiter;
 
 /// Warns once per process, through `tracing`, when a blocking call (`what`) runs on a thread

@@ -30,8 +30,8 @@ pub(crate) type BlockingPoller<'a, O, E> = Box<dyn FnMut() -> Polled<O, E> + Sen
 /// answer, as in the async waiter. The clock is the system's.
 #[must_use = "a blocking waiter does nothing until `.wait(max_wait)`"]
 pub struct Waiter<'a, O, E, Obs = ()> {
-    options: Options,
-    poller: BlockingPoller<'a, O, E>,
+    pub(super) options: Options,
+    pub(super) poller: BlockingPoller<'a, O, E>,
     observer: Obs,
 }
 

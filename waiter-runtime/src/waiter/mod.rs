@@ -28,7 +28,7 @@ pub(crate) mod delay;
 pub(crate) mod matchers;
 
 pub(crate) mod acceptor;
-mod checkpoint;
+pub(crate) mod checkpoint;
 mod forgot_wait;
 pub(crate) mod machine;
 mod map;
@@ -40,7 +40,7 @@ pub(crate) mod poller;
 mod resume;
 mod run;
 mod stream;
-mod transient;
+pub(crate) mod transient;
 mod wait_all;
 
 pub use acceptor::AcceptorState;

@@ -4,4 +4,5 @@
 //! paused clock; lower bounds are exact, upper bounds leave room for a loaded machine.
 
 mod retries;
+mod steer;
 mod waiter;

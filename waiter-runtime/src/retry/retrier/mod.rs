@@ -150,12 +150,40 @@ impl Retrier {
     /// assert_eq!(out.unwrap(), "thing");
     /// assert_eq!(calls, 3);
     /// ```
-    pub fn run_blocking<F, O, E>(&self, op: F) -> Result<O, E>
+    pub fn run_blocking<F, O, E>(&self, mut op: F) -> Result<O, E>
     where
         F: FnMut() -> Result<O, E>,
         E: ProvideErrorMetadata + 'static,
     {
-        self.run_report_blocking(op).result
+        let inner = &*self.inner;
+        if !inner.fast_first_try() {
+            return self.run_report_blocking(op).result;
+        }
+        // `run`'s fast path: a first try that succeeds needs no classification, no timer and
+        // no executor; the retry loop is entered only by calls that fail.
+        let token = inner.quota.acquire();
+        let started = inner.config.max_total_time().map(|_| timer::now());
+        let result = op();
+        crate::metrics::attempted();
+        if result.is_ok() {
+            token.success();
+            return result;
+        }
+        let first = FirstTry {
+            result,
+            ticket: 0,
+            acquired: false,
+            sent: 0,
+            started,
+        };
+        crate::blocking::warn_if_blocking_a_runtime("Retrier::run_blocking");
+        timer::block_on(self.execute(
+            &CallSettings::default(),
+            || std::future::ready(op()),
+            token,
+            Some(first),
+        ))
+        .result
     }
 
     /// [`run_report`](Self::run_report) for a blocking operation: see

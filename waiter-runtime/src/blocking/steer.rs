@@ -1,0 +1,108 @@
+//! What a blocking wait shares with the async one beyond its options: transient poll errors
+//! ridden out on request, and a wait taken up from a checkpoint. Both are decisions of the
+//! one decision core; only the poller's wrapper differs (it classifies on the calling thread).
+
+use std::time::Duration;
+
+use super::waiter::Waiter;
+use crate::ProvideErrorMetadata;
+use crate::poll_scope;
+use crate::retry::RetryClassifiers;
+use crate::waiter::acceptor::Polled;
+use crate::waiter::checkpoint::Resume;
+use crate::waiter::transient::is_transient;
+use crate::waiter::{
+    CheckpointError, FinalPoll, PollObserver, TransientPollErrors, WaitCheckpoint, WaiterError,
+};
+
+impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
+    /// What a poll's error that no acceptor names, and that the retry classifiers call
+    /// transient or throttling, does to the wait: see
+    /// [`Waiter::transient_poll_errors`](crate::Waiter::transient_poll_errors) (the same rule).
+    ///
+    /// ```
+    /// use std::cell::Cell;
+    /// use std::time::Duration;
+    /// use waiter_runtime::waiter::TransientPollErrors;
+    /// use waiter_runtime::{ProvideErrorMetadata, waitable};
+    ///
+    /// #[derive(Debug, ProvideErrorMetadata)]
+    /// enum Error {
+    ///     #[error_metadata(code = "Throttling", throttling)]
+    ///     RateExceeded,
+    /// }
+    ///
+    /// thread_local!(static CALLS: Cell<u32> = const { Cell::new(0) });
+    ///
+    /// /// Throttled on its first call, ready on the second.
+    /// #[waitable(Ready: { acceptors: [{ state: "success", matcher: { success: true } }] })]
+    /// fn ping() -> Result<(), Error> {
+    ///     let n = CALLS.with(|c| c.replace(c.get() + 1));
+    ///     if n == 0 { Err(Error::RateExceeded) } else { Ok(()) }
+    /// }
+    ///
+    /// let done = wait_until_ready()
+    ///     .min_delay(Duration::from_millis(1))
+    ///     .transient_poll_errors(TransientPollErrors::Retry)
+    ///     .wait(Duration::from_secs(5))
+    ///     .unwrap();
+    /// assert_eq!(done.polls, 2);
+    /// ```
+    pub fn transient_poll_errors(mut self, transient: TransientPollErrors) -> Self
+    where
+        O: 'a,
+        E: ProvideErrorMetadata + 'static,
+    {
+        self.options.transient_poll_errors = transient;
+        // Installed once, the first time `Retry` is asked for; under `Fail` the decision core
+        // ignores it.
+        if transient == TransientPollErrors::Retry && !self.options.classifies_transient {
+            self.options.classifies_transient = true;
+            let classifiers = RetryClassifiers::defaults();
+            let mut inner = self.poller;
+            self.poller = Box::new(move || {
+                let polled: Polled<O, E> = inner();
+                if let Some(scope) = poll_scope::current() {
+                    let transient =
+                        polled.matched.is_none() && is_transient(&classifiers, &polled.result);
+                    scope.record_transient_error(transient);
+                }
+                polled
+            });
+        }
+        self
+    }
+
+    /// This waiter, taking up the wait `checkpoint` describes: see
+    /// [`Waiter::resume`](crate::Waiter::resume) (the same deadline, poll count, successes in
+    /// a row and backoff position). A checkpoint of another waiter, or whose deadline has
+    /// passed, is a [`CheckpointError`].
+    pub fn resume(
+        mut self,
+        checkpoint: &WaitCheckpoint,
+    ) -> Result<Resumed<'a, O, E, Obs>, CheckpointError> {
+        let resume = Resume::check(self.metadata().name, checkpoint)?;
+        let max_wait = resume.progress.max_wait;
+        self.options.resume = Some(Box::new(resume));
+        Ok(Resumed {
+            waiter: self,
+            max_wait,
+        })
+    }
+}
+
+/// A blocking wait taken up from a checkpoint ([`Waiter::resume`]); its maximum wait is the
+/// checkpoint's.
+#[derive(Debug)]
+#[must_use = "a resumed waiter does nothing until `.wait()`"]
+pub struct Resumed<'a, O, E, Obs = ()> {
+    waiter: Waiter<'a, O, E, Obs>,
+    max_wait: Duration,
+}
+
+impl<O, E, Obs: PollObserver> Resumed<'_, O, E, Obs> {
+    /// The rest of the wait, as [`Waiter::wait`].
+    pub fn wait(self) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
+        self.waiter.wait(self.max_wait)
+    }
+}
