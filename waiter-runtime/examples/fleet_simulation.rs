@@ -28,7 +28,11 @@
 //! ```
 //!
 //! Env `FLEET_ONLY="adaptive (default):1"` runs one row (mode name, clients);
-//! `FLEET_DEBUG=1` prints each adaptive client's successes and final limiter state.
+//! `FLEET_DEBUG=1` prints each adaptive client's successes and final limiter state;
+//! `FLEET_JITTER_MS=0` answers every request after exactly 40 ms; `FLEET_RISE=1` doubles the
+//! capacity at t = 30 s (250/s, then 500/s) instead of halving it ("converged" is then the
+//! time to get 0.8 of the new capacity through, 5 s running); `FLEET_TUNING="beta=0.8"` runs
+//! one adaptive row, "custom", of the default tuning with those fields changed.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -62,8 +66,14 @@ const TRANSIENT_SHARE: f64 = 0.02;
 /// Seconds running the fleet must stay near the new capacity to count as converged.
 const SETTLED_FOR: usize = 5;
 
+/// The service's capacity in a second of the run: `C`, halved at `DROP_AT`; with env
+/// `FLEET_RISE=1`, `C / 2` doubled at `DROP_AT` (how fast clients find capacity that appears).
 fn capacity_at(second: u64) -> f64 {
-    if second < DROP_AT { C } else { C / 2.0 }
+    let rise = std::env::var_os("FLEET_RISE").is_some();
+    match (rise, second < DROP_AT) {
+        (false, true) | (true, false) => C,
+        (false, false) | (true, true) => C / 2.0,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -85,28 +95,38 @@ enum Mode {
 fn adaptive_modes() -> Vec<Mode> {
     let aws = Tuning::AWS;
     let ours = Tuning::DEFAULT;
+    if let Some(custom) = custom_tuning() {
+        return vec![Mode::Adaptive("custom", custom)];
+    }
+    let one_cut = Tuning {
+        one_cut_per_event: true,
+        ..aws
+    };
     vec![
         Mode::Adaptive("adaptive (default)", ours),
         Mode::Adaptive("adaptive, Tuning::SDK", Tuning::SDK),
         Mode::Adaptive("adaptive, Tuning::AWS", aws),
+        Mode::Adaptive("AWS + one cut per event", one_cut),
         Mode::Adaptive(
-            "AWS + one cut per event",
+            "AWS + one cut per event + recovery period",
             Tuning {
-                one_cut_per_event: true,
+                recovery_period: true,
+                ..one_cut
+            },
+        ),
+        Mode::Adaptive(
+            "AWS + stretch by the throttle share",
+            Tuning {
+                throttle_share_target: ours.throttle_share_target,
+                max_stretch: ours.max_stretch,
                 ..aws
             },
         ),
         Mode::Adaptive(
-            "AWS + fast convergence",
+            "AWS + beta 0.75, C 0.2",
             Tuning {
-                fast_convergence: true,
-                ..aws
-            },
-        ),
-        Mode::Adaptive(
-            "AWS + rate over 10 responses",
-            Tuning {
-                rate_min_responses: 10,
+                beta: ours.beta,
+                scale_constant: ours.scale_constant,
                 ..aws
             },
         ),
@@ -118,13 +138,6 @@ fn adaptive_modes() -> Vec<Mode> {
             },
         ),
         Mode::Adaptive(
-            "AWS + cut from the fill rate",
-            Tuning {
-                cut_from_fill_rate: true,
-                ..aws
-            },
-        ),
-        Mode::Adaptive(
             "default - one cut per event",
             Tuning {
                 one_cut_per_event: false,
@@ -132,9 +145,24 @@ fn adaptive_modes() -> Vec<Mode> {
             },
         ),
         Mode::Adaptive(
-            "default + cut from the fill rate",
+            "default - recovery period",
             Tuning {
-                cut_from_fill_rate: true,
+                recovery_period: false,
+                ..ours
+            },
+        ),
+        Mode::Adaptive(
+            "default - stretch",
+            Tuning {
+                throttle_share_target: 0.0,
+                ..ours
+            },
+        ),
+        Mode::Adaptive(
+            "default - beta 0.75, C 0.2 (the SDKs' 0.7, 0.4)",
+            Tuning {
+                beta: aws.beta,
+                scale_constant: aws.scale_constant,
                 ..ours
             },
         ),
@@ -159,7 +187,42 @@ fn adaptive_modes() -> Vec<Mode> {
                 ..ours
             },
         ),
+        Mode::Adaptive(
+            "default + cut from the fill rate",
+            Tuning {
+                cut_from_fill_rate: true,
+                ..ours
+            },
+        ),
     ]
+}
+
+/// Env `FLEET_TUNING="scale_constant=0.1,beta=0.8,fast_convergence=1"`: one adaptive row,
+/// "custom", of the default tuning with those fields changed (for exploring).
+fn custom_tuning() -> Option<Tuning> {
+    let spec = std::env::var("FLEET_TUNING").ok()?;
+    let mut t = Tuning::DEFAULT;
+    for pair in spec.split(',').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').expect("field=value");
+        let x: f64 = v.parse().expect("a number");
+        match k {
+            "scale_constant" => t.scale_constant = x,
+            "beta" => t.beta = x,
+            "smoothing" => t.smoothing = x,
+            "burst_seconds" => t.burst_seconds = x,
+            "min_fill_rate" => t.min_fill_rate = x,
+            "one_cut_per_event" => t.one_cut_per_event = x != 0.0,
+            "fast_convergence" => t.fast_convergence = x != 0.0,
+            "cut_from_fill_rate" => t.cut_from_fill_rate = x != 0.0,
+            "rate_min_responses" => t.rate_min_responses = x as u32,
+            "recovery_period" => t.recovery_period = x != 0.0,
+            "throttle_share_target" => t.throttle_share_target = x,
+            "max_stretch" => t.max_stretch = x,
+            other => panic!("FLEET_TUNING: no field {other}"),
+        }
+    }
+    t.validate().expect("a valid tuning");
+    Some(t)
 }
 
 impl Mode {
@@ -319,10 +382,10 @@ async fn simulate(mode: Mode, clients: usize) -> Report {
     }
 }
 
-/// Seconds from the drop to the first second from which the fleet sent at most 1.25 x and got
-/// at least 0.8 x the new capacity through, `SETTLED_FOR` seconds running.
+/// Seconds from the drop (or the rise) to the first second from which the fleet sent at most
+/// 1.25 x and got at least 0.8 x the new capacity through, `SETTLED_FOR` seconds running.
 fn converged_after(bins: &[Bin]) -> Option<u64> {
-    let target = C / 2.0;
+    let target = capacity_at(DROP_AT);
     // Admitted counts successes only: 2 % of what the service admits fails.
     let near = |b: &Bin| {
         f64::from(b.sent) <= 1.25 * target

@@ -35,7 +35,7 @@ fn one_overshoot_is_one_cut_however_many_requests_were_in_flight() {
     let ours = replay(Tuning::DEFAULT);
     assert_eq!(ours.cuts(), 1);
     assert!(
-        (ours.fill_rate() - 70.0).abs() < 1e-9,
+        (ours.fill_rate() - 100.0 * Tuning::DEFAULT.beta).abs() < 1e-9,
         "{}",
         ours.fill_rate()
     );
@@ -48,7 +48,11 @@ fn one_overshoot_is_one_cut_however_many_requests_were_in_flight() {
 
 #[test]
 fn a_throttle_of_a_request_sent_after_the_cut_is_a_new_event() {
-    let mut state = steady(Tuning::DEFAULT);
+    let no_recovery = Tuning {
+        recovery_period: false,
+        ..Tuning::DEFAULT
+    };
+    let mut state = steady(no_recovery);
     state.on_response_sent_at(1.04, 1.0, true);
     state.on_response_sent_at(1.09, 1.05, true); // sent after the cut at 1.04
     assert_eq!(state.cuts(), 2);
@@ -60,20 +64,119 @@ fn a_throttle_of_a_request_sent_after_the_cut_is_a_new_event() {
 }
 
 #[test]
+fn a_throttle_in_the_recovery_period_is_the_same_event() {
+    let beta = Tuning::DEFAULT.beta;
+    // Within the first half-second bucket: the measured rate stays 100.
+    let replay = |tuning: Tuning| {
+        let mut state = steady(tuning);
+        state.on_response_sent_at(0.04, 0.0, true); // the overshoot: a cut, a recovery period
+        // Sent just after the cut, answered first: the period ends with it. Throttled, the
+        // service's bucket was still empty: the same overshoot, no new cut.
+        state.on_response_sent_at(0.09, 0.045, true);
+        // Another request sent in the period, answered after it ended: the same.
+        state.on_response_sent_at(0.095, 0.05, true);
+        let in_recovery = (state.cuts(), state.fill_rate());
+        // Sent after the period ended: a new congestion event, cut from the rate in effect.
+        state.on_response_sent_at(0.14, 0.10, true);
+        (in_recovery, state.cuts(), state.max_rate())
+    };
+    let ((cuts, rate), after, w_max) = replay(Tuning::DEFAULT);
+    assert_eq!(cuts, 1);
+    assert!((rate - 100.0 * beta).abs() < 1e-9, "{rate}");
+    assert_eq!(after, 2);
+    assert!((w_max - rate).abs() < 1e-9);
+    // Without the period, the throttle of a request sent just after the cut is a new event:
+    // the rate is cut twice within two round trips.
+    let ((cuts, rate), ..) = replay(Tuning {
+        recovery_period: false,
+        ..Tuning::DEFAULT
+    });
+    assert_eq!(cuts, 2);
+    assert!((rate - 100.0 * beta * beta).abs() < 1e-9, "{rate}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_shared_limiter_ends_the_recovery_period_with_the_marks() {
+    let limiter = ClientRateLimiter::with_state(steady(Tuning::DEFAULT));
+    let before = limiter.sent();
+    limiter.on_response_to(before, true); // a cut
+    let in_recovery = limiter.sent();
+    assert_ne!(in_recovery, before);
+    limiter.on_response_to(in_recovery, false); // the first answer: the period ends
+    let after = limiter.sent();
+    assert_ne!(after, in_recovery);
+    limiter.on_response_to(before, true); // the first event's: nothing
+    assert_eq!(limiter.state().cuts(), 1);
+    limiter.on_response_to(after, true); // a new event
+    assert_eq!(limiter.state().cuts(), 2);
+}
+
+#[test]
+fn a_client_throttled_often_climbs_back_more_slowly() {
+    // Cut every 20 responses (a throttle share of 5 %, 2.5 times the 2 % target): after the
+    // third cut (two intervals measured) CUBIC's curve is stretched by 2 (`max_stretch`).
+    let climb_after_cuts = |tuning: Tuning, every: u32| {
+        let mut state = steady(tuning);
+        let mut t = 0.0;
+        for _ in 0..3 {
+            for _ in 0..every {
+                t += 0.01;
+                state.on_response_sent_at(t, t - 0.005, false);
+            }
+            t += 0.01;
+            state.on_response_sent_at(t, t - 0.005, true);
+            // The recovery period's first answer, a success.
+            t += 0.01;
+            state.on_response_sent_at(t, t - 0.005, false);
+        }
+        let cut = state.calculated_rate();
+        let w_max = state.max_rate();
+        // Half a second on: how far back towards w_max CUBIC's rate has climbed.
+        state.on_response_sent_at(t + 0.5, t + 0.495, false);
+        (state.calculated_rate() - cut) / (w_max - cut)
+    };
+    let off = Tuning {
+        throttle_share_target: 0.0,
+        ..Tuning::DEFAULT
+    };
+    // Throttled once every 1000 responses (0.1 %): CUBIC's own curve, as with the target off.
+    assert_eq!(
+        climb_after_cuts(Tuning::DEFAULT, 1000),
+        climb_after_cuts(off, 1000)
+    );
+    // Once every 20: the same climb takes twice as long. Early in it, CUBIC's curve climbs
+    // about `3 t / K`: half as far in the same time.
+    let (often, unstretched) = (
+        climb_after_cuts(Tuning::DEFAULT, 20),
+        climb_after_cuts(off, 20),
+    );
+    assert!(
+        often > 0.45 * unstretched && often < 0.6 * unstretched,
+        "{often} {unstretched}"
+    );
+}
+
+#[test]
 fn fast_convergence_lowers_w_max_after_a_cut_below_it() {
     let second_cut = |tuning: Tuning| {
         let mut state = steady(tuning);
         // Within the first half-second bucket: the measured rate stays 100.
-        state.on_response_sent_at(0.04, 0.0, true); // from 100 to 70
-        state.on_response_sent_at(0.09, 0.05, true); // again, at 70: below w_max = 100
+        state.on_response_sent_at(0.04, 0.0, true); // from 100 to 75
+        state.on_response_sent_at(0.09, 0.05, true); // again, at 75: below w_max = 100
         state.max_rate()
+    };
+    // A new event each (no recovery period), so that the second cut sets w_max.
+    let plain = Tuning {
+        recovery_period: false,
+        ..Tuning::DEFAULT
     };
     let fast = Tuning {
         fast_convergence: true,
-        ..Tuning::DEFAULT
+        ..plain
     };
-    assert!((second_cut(fast) - 70.0 * 1.7 / 2.0).abs() < 1e-9);
-    assert_eq!(second_cut(Tuning::DEFAULT), 70.0); // opt-in
+    let beta = plain.beta;
+    assert!((second_cut(fast) - 100.0 * beta * (1.0 + beta) / 2.0).abs() < 1e-9);
+    assert_eq!(second_cut(plain), 100.0 * beta); // opt-in
 }
 
 #[test]
@@ -132,6 +235,31 @@ fn every_new_field_is_validated_by_name() {
                 ..Tuning::DEFAULT
             }),
             "burst_seconds"
+        );
+    }
+    for bad in [-0.01, 1.0, 2.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(
+            field(Tuning {
+                throttle_share_target: bad,
+                ..Tuning::DEFAULT
+            }),
+            "throttle_share_target"
+        );
+    }
+    // 0 turns the stretch off, and a stretch of 1 never stretches: both valid.
+    let off = Tuning {
+        throttle_share_target: 0.0,
+        max_stretch: 1.0,
+        ..Tuning::DEFAULT
+    };
+    assert!(off.validate().is_ok());
+    for bad in [0.99, 0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(
+            field(Tuning {
+                max_stretch: bad,
+                ..Tuning::DEFAULT
+            }),
+            "max_stretch"
         );
     }
     let err = ClientRateLimiter::with_tuning(Tuning {
@@ -233,7 +361,7 @@ async fn the_retrier_reports_when_each_attempt_was_sent() {
     let state = limiter.state();
     assert_eq!(state.cuts(), 1);
     assert!(
-        (state.fill_rate() - 70.0).abs() < 1e-9,
+        (state.fill_rate() - 100.0 * tuning.beta).abs() < 1e-9,
         "{}",
         state.fill_rate()
     );
@@ -287,7 +415,7 @@ fn in_the_cold_start_a_later_throttle_of_the_burst_can_only_raise_the_cut() {
     assert_eq!(state.cuts(), 1);
     let admitted = 50.0 / 0.047;
     assert!(
-        (state.fill_rate() - 0.7 * admitted).abs() < 1e-9,
+        (state.fill_rate() - Tuning::DEFAULT.beta * admitted).abs() < 1e-9,
         "{}",
         state.fill_rate()
     );

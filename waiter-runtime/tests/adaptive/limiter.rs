@@ -515,7 +515,7 @@ async fn a_burst_after_an_idle_period_never_exceeds_the_state_machines() {
 async fn an_early_throttle_paces_at_the_admitted_rate_not_at_the_floor() {
     // Callers start together; the service admits 200/s for 0.1 s, then throttles, before the
     // first half-second bucket has been measured. The SDKs would now send 0.5 requests/s;
-    // this limiter sends about 0.7 x 200 = 140/s (see `RateLimiterState::on_response`).
+    // this limiter sends about 0.75 x 200 = 150/s (see `RateLimiterState::on_response`).
     let limiter = ClientRateLimiter::new();
     for _ in 0..20 {
         tokio::time::advance(Duration::from_millis(5)).await;
@@ -527,13 +527,13 @@ async fn an_early_throttle_paces_at_the_admitted_rate_not_at_the_floor() {
     assert_eq!(state.measured_transmit_rate(), 0.0, "nothing measured yet");
     let admitted = 20.0 / 0.1;
     assert!(
-        (state.fill_rate() - 0.7 * admitted).abs() < 1e-6,
+        (state.fill_rate() - Tuning::DEFAULT.beta * admitted).abs() < 1e-6,
         "{}",
         state.fill_rate()
     );
-    // Fourteen requests take about 0.1 s, one token at a time (no burst).
+    // Fifteen requests take about 0.1 s, one token at a time (no burst).
     let start = Instant::now();
-    for _ in 0..14 {
+    for _ in 0..15 {
         limiter.acquire().await;
     }
     let elapsed = start.elapsed();

@@ -41,17 +41,18 @@ async fn retrier_new_in_adaptive_mode_has_a_limiter_of_its_own() {
     );
     let start = Instant::now();
     drive(&retrier, 1, || OpError::Throttled).await;
-    // Turned on by that throttle, which came before any success (nothing admitted to go by),
-    // the rate is at its 0.5/s floor: the retry waits 2 s for a token.
+    // Turned on by that throttle, which came before any success: the rate is cut from what
+    // the client sent (one request in its 50 ms), and the retry waits tens of milliseconds
+    // for a token, on top of its backoff (at most 10 ms) and two attempts of 50 ms.
     assert!(
-        start.elapsed() >= Duration::from_secs(2),
+        start.elapsed() >= Duration::from_millis(140),
         "{:?}",
         start.elapsed()
     );
-    // Clones share the limiter: instant calls through a clone are paced too.
+    // Clones share the limiter: instant calls through a clone are paced too (at some 20/s).
     let clone = retrier.clone();
     let start = Instant::now();
-    for _ in 0..3 {
+    for _ in 0..30 {
         clone.run(|| async { Ok::<_, OpError>(()) }).await.unwrap();
     }
     assert!(
@@ -157,12 +158,13 @@ async fn once_throttled_attempts_are_paced() {
     let limiter = ClientRateLimiter::new();
     let retrier = adaptive(&limiter);
     drive(&retrier, 1, || OpError::Throttled).await;
-    // The throttle came before any success: the retry waited 2 s for its token (0.5/s),
-    // and the rate is still low: three instant calls take over a second, not zero.
+    // The throttle came before any success: the rate was cut from what the client sent (one
+    // request in 50 ms), and it is still low: thirty instant calls take over a second, not
+    // zero.
     let state = limiter.state();
-    assert!(state.fill_rate() < 3.0, "{}", state.fill_rate());
+    assert!(state.fill_rate() < 25.0, "{}", state.fill_rate());
     let start = Instant::now();
-    for _ in 0..3 {
+    for _ in 0..30 {
         retrier
             .run(|| async { Ok::<_, OpError>(()) })
             .await

@@ -7,6 +7,9 @@ use super::Tuning;
 /// After a throttle at `t0` with the rate `w_max` in effect, the rate becomes `w_max * beta`
 /// and then follows `C * (t - t0 - K)^3 + w_max`, where `K = cbrt(w_max * (1 - beta) / C)` is
 /// the time it takes to climb back to `w_max`: concave below it, convex (probing) above it.
+///
+/// The curve can be stretched in time by a factor `s` (see [`Tuning::max_stretch`]):
+/// `C * ((t - t0 - s K) / s)^3 + w_max`, the same climb `s` times as slow.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cubic {
     scale_constant: f64,
@@ -15,6 +18,8 @@ pub struct Cubic {
     w_max: f64,
     last_throttle: f64,
     k: f64,
+    /// The stretch of the current curve in time (1: CUBIC's own).
+    stretch: f64,
 }
 
 impl Cubic {
@@ -33,6 +38,7 @@ impl Cubic {
             w_max,
             last_throttle,
             k: 0.0,
+            stretch: 1.0,
         };
         cubic.k = cubic.compute_k();
         cubic
@@ -63,13 +69,26 @@ impl Cubic {
             self.w_max = rate_in_effect;
             self.k = self.compute_k();
         }
+        self.stretch = 1.0;
         reduced
+    }
+
+    /// Stretches the current curve in time by `stretch` (at least 1), from its last throttle:
+    /// `K` becomes `stretch` times CUBIC's, and the probing past `w_max` that much slower.
+    pub(crate) fn set_stretch(&mut self, stretch: f64) {
+        self.k *= stretch / self.stretch;
+        self.stretch = stretch;
     }
 
     /// The rate CUBIC allows at `now`, after a successful response.
     pub fn success(&self, now: f64) -> f64 {
         let dt = now - self.last_throttle - self.k;
-        self.scale_constant * dt.powi(3) + self.w_max
+        if self.stretch == 1.0 {
+            // The SDKs' formula, bit for bit.
+            self.scale_constant * dt.powi(3) + self.w_max
+        } else {
+            self.scale_constant * (dt / self.stretch).powi(3) + self.w_max
+        }
     }
 
     /// `w_max`: the rate in effect at the last throttle.
@@ -121,5 +140,20 @@ mod tests {
         let mut sdk = Cubic::with_max_rate(Tuning::SDK, 12.0, 0.0);
         sdk.throttle(10.0, 1.0);
         assert_eq!(sdk.max_rate(), 10.0);
+    }
+
+    #[test]
+    fn a_stretched_curve_climbs_as_much_in_stretch_times_the_time() {
+        let mut plain = Cubic::new(Tuning::AWS, 0.0);
+        plain.throttle(100.0, 0.0);
+        let mut slow = plain;
+        slow.set_stretch(2.5);
+        assert!((slow.time_window() - 2.5 * plain.time_window()).abs() < 1e-12);
+        for t in [0.0, 1.0, 3.0, 10.0, 20.0] {
+            assert!((slow.success(2.5 * t) - plain.success(t)).abs() < 1e-9);
+        }
+        // A new cut is CUBIC's own again.
+        slow.throttle(100.0, 30.0);
+        assert_eq!(slow.time_window(), plain.time_window());
     }
 }

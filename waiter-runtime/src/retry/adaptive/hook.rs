@@ -43,13 +43,13 @@ impl crate::retry::RateLimiter for ClientRateLimiter {
         ClientRateLimiter::on_response(self, throttled);
     }
 
-    /// A [`Sent`] mark: the number of cuts so far.
+    /// A [`Sent`] mark: a count of the cuts and recovery periods so far.
     fn attempt_sent(&self) -> u64 {
-        ClientRateLimiter::sent(self).cuts()
+        ClientRateLimiter::sent(self).raw()
     }
 
     fn on_attempt_response(&self, sent: u64, throttled: bool) {
-        ClientRateLimiter::on_response_to(self, Sent::from_cuts(sent), throttled);
+        ClientRateLimiter::on_response_to(self, Sent::from_raw(sent), throttled);
     }
 }
 

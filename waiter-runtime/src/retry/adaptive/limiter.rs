@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::{InvalidTuning, RateLimiterState, Tuning};
+use super::{InvalidTuning, RateLimiterState, Sent, Tuning};
 
 /// The adaptive rate limiter: one per client, cloned into every call (cloning shares it).
 ///
@@ -84,40 +84,6 @@ impl Ticket {
     }
 }
 
-/// When a request was sent, as the limiter tells congestion events apart: taken with
-/// [`ClientRateLimiter::sent`] just before the request goes out, given back with its response
-/// to [`ClientRateLimiter::on_response_to`]. With [`Tuning::one_cut_per_event`] (the default)
-/// a throttle cuts the rate only if its request was sent after the last cut.
-///
-/// It is the number of cuts so far, read with one atomic load: no clock reading.
-///
-/// ```
-/// use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
-///
-/// let limiter = ClientRateLimiter::with_state(RateLimiterState::steady_at(100.0, 0.0).unwrap());
-/// let (a, b) = (limiter.sent(), limiter.sent()); // two requests in flight
-/// limiter.on_response_to(a, true); // the overshoot's first throttle: the rate is cut
-/// let cut = limiter.state().fill_rate();
-/// limiter.on_response_to(b, true); // sent before that cut: the same event, no second cut
-/// assert_eq!(limiter.state().fill_rate(), cut);
-/// assert_eq!(limiter.state().cuts(), 1);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Sent(u64);
-
-impl Sent {
-    /// A mark from the number of cuts when the request was sent (what the retrier's
-    /// [`RateLimiter`](crate::retry::RateLimiter) hook carries).
-    pub(crate) fn from_cuts(cuts: u64) -> Self {
-        Sent(cuts)
-    }
-
-    /// The number of cuts when the request was sent.
-    pub(crate) fn cuts(self) -> u64 {
-        self.0
-    }
-}
-
 /// Keeps what it holds on a cache line of its own, so that the counters every call writes do
 /// not slow down the reads of the flags every call reads (false sharing between threads).
 #[derive(Debug, Default)]
@@ -135,8 +101,8 @@ impl<T> std::ops::Deref for Padded<T> {
 struct Shared {
     /// Mirrors `state.is_enabled()`, so the path before the first throttle takes no lock.
     enabled: AtomicBool,
-    /// Mirrors `state.cuts()`, read by [`ClientRateLimiter::sent`] without the lock.
-    cuts: AtomicU64,
+    /// Mirrors `state.send_mark()`, read by [`ClientRateLimiter::sent`] without the lock.
+    mark: AtomicU64,
     /// The next [`Ticket`]; `0` is the place of the calls started while the limiter was off.
     next_ticket: Padded<AtomicU64>,
     /// The end, in nanoseconds since `origin`, of the transmit-rate bucket in which a
@@ -259,7 +225,7 @@ impl ClientRateLimiter {
         Self {
             shared: Arc::new(Shared {
                 enabled: AtomicBool::new(state.is_enabled()),
-                cuts: AtomicU64::new(state.cuts()),
+                mark: AtomicU64::new(state.send_mark()),
                 next_ticket: Padded(AtomicU64::new(1)),
                 steady_until: AtomicU64::new(0),
                 uncounted: Padded(AtomicU64::new(0)),
@@ -353,14 +319,14 @@ impl ClientRateLimiter {
     /// A request goes out now: the mark to give back with its response to
     /// [`on_response_to`](Self::on_response_to). One atomic load.
     pub fn sent(&self) -> Sent {
-        Sent(self.shared.cuts.load(Ordering::Acquire))
+        Sent::from_raw(self.shared.mark.load(Ordering::Acquire))
     }
 
     /// Reports the response to the request sent at `sent` (see [`Sent`]): as
     /// [`on_response`](Self::on_response), except that with [`Tuning::one_cut_per_event`] a
     /// throttle cuts the rate only if its request was sent after the last cut.
     pub fn on_response_to(&self, sent: Sent, throttled: bool) {
-        self.respond(throttled, Some(sent.0));
+        self.respond(throttled, Some(sent.raw()));
     }
 
     /// Reports a response: `throttled` is whether the retry classifiers called it a throttling
@@ -378,8 +344,8 @@ impl ClientRateLimiter {
         self.respond(throttled, None);
     }
 
-    /// A response to a request sent when the cuts were `cuts_at_send`, if known.
-    fn respond(&self, throttled: bool, cuts_at_send: Option<u64>) {
+    /// A response to a request sent with the mark `mark`, if known.
+    fn respond(&self, throttled: bool, mark: Option<u64>) {
         let shared = &*self.shared;
         // The clock is read before taking the lock, to keep the critical section short.
         let elapsed = shared.origin.elapsed();
@@ -394,15 +360,17 @@ impl ClientRateLimiter {
             let was_enabled = inner.state.is_enabled();
             let before = inner.state.fill_rate();
             let now = inner.remember(reading);
-            let after = match cuts_at_send {
-                Some(cuts) => inner.state.on_response_after(now, cuts, throttled),
+            let after = match mark {
+                Some(mark) => inner.state.on_response_to_mark(now, mark, throttled),
                 None => inner.state.on_response(now, throttled),
             };
             if !was_enabled && throttled {
                 shared.enabled.store(true, Ordering::Release);
             }
-            if throttled {
-                shared.cuts.store(inner.state.cuts(), Ordering::Release);
+            // A cut or the end of a recovery period changes the mark.
+            let mark = inner.state.send_mark();
+            if shared.mark.load(Ordering::Relaxed) != mark {
+                shared.mark.store(mark, Ordering::Release);
             }
             let steady_until =
                 if !throttled && (!inner.state.is_enabled() || inner.state.success_keeps_rate()) {

@@ -81,6 +81,7 @@
 
 mod bucket;
 mod cubic;
+mod events;
 mod hook;
 mod limiter;
 mod state;
@@ -92,7 +93,8 @@ mod tests;
 
 pub(crate) use bucket::TokenBucket;
 pub(crate) use cubic::Cubic;
-pub use limiter::{Acquire, ClientRateLimiter, Sent, Ticket};
+pub use events::Sent;
+pub use limiter::{Acquire, ClientRateLimiter, Ticket};
 pub use state::{InvalidRate, InvalidSteadyState, RateLimiterState};
 pub(crate) use transmit::TransmitRate;
 pub use tuning::{ColdStart, InvalidTuning, Tuning};

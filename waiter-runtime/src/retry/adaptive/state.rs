@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::events::{Events, SentWhen};
 use super::{ColdStart, Cubic, InvalidTuning, TokenBucket, TransmitRate, Tuning};
 
 /// The whole adaptive algorithm as a plain value: no clock, no lock, no task. Every method takes
@@ -22,7 +23,8 @@ use super::{ColdStart, Cubic, InvalidTuning, TokenBucket, TransmitRate, Tuning};
 /// }
 /// state.on_response(2.05, true); // throttled
 /// assert!(state.is_enabled());
-/// assert!((state.calculated_rate() - 0.7 * state.max_rate()).abs() < 1e-12);
+/// // Cut to `beta` (0.75 in our controller, 0.7 in the SDKs') times the rate in effect.
+/// assert!((state.calculated_rate() - 0.75 * state.max_rate()).abs() < 1e-12);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RateLimiterState {
@@ -34,10 +36,10 @@ pub struct RateLimiterState {
     calculated_rate: f64,
     /// Successful responses counted while the transmit rate is not measured yet.
     admitted_unmeasured: u64,
-    /// Cuts of the rate so far (throttles that cut it).
+    /// Cuts of the rate so far (throttles that started a congestion event).
     cuts: u64,
-    /// When the rate was last cut (`-inf` before the first cut).
-    last_cut: f64,
+    /// Congestion events and recovery periods, and the throttle share between them.
+    events: Events,
     /// The latest valid timestamp seen (see [`RateLimiterState::on_response`]).
     latest: f64,
     /// Whether a caller found the bucket empty since the last cut: the client sends at its
@@ -100,7 +102,7 @@ impl RateLimiterState {
             calculated_rate: 0.0,
             admitted_unmeasured: 0,
             cuts: 0,
-            last_cut: f64::NEG_INFINITY,
+            events: Events::new(),
             latest: now,
             saturated: false,
         }
@@ -192,9 +194,7 @@ impl RateLimiterState {
         self.bucket.map_times(moved);
         self.cubic.map_times(moved);
         self.latest = moved(self.latest).min(0.0);
-        if self.last_cut.is_finite() {
-            self.last_cut = moved(self.last_cut);
-        }
+        self.events.map_times(moved);
         self
     }
 
@@ -216,18 +216,24 @@ impl RateLimiterState {
     /// requests/s (10.8 s at 500/s; in the benchmark of BENCHMARKS.md, 0.70 of the capacity
     /// over 30 s). Here, until the transmit rate is first measured (a whole bucket closed):
     ///
-    /// * a throttle cuts the rate to `beta x` the rate the service was **observed to admit**:
-    ///   the successful responses since the first response, over the time since the start
-    ///   of its bucket. It is a lower bound of the service's capacity. (The rate the client
-    ///   sent at is not: it counts the throttled burst and overshoots the capacity many times
-    ///   over when many callers start at once.) With no success yet, that rate is 0, and the
-    ///   cut goes to the floor as in the SDKs;
-    /// * those throttles do not compound (each cuts from the observed rate, not from the
-    ///   last cut): they answer one burst, sent before the limiter was on. With
-    ///   [`Tuning::one_cut_per_event`] (and the send time known), a throttle of a request
-    ///   sent before the last cut is no new cut: it can only raise the cut, when the count of
-    ///   what the service admitted has grown since (the first throttle may come back before
-    ///   most of the burst's successes);
+    /// * the first throttle cuts the rate to `beta x` the rate the service was **observed to
+    ///   admit**: the successful responses since the first response, over the time since the
+    ///   start of its bucket. It is a lower bound of the service's capacity. (The rate the
+    ///   client sent at is not: it counts the throttled burst and overshoots the capacity
+    ///   many times over when many callers start at once.) When the service has admitted
+    ///   nothing yet, the cut is from the rate the client **sent** at (the responses since
+    ///   the first, over the same time): the throttle then says that the service was over
+    ///   its limit, not what this client's share of it is. In a fleet whose clients start
+    ///   together, the service's burst admits the first clients' requests and throttles the
+    ///   others'; cut to the floor, those were seconds behind the others (in the simulation
+    ///   of BENCHMARKS.md, clients started later kept a third less of the capacity for the
+    ///   whole minute);
+    /// * the first event's throttles do not compound: with [`Tuning::one_cut_per_event`] (and
+    ///   the send time known), a throttle of a request sent before that cut is no new cut: it
+    ///   can only raise the cut, when the count of what the service admitted (or of what the
+    ///   client sent) has grown since (the first throttle may come back before most of the
+    ///   burst's responses). Without the send time, every throttle of the cold start cuts from
+    ///   that count, not from the last cut;
     /// * the `2 x` cap is twice the rate sent so far (the responses since the first one, over
     ///   the time since the start of its bucket);
     /// * the bucket holds at most `min_capacity` tokens (one, by default), so the client is
@@ -240,7 +246,7 @@ impl RateLimiterState {
     /// value for value (the published tables in the tests replay unchanged).
     ///
     /// ```
-    /// use waiter_runtime::retry::adaptive::RateLimiterState;
+    /// use waiter_runtime::retry::adaptive::{RateLimiterState, Tuning};
     ///
     /// let mut state = RateLimiterState::new(0.0);
     /// for i in 1..=20 {
@@ -248,7 +254,15 @@ impl RateLimiterState {
     /// }
     /// state.on_response(0.205, true); // throttled 0.205 s in
     /// let admitted = 20.0 / 0.205;
-    /// assert!((state.fill_rate() - 0.7 * admitted).abs() < 1e-9); // not the 0.5/s floor
+    /// let beta = Tuning::DEFAULT.beta;
+    /// assert!((state.fill_rate() - beta * admitted).abs() < 1e-9); // not the 0.5/s floor
+    ///
+    /// // Nothing admitted: from the rate sent, 2 requests in 0.1 s (the second throttle may
+    /// // answer the same burst: it cuts from that rate too, not from the first cut).
+    /// let mut state = RateLimiterState::new(0.0);
+    /// state.on_response(0.05, true);
+    /// state.on_response(0.1, true);
+    /// assert!((state.fill_rate() - beta * 20.0).abs() < 1e-9);
     /// ```
     ///
     /// With [`ColdStart::Sdk`] in the [`Tuning`] none of this applies: the SDKs' algorithm
@@ -259,7 +273,8 @@ impl RateLimiterState {
     /// `on_response` does not know when the request was sent, so every throttle cuts the rate,
     /// as in the SDKs. With [`Tuning::one_cut_per_event`] (the default), report responses with
     /// [`on_response_sent_at`](Self::on_response_sent_at) so that only the first throttle of
-    /// each overshoot cuts.
+    /// each overshoot cuts. A cut is stretched in time by the client's throttle share (see
+    /// [`Tuning::throttle_share_target`]) either way.
     ///
     /// # Timestamps
     ///
@@ -279,15 +294,18 @@ impl RateLimiterState {
     /// assert_eq!(state, before);
     /// ```
     pub fn on_response(&mut self, now: f64, throttled: bool) -> f64 {
-        self.respond(now, throttled, true)
+        self.respond(now, throttled, |_, _| SentWhen::Unknown)
     }
 
     /// [`on_response`](Self::on_response) for a request sent at `sent_at` (the same clock):
     /// with [`Tuning::one_cut_per_event`], a throttle cuts the rate only if its request was
     /// sent after the last cut; the throttles of requests already in flight then answer the
     /// overshoot that cut answered. They still count in the measured rate, and they do not
-    /// grow the rate as a success does. A `sent_at` that is not a finite number counts as
-    /// sent after the last cut.
+    /// grow the rate as a success does. With [`Tuning::recovery_period`], a request sent after
+    /// the cut but before the first response to such a request (the cut's recovery period)
+    /// starts no new event either: the throttle of the first of them to be answered cuts the
+    /// rate again and keeps `w_max`. A `sent_at` that is not a number counts as sent after the
+    /// last cut and its recovery period.
     ///
     /// ```
     /// use waiter_runtime::retry::adaptive::RateLimiterState;
@@ -295,29 +313,29 @@ impl RateLimiterState {
     /// let mut state = RateLimiterState::steady_at(100.0, 0.0).unwrap();
     /// state.on_response_sent_at(0.04, 0.0, true); // the overshoot's first throttle: cut
     /// let cut = state.fill_rate();
-    /// assert!((cut - 70.0).abs() < 1e-9);
+    /// assert!((cut - 75.0).abs() < 1e-9);
     /// state.on_response_sent_at(0.05, 0.01, true); // sent before that cut: no second cut
     /// assert_eq!(state.fill_rate(), cut);
-    /// state.on_response_sent_at(0.10, 0.06, true); // sent after it: a new event, a cut
+    /// state.on_response_sent_at(0.09, 0.045, false); // the first answer after it
+    /// state.on_response_sent_at(0.15, 0.10, true); // sent after that: a new event, a cut
     /// assert!(state.fill_rate() < cut);
     /// assert_eq!(state.cuts(), 2);
     /// ```
     pub fn on_response_sent_at(&mut self, now: f64, sent_at: f64, throttled: bool) -> f64 {
-        // A NaN `sent_at` is unknown: it counts as after.
-        let after_last_cut = sent_at.is_nan() || sent_at > self.last_cut;
-        self.respond(now, throttled, after_last_cut)
+        self.respond(now, throttled, |events, now| events.by_time(sent_at, now))
     }
 
-    /// [`on_response`](Self::on_response) for a request sent when [`cuts`](Self::cuts) was
-    /// `cuts_at_send`: it was sent after the last cut if no cut happened since. The shared
-    /// limiter's way, which needs no clock reading at send time.
-    pub(crate) fn on_response_after(
-        &mut self,
-        now: f64,
-        cuts_at_send: u64,
-        throttled: bool,
-    ) -> f64 {
-        self.respond(now, throttled, cuts_at_send == self.cuts)
+    /// [`on_response`](Self::on_response) for a request sent with the mark `mark`
+    /// ([`send_mark`](Self::send_mark) when it was sent). The shared limiter's way, which
+    /// needs no clock reading at send time.
+    pub(crate) fn on_response_to_mark(&mut self, now: f64, mark: u64, throttled: bool) -> f64 {
+        self.respond(now, throttled, |events, now| events.by_mark(mark, now))
+    }
+
+    /// The mark of a request sent now (see [`on_response_to_mark`](Self::on_response_to_mark)):
+    /// it changes at each cut and at the end of each recovery period.
+    pub(crate) fn send_mark(&self) -> u64 {
+        self.events.mark()
     }
 
     /// Whether `now` can be taken (see [`on_response`](Self::on_response), "Timestamps").
@@ -325,7 +343,14 @@ impl RateLimiterState {
         now.is_finite() && now - self.latest <= MAX_LEAP
     }
 
-    fn respond(&mut self, now: f64, throttled: bool, sent_after_last_cut: bool) -> f64 {
+    /// Records a response at `now`; `sent` says when its request was sent (and may end a
+    /// recovery period: it is asked only for a valid `now`).
+    fn respond(
+        &mut self,
+        now: f64,
+        throttled: bool,
+        sent: impl FnOnce(&mut Events, f64) -> SentWhen,
+    ) -> f64 {
         if !self.valid_time(now) {
             return self.bucket.fill_rate();
         }
@@ -333,41 +358,43 @@ impl RateLimiterState {
         if self.tuning.cold_start == ColdStart::Sdk {
             return self.on_response_sdk(now, throttled);
         }
+        let sent = if self.tuning.one_cut_per_event {
+            match sent(&mut self.events, now) {
+                SentWhen::InRecovery if !self.tuning.recovery_period => SentWhen::After,
+                when => when,
+            }
+        } else {
+            SentWhen::Unknown
+        };
         self.transmit.record(now);
         if !throttled && !self.transmit.is_measured() {
             self.admitted_unmeasured += 1;
         }
+        self.events
+            .count(1, u64::from(throttled && sent != SentWhen::BeforeCut));
         let sending = self.transmit.sending_rate(now);
-        let cut = throttled && (sent_after_last_cut || !self.tuning.one_cut_per_event);
-        if cut {
-            let in_effect = match self.transmit.unmeasured_for(now) {
-                Some(elapsed) => self.admitted_unmeasured as f64 / elapsed,
-                // Callers waited for tokens: the client sent at its fill rate, which the
-                // measured rate (smoothed, half a second late) trails while the rate climbs.
-                None if self.enabled && self.saturated && self.tuning.cut_from_fill_rate => {
-                    self.bucket.fill_rate()
+        match (throttled, sent) {
+            (false, _) => self.calculated_rate = self.cubic.success(now),
+            (true, SentWhen::After) => self.cut(now, sending, true),
+            (true, SentWhen::Unknown) => self.cut(now, sending, false),
+            // Sent in the last cut's recovery period: that overshoot's (see
+            // `Tuning::recovery_period`).
+            (true, SentWhen::InRecovery) => {}
+            (true, SentWhen::BeforeCut) => {
+                if let (1, Some(elapsed)) = (self.cuts, self.transmit.unmeasured_for(now)) {
+                    // A throttle of the first event, in the cold start: not a new cut, but a
+                    // later count of what the service admitted or the client sent, which can
+                    // only raise the cut's base (the first throttle may come back before most
+                    // of the burst's responses do).
+                    let in_effect = self.first_cut_base(elapsed, sending);
+                    if in_effect * self.tuning.beta > self.calculated_rate {
+                        self.calculated_rate = self.cubic.throttle(in_effect, now);
+                    }
                 }
-                None if self.enabled => sending.min(self.bucket.fill_rate()),
-                None => sending,
-            };
-            self.enabled = true;
-            self.calculated_rate = self.cubic.throttle(in_effect, now);
-            self.cuts += 1;
-            self.last_cut = now;
-            self.saturated = false;
-        } else if !throttled {
-            self.calculated_rate = self.cubic.success(now);
-        } else if let Some(elapsed) = self.transmit.unmeasured_for(now) {
-            // A throttle of the same event in the cold start: not a new cut, but it brings
-            // a later count of what the service admitted, which can only raise the cut's base
-            // (the first throttle may come back before most of the burst's successes do).
-            let in_effect = self.admitted_unmeasured as f64 / elapsed;
-            if in_effect * self.tuning.beta > self.calculated_rate {
-                self.calculated_rate = self.cubic.throttle(in_effect, now);
+                // Any other throttle of a request sent before the last cut leaves CUBIC's
+                // rate as it was.
             }
         }
-        // Any other throttle of a request sent before the last cut leaves CUBIC's rate as it
-        // was.
         let rate = self
             .calculated_rate
             .min(self.tuning.max_rate_multiplier * sending);
@@ -376,6 +403,47 @@ impl RateLimiterState {
             self.bucket.limit_capacity(self.tuning.min_capacity);
         }
         self.bucket.fill_rate()
+    }
+
+    /// A throttle that starts a congestion event at `now` (`known`: its request was sent
+    /// after the last cut; otherwise not known): cuts the rate `beta x` from the rate in
+    /// effect, stretched by the throttle share (see [`Tuning::throttle_share_target`]).
+    fn cut(&mut self, now: f64, sending: f64, known: bool) {
+        let in_effect = match self.transmit.unmeasured_for(now) {
+            // The cold start's first cut; when the throttle may answer the same burst (the
+            // send time is not known), every cut of the cold start, so that the burst's
+            // throttles do not compound.
+            Some(elapsed) if !self.enabled || !known => self.first_cut_base(elapsed, sending),
+            // Callers waited for tokens: the client sent at its fill rate, which the measured
+            // rate (smoothed, half a second late) trails while the rate climbs.
+            None if self.enabled && self.saturated && self.tuning.cut_from_fill_rate => {
+                self.bucket.fill_rate()
+            }
+            _ if self.enabled => sending.min(self.bucket.fill_rate()),
+            _ => sending,
+        };
+        self.enabled = true;
+        self.calculated_rate = self.cubic.throttle(in_effect, now);
+        let recovery = self.tuning.recovery_period && self.tuning.one_cut_per_event;
+        let share = self.events.cut(now, recovery);
+        let target = self.tuning.throttle_share_target;
+        if let Some(share) = share.filter(|_| target > 0.0) {
+            self.cubic
+                .set_stretch((share / target).clamp(1.0, self.tuning.max_stretch));
+        }
+        self.cuts += 1;
+        self.saturated = false;
+    }
+
+    /// The rate in effect at the first cut, in the cold start (see
+    /// [`on_response`](Self::on_response)): what the service admitted so far, or, if it
+    /// admitted nothing, what the client sent.
+    fn first_cut_base(&self, elapsed: f64, sending: f64) -> f64 {
+        if self.admitted_unmeasured > 0 {
+            self.admitted_unmeasured as f64 / elapsed
+        } else {
+            sending
+        }
     }
 
     /// botocore's `ClientRateLimiter.on_receiving_response`, line for line: the measured rate,
@@ -391,7 +459,6 @@ impl RateLimiterState {
             };
             self.enabled = true;
             self.cuts += 1;
-            self.last_cut = now;
             self.cubic.throttle(in_effect, now)
         } else {
             self.cubic.success(now)
@@ -425,6 +492,7 @@ impl RateLimiterState {
     ///   first throttle turns it on are never more than with `on_response`.
     pub(crate) fn count_responses(&mut self, count: u64) {
         self.transmit.count(count);
+        self.events.count(count, 0);
         if !self.transmit.is_measured() {
             self.admitted_unmeasured += count;
         }
@@ -502,7 +570,7 @@ impl RateLimiterState {
     /// }
     /// state.on_response(2.05, true); // throttled
     /// assert_eq!(state.last_throttle(), 2.05);
-    /// assert!((state.calculated_rate() - 0.7 * state.max_rate()).abs() < 1e-12);
+    /// assert!((state.calculated_rate() - 0.75 * state.max_rate()).abs() < 1e-12);
     /// ```
     pub fn max_rate(&self) -> f64 {
         self.cubic.max_rate()

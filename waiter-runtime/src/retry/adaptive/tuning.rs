@@ -5,20 +5,26 @@
 /// Three presets:
 ///
 /// * [`Tuning::DEFAULT`] (what [`Tuning::default()`], `RetryConfig::adaptive()` and
-///   [`ClientRateLimiter::new`](super::ClientRateLimiter::new) use): the AWS SDKs' constants
-///   (CUBIC with `C = 0.4` and `BETA = 0.7`, a transmit rate smoothed over half-second
-///   buckets, a fill rate of at least 0.5 tokens/s) with the mechanisms that keep the
-///   service's capacity, **a documented difference from the SDKs**: one cut per congestion
-///   event ([`one_cut_per_event`](Self::one_cut_per_event)), bursts of 50 ms
+///   [`ClientRateLimiter::new`](super::ClientRateLimiter::new) use): our controller, **a
+///   documented difference from the SDKs**. It keeps the SDKs' structure (CUBIC on a token
+///   bucket, a transmit rate smoothed over half-second buckets, the `2 x measured` cap, a
+///   fill rate of at least 0.5 tokens/s) with smaller cuts and a gentler climb
+///   (`beta = 0.75`, `C = 0.2`, where the SDKs have 0.7 and 0.4) and the mechanisms that keep
+///   the service's capacity: one cut per congestion event
+///   ([`one_cut_per_event`](Self::one_cut_per_event)) with a recovery period
+///   ([`recovery_period`](Self::recovery_period)), a slower climb when the client is
+///   throttled often ([`throttle_share_target`](Self::throttle_share_target),
+///   [`max_stretch`](Self::max_stretch)), bursts of 50 ms
 ///   ([`burst_seconds`](Self::burst_seconds)) and the paced cold start
 ///   ([`ColdStart::Observed`]). In the simulation of BENCHMARKS.md ("A fleet of clients": one
 ///   client of 100 callers, 500 requests/s halving to 250, 40 to 50 ms responses) the SDKs'
-///   controller keeps 0.40 of the capacity and this one 0.94. Three more mechanisms are
-///   opt-in, measured there and not better in it: CUBIC's fast convergence
-///   ([`fast_convergence`](Self::fast_convergence)), a rate measured over several responses
-///   ([`rate_min_responses`](Self::rate_min_responses)) and a cut from the fill rate
-///   ([`cut_from_fill_rate`](Self::cut_from_fill_rate)).
-/// * [`Tuning::AWS`]: the SDKs' algorithm with only our paced cold start.
+///   controller keeps 0.40 of the capacity and this one 0.93; fleets of 10 to 100 clients
+///   share it evenly (Jain's index 0.95 or more) with fewer throttles than the SDKs'. Three
+///   more mechanisms are opt-in, measured there and not better in it: CUBIC's fast
+///   convergence ([`fast_convergence`](Self::fast_convergence)), a rate measured over
+///   several responses ([`rate_min_responses`](Self::rate_min_responses)) and a cut from the
+///   fill rate ([`cut_from_fill_rate`](Self::cut_from_fill_rate)).
+/// * [`Tuning::AWS`]: the SDKs' algorithm and constants with only our paced cold start.
 /// * [`Tuning::SDK`]: botocore's `ClientRateLimiter` value for value.
 ///
 /// ```
@@ -26,9 +32,11 @@
 ///
 /// let ours = Tuning::default();
 /// assert_eq!(ours, Tuning::DEFAULT);
-/// assert_eq!((ours.scale_constant, ours.beta), (0.4, 0.7));
-/// assert!(ours.one_cut_per_event && !Tuning::SDK.one_cut_per_event);
+/// assert_eq!((ours.scale_constant, ours.beta), (0.2, 0.75));
+/// assert_eq!((Tuning::SDK.scale_constant, Tuning::SDK.beta), (0.4, 0.7));
+/// assert!(ours.one_cut_per_event && ours.recovery_period && !Tuning::SDK.one_cut_per_event);
 /// assert_eq!((ours.burst_seconds, Tuning::SDK.burst_seconds), (0.05, 1.0));
+/// assert_eq!((ours.throttle_share_target, Tuning::SDK.max_stretch), (0.02, 1.0));
 /// assert!(!ours.cut_from_fill_rate && !ours.fast_convergence);
 ///
 /// // Back off less on each throttle, for services whose limit is steady.
@@ -93,6 +101,34 @@ pub struct Tuning {
     /// a whole second of requests at once; tens of milliseconds pace a client smoothly.
     /// Greater than 0.
     pub burst_seconds: f64,
+    /// A recovery period after each cut (with [`one_cut_per_event`](Self::one_cut_per_event)):
+    /// until the first response to a request sent after the cut, the throttles of requests
+    /// sent in the period start no new congestion event (RFC 9002 section 7.3.2's recovery
+    /// period, which ends when a packet sent in it is acknowledged; here when one is
+    /// answered, throttled or not, so that a service that throttles everything still gets
+    /// cut again one round trip later). The overshoot that caused the cut emptied the
+    /// service's token bucket, and the first requests sent at the lower rate can still find
+    /// it empty. Without the period, a client whose overshoot was large (its first second,
+    /// many requests in flight) was cut twice within two round trips and climbed back to
+    /// the second cut's rate, well below the capacity (in the simulation of BENCHMARKS.md,
+    /// 0.87 of it where the period keeps 0.93 to 0.95). `false` in the SDKs.
+    pub recovery_period: bool,
+    /// The share of throttled responses above which the client climbs back more slowly after
+    /// a cut; 0 turns this off (as in the SDKs). The share is the client's own: throttles of
+    /// requests sent after a cut over the responses between cuts, smoothed over the last
+    /// cuts. A client alone with its service is throttled once per probe, a fraction of a
+    /// percent of its requests; a client among many that share a service (a fleet of
+    /// processes, each with its own limiter) is throttled whenever the others' probing
+    /// overshoots too: at a share `x` above this target, its CUBIC curve after the next cut is
+    /// stretched in time by `x / target` (at most [`max_stretch`](Self::max_stretch)), so the
+    /// fleet probes, and is throttled, less often (BBR's loss threshold of 2 % plays the
+    /// same part). In `[0, 1)`; 0.02 by default.
+    pub throttle_share_target: f64,
+    /// The most the climb after a cut is stretched in time by
+    /// [`throttle_share_target`](Self::throttle_share_target): at least 1 (1: never). 2 by
+    /// default: more stretch throttles fleets less and shares their capacity less evenly
+    /// (BENCHMARKS.md).
+    pub max_stretch: f64,
     /// A throttle cuts from the fill rate when callers waited for tokens since the last cut
     /// (the client was sending at its fill rate), rather than from
     /// `min(measured rate, fill rate)`: the measured rate is smoothed over half-second
@@ -196,12 +232,20 @@ impl Tuning {
         rate_min_responses: 1,
         burst_seconds: 1.0,
         cut_from_fill_rate: false,
+        recovery_period: false,
+        throttle_share_target: 0.0,
+        max_stretch: 1.0,
     };
 
-    /// Our controller (the default): the AWS SDKs' constants with the mechanisms that keep
-    /// the service's capacity (see [`Tuning`]).
+    /// Our controller (the default): the AWS SDKs' structure with smaller cuts, a gentler
+    /// climb and the mechanisms that keep the service's capacity (see [`Tuning`]).
     pub const DEFAULT: Tuning = Tuning {
+        scale_constant: 0.2,
+        beta: 0.75,
         one_cut_per_event: true,
+        recovery_period: true,
+        throttle_share_target: 0.02,
+        max_stretch: 2.0,
         burst_seconds: 0.05,
         ..Tuning::AWS
     };
@@ -222,7 +266,7 @@ impl Tuning {
     /// assert_eq!(err.field(), "beta");
     /// ```
     pub fn validate(&self) -> Result<(), InvalidTuning> {
-        let checks: [(&'static str, f64, bool, &'static str); 9] = [
+        let checks: [(&'static str, f64, bool, &'static str); 11] = [
             (
                 "scale_constant",
                 self.scale_constant,
@@ -276,6 +320,18 @@ impl Tuning {
                 self.burst_seconds,
                 self.burst_seconds > 0.0,
                 "> 0",
+            ),
+            (
+                "throttle_share_target",
+                self.throttle_share_target,
+                (0.0..1.0).contains(&self.throttle_share_target),
+                "in [0, 1)",
+            ),
+            (
+                "max_stretch",
+                self.max_stretch,
+                self.max_stretch >= 1.0,
+                ">= 1",
             ),
         ];
         for (field, value, ok, requirement) in checks {

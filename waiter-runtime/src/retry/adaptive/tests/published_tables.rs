@@ -458,15 +458,40 @@ fn an_early_throttle_cuts_to_beta_times_the_admitted_rate_not_to_the_floor() {
 }
 
 #[test]
-fn an_early_throttle_before_any_success_goes_to_the_floor_as_in_the_sdks() {
+fn an_early_throttle_before_any_success_cuts_from_the_rate_sent() {
+    // Nothing admitted yet: the SDKs cut to the floor (0.5/s); the client sent one request
+    // in the 0.05 s since its bucket began, so the cut is from 20/s.
     let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     state.on_response(0.05, true);
-    assert_eq!(state.cubic().max_rate(), 0.0);
-    assert_eq!(state.fill_rate(), 0.5);
-    // A throttle at the very instant the clock started has no rate to go by either.
+    assert_close(state.cubic().max_rate(), 20.0, "w_max");
+    assert_close(state.fill_rate(), 0.7 * 20.0, "fill rate");
+    let mut sdk = RateLimiterState::with_tuning(Tuning::SDK, 0.0).unwrap();
+    sdk.on_response(0.05, true);
+    assert_eq!(sdk.fill_rate(), 0.5);
+    // A throttle at the very instant the clock started has no rate to go by: the floor.
     let mut state = RateLimiterState::with_tuning(Tuning::AWS, 0.0).unwrap();
     state.on_response(0.0, true);
     assert_eq!(state.fill_rate(), 0.5);
+}
+
+#[test]
+fn clients_throttled_before_any_success_start_where_the_others_do() {
+    // Two clients of a fleet, ten requests each at t = 0 against one service: the first
+    // client's ten are admitted (the service's burst), the second's throttled. Both are cut
+    // from the rate they saw in their first round trip, so they start even; the SDKs' rule
+    // (and ours before) put the second at the 0.5/s floor, behind for seconds.
+    let mut admitted = RateLimiterState::new(0.0);
+    let mut throttled = RateLimiterState::new(0.0);
+    let (a, t) = (admitted.send_mark(), throttled.send_mark());
+    for i in 0..10 {
+        let now = 0.040 + 0.001 * f64::from(i);
+        admitted.on_response_to_mark(now, a, false);
+        throttled.on_response_to_mark(now, t, true);
+    }
+    admitted.on_response_to_mark(0.05, a, true);
+    assert!(admitted.is_enabled() && throttled.is_enabled());
+    let (x, y) = (admitted.fill_rate(), throttled.fill_rate());
+    assert!(y > 0.8 * x && y < 1.2 * x, "{x} and {y}");
 }
 
 #[test]
