@@ -18,7 +18,7 @@
 ///   ([`burst_seconds`](Self::burst_seconds)) and the paced cold start
 ///   ([`ColdStart::Observed`]). In the simulation of BENCHMARKS.md ("A fleet of clients": one
 ///   client of 100 callers, 500 requests/s halving to 250, 40 to 50 ms responses) the SDKs'
-///   controller keeps 0.40 of the capacity and this one 0.93; fleets of 10 to 100 clients
+///   controller keeps 0.40 of the capacity and this one 0.94; fleets of 10 to 100 clients
 ///   share it evenly (Jain's index 0.95 or more) with fewer throttles than the SDKs'. Three
 ///   more mechanisms are opt-in, measured there and not better in it: CUBIC's fast
 ///   convergence ([`fast_convergence`](Self::fast_convergence)), a rate measured over
@@ -111,7 +111,8 @@ pub struct Tuning {
     /// it empty. Without the period, a client whose overshoot was large (its first second,
     /// many requests in flight) was cut twice within two round trips and climbed back to
     /// the second cut's rate, well below the capacity (in the simulation of BENCHMARKS.md,
-    /// 0.87 of it where the period keeps 0.93 to 0.95). `false` in the SDKs.
+    /// 0.87 of it in one run, where the period keeps 0.94 to 0.95 in eleven). `false` in the
+    /// SDKs.
     pub recovery_period: bool,
     /// The share of throttled responses above which the client climbs back more slowly after
     /// a cut; 0 turns this off (as in the SDKs). The share is the client's own: throttles of
