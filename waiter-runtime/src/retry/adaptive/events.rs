@@ -109,7 +109,8 @@ impl Events {
         self.phase
     }
 
-    fn in_recovery(&self) -> bool {
+    /// Whether a recovery period is open.
+    pub(crate) fn in_recovery(&self) -> bool {
         self.phase % 2 == 1
     }
 

@@ -473,9 +473,11 @@ impl RateLimiterState {
     /// Whether a successful response changes the fill rate only by closing a transmit-rate
     /// bucket: the rate has been measured (before, the cap follows every response) and CUBIC's
     /// rate (which only grows between throttles) is at or above the
-    /// `max_rate_multiplier x measured` cap after the last response, a success.
+    /// `max_rate_multiplier x measured` cap after the last response, a success; and no
+    /// recovery period is open (the next response may end it, and must be seen).
     pub(crate) fn success_keeps_rate(&self) -> bool {
-        self.transmit.is_measured()
+        !self.events.in_recovery()
+            && self.transmit.is_measured()
             && !self.transmit.is_overdue()
             && self.calculated_rate >= self.tuning.max_rate_multiplier * self.transmit.measured()
     }
