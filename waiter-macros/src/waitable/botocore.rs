@@ -146,16 +146,8 @@ pub(super) fn botocore_waiters(node: &Node) -> Vec<WaiterDef> {
                 && m.key.chars().all(|c| c.is_ascii_alphanumeric())
         })
         .map(|m| WaiterDef {
-            name: m.key.clone(),
-            name_span: m.key_span,
-            documentation: None,
-            acceptors: Vec::new(),
-            acceptors_written: 0,
             acceptors_span: m.value.span,
-            min_delay: None,
-            max_delay: None,
-            deprecated: false,
-            tags: Vec::new(),
+            ..WaiterDef::named(m.key.clone(), m.key_span)
         })
         .collect()
 }

@@ -19,6 +19,7 @@ pub(crate) fn read(cx: &Ctxt, node: &Node) -> Waitable {
         // report nothing more: the translation advice is the one error.
         return Waitable {
             waiters: botocore_waiters(node),
+            origin: None,
         };
     }
     if let Some(members) = object(
@@ -32,7 +33,10 @@ pub(crate) fn read(cx: &Ctxt, node: &Node) -> Waitable {
             }
         }
     }
-    Waitable { waiters }
+    Waitable {
+        waiters,
+        origin: None,
+    }
 }
 
 fn object<'a>(cx: &Ctxt, node: &'a Node, what: &str) -> Option<&'a [Member]> {
@@ -173,6 +177,8 @@ fn read_waiter(cx: &Ctxt, entry: &Member) -> Option<WaiterDef> {
         max_delay: None,
         deprecated: false,
         tags: Vec::new(),
+        published_max_wait: None,
+        read_from: None,
     };
     let mut has_acceptors = false;
     const KNOWN: &[&str] = &[
