@@ -33,8 +33,8 @@ mod const_str;
 mod error_codes;
 pub mod typed;
 pub use checks::{
-    ForeignErrorCode, InputSearchable, MaxWaitGiven, OutputSearchable, SetMaxWaitGiven,
-    WithoutMaxWait, foreign_error_type, searchable_input,
+    BlockingWaitGiven, ForeignErrorCode, InputSearchable, MaxWaitGiven, OutputSearchable,
+    SetMaxWaitGiven, WithoutMaxWait, foreign_error_type, searchable_input,
 };
 pub use error_codes::{
     DerivedErrorCodes, ErrorCodes, KnownCode, UnknownErrorCodes, codeless, error_type_hint,
