@@ -8,7 +8,7 @@
 //! | `description` | `documentation` |
 //! | `path`, string `expected` | `output`, `stringEquals` |
 //! | `path`, boolean `expected` | `output`, `booleanEquals` |
-//! | `path`, other `expected` (a number) | `output`, path `(<argument>) == `<expected>``, `booleanEquals` `true` |
+//! | `path`, other `expected` (a number) | `output`, path ``(<argument>) == `<expected>` ``, `booleanEquals` `true` |
 //! | `pathAll` / `pathAny` | `output`, `allStringEquals` / `anyStringEquals` |
 //! | `error`, a code | `errorType` |
 //! | `error`, `true` (any error) / `false` (no error) | `success: false` / `success: true` |
