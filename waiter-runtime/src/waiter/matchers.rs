@@ -100,6 +100,7 @@ impl<E: ProvideErrorMetadata + ?Sized> ErrorCode for E {
 ///
 /// struct NotFound;
 /// impl ProvideErrorMetadata for NotFound {
+///     fn code(&self) -> Option<&str> { Some("NotFound") }
 ///     fn http_status(&self) -> Option<u16> { Some(404) }
 /// }
 /// struct Output;
