@@ -174,66 +174,100 @@ impl Reader<'_> {
             Some(b'"') => self.string().map(Literal::String),
             Some(b'-' | b'0'..=b'9') => self.number().map(Literal::Number),
             Some(b'[') => {
-                let depth = self.deeper(depth)?;
-                self.pos += 1;
                 let mut items = Vec::new();
-                self.skip_whitespace();
-                if self.eat("]") {
-                    return Ok(Literal::Array(items));
-                }
-                loop {
-                    self.skip_whitespace();
-                    if self.peek() == Some(b']') {
-                        return Err(self
-                            .error("a comma before `]`: remove it (JSON has no trailing commas)"));
-                    }
-                    items.push(self.value(depth)?);
-                    self.skip_whitespace();
-                    if self.eat(",") {
-                        continue;
-                    }
-                    if self.eat("]") {
-                        return Ok(Literal::Array(items));
-                    }
-                    return Err(self.error("expected `,` or `]`"));
-                }
+                self.array(depth, |r, depth| {
+                    items.push(r.value(depth)?);
+                    Ok(())
+                })?;
+                Ok(Literal::Array(items))
             }
             Some(b'{') => {
-                let depth = self.deeper(depth)?;
-                self.pos += 1;
                 let mut members = BTreeMap::new();
-                self.skip_whitespace();
-                if self.eat("}") {
-                    return Ok(Literal::Object(members));
-                }
-                loop {
-                    self.skip_whitespace();
-                    if self.peek() == Some(b'}') {
-                        return Err(self
-                            .error("a comma before `}`: remove it (JSON has no trailing commas)"));
-                    }
-                    if self.peek() != Some(b'"') {
-                        return Err(self.error("expected a key (a string in double quotes)"));
-                    }
-                    let key = self.string()?;
-                    self.skip_whitespace();
-                    if !self.eat(":") {
-                        return Err(self.error("expected `:` after the key"));
-                    }
-                    self.skip_whitespace();
-                    let value = self.value(depth)?;
-                    members.insert(key, value);
-                    self.skip_whitespace();
-                    if self.eat(",") {
-                        continue;
-                    }
-                    if self.eat("}") {
-                        return Ok(Literal::Object(members));
-                    }
-                    return Err(self.error("expected `,` or `}`"));
-                }
+                self.object(depth, true, |r, key, depth| {
+                    members.insert(key.unwrap_or_default(), r.value(depth)?);
+                    Ok(())
+                })?;
+                Ok(Literal::Object(members))
             }
             Some(_) => Err(self.error("expected a value")),
+        }
+    }
+
+    /// The list at `pos` (its `[` next): `item` reads each element (at the depth inside).
+    fn array(
+        &mut self,
+        depth: usize,
+        mut item: impl FnMut(&mut Self, usize) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        let depth = self.deeper(depth)?;
+        self.pos += 1;
+        self.skip_whitespace();
+        if self.eat("]") {
+            return Ok(());
+        }
+        loop {
+            self.skip_whitespace();
+            if self.peek() == Some(b']') {
+                return Err(
+                    self.error("a comma before `]`: remove it (JSON has no trailing commas)")
+                );
+            }
+            item(self, depth)?;
+            self.skip_whitespace();
+            if self.eat(",") {
+                continue;
+            }
+            if self.eat("]") {
+                return Ok(());
+            }
+            return Err(self.error("expected `,` or `]`"));
+        }
+    }
+
+    /// The object at `pos` (its `{` next): `member` reads each value (at the depth inside),
+    /// given its key when `keys` (else the key is checked and not kept).
+    fn object(
+        &mut self,
+        depth: usize,
+        keys: bool,
+        mut member: impl FnMut(&mut Self, Option<String>, usize) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        let depth = self.deeper(depth)?;
+        self.pos += 1;
+        self.skip_whitespace();
+        if self.eat("}") {
+            return Ok(());
+        }
+        loop {
+            self.skip_whitespace();
+            if self.peek() == Some(b'}') {
+                return Err(
+                    self.error("a comma before `}`: remove it (JSON has no trailing commas)")
+                );
+            }
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a key (a string in double quotes)"));
+            }
+            let key = if keys {
+                Some(self.string()?)
+            } else {
+                self.skip_string()?;
+                None
+            };
+            self.skip_whitespace();
+            if !self.eat(":") {
+                return Err(self.error("expected `:` after the key"));
+            }
+            self.skip_whitespace();
+            member(self, key, depth)?;
+            self.skip_whitespace();
+            if self.eat(",") {
+                continue;
+            }
+            if self.eat("}") {
+                return Ok(());
+            }
+            return Err(self.error("expected `,` or `}`"));
         }
     }
 
@@ -252,40 +286,12 @@ impl Reader<'_> {
                 Ok(())
             }
             Pick::Descend if self.peek() == Some(b'{') => {
-                let depth = self.deeper(depth)?;
-                self.pos += 1;
-                self.skip_whitespace();
-                if self.eat("}") {
-                    return Ok(());
-                }
-                loop {
-                    self.skip_whitespace();
-                    if self.peek() == Some(b'}') {
-                        return Err(self
-                            .error("a comma before `}`: remove it (JSON has no trailing commas)"));
-                    }
-                    if self.peek() != Some(b'"') {
-                        return Err(self.error("expected a key (a string in double quotes)"));
-                    }
-                    let key = self.string()?;
-                    self.skip_whitespace();
-                    if !self.eat(":") {
-                        return Err(self.error("expected `:` after the key"));
-                    }
-                    self.skip_whitespace();
-                    path.push(key);
-                    let picked = self.pick(want, path, out, depth);
+                self.object(depth, true, |r, key, depth| {
+                    path.push(key.unwrap_or_default());
+                    let picked = r.pick(want, path, out, depth);
                     path.pop();
-                    picked?;
-                    self.skip_whitespace();
-                    if self.eat(",") {
-                        continue;
-                    }
-                    if self.eat("}") {
-                        return Ok(());
-                    }
-                    return Err(self.error("expected `,` or `}`"));
-                }
+                    picked
+                })
             }
             Pick::Descend | Pick::Skip => self.skip(depth),
         }
@@ -295,63 +301,8 @@ impl Reader<'_> {
     fn skip(&mut self, depth: usize) -> Result<(), JsonError> {
         match self.peek() {
             Some(b'"') => self.skip_string(),
-            Some(b'[') => {
-                let depth = self.deeper(depth)?;
-                self.pos += 1;
-                self.skip_whitespace();
-                if self.eat("]") {
-                    return Ok(());
-                }
-                loop {
-                    self.skip_whitespace();
-                    if self.peek() == Some(b']') {
-                        return Err(self
-                            .error("a comma before `]`: remove it (JSON has no trailing commas)"));
-                    }
-                    self.skip(depth)?;
-                    self.skip_whitespace();
-                    if self.eat(",") {
-                        continue;
-                    }
-                    if self.eat("]") {
-                        return Ok(());
-                    }
-                    return Err(self.error("expected `,` or `]`"));
-                }
-            }
-            Some(b'{') => {
-                let depth = self.deeper(depth)?;
-                self.pos += 1;
-                self.skip_whitespace();
-                if self.eat("}") {
-                    return Ok(());
-                }
-                loop {
-                    self.skip_whitespace();
-                    if self.peek() == Some(b'}') {
-                        return Err(self
-                            .error("a comma before `}`: remove it (JSON has no trailing commas)"));
-                    }
-                    if self.peek() != Some(b'"') {
-                        return Err(self.error("expected a key (a string in double quotes)"));
-                    }
-                    self.skip_string()?;
-                    self.skip_whitespace();
-                    if !self.eat(":") {
-                        return Err(self.error("expected `:` after the key"));
-                    }
-                    self.skip_whitespace();
-                    self.skip(depth)?;
-                    self.skip_whitespace();
-                    if self.eat(",") {
-                        continue;
-                    }
-                    if self.eat("}") {
-                        return Ok(());
-                    }
-                    return Err(self.error("expected `,` or `}`"));
-                }
-            }
+            Some(b'[') => self.array(depth, |r, depth| r.skip(depth)),
+            Some(b'{') => self.object(depth, false, |r, _, depth| r.skip(depth)),
             // Scalars other than strings are short: read them as `value` does.
             _ => self.value(depth).map(drop),
         }

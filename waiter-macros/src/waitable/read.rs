@@ -167,18 +167,8 @@ fn duplicate(cx: &Ctxt, members: &[Member], member: &Member) -> bool {
 fn read_waiter(cx: &Ctxt, entry: &Member) -> Option<WaiterDef> {
     let members = object(cx, &entry.value, &format!("the waiter `{}`", entry.key))?;
     let mut waiter = WaiterDef {
-        name: entry.key.clone(),
-        name_span: entry.key_span,
-        documentation: None,
-        acceptors: Vec::new(),
-        acceptors_written: 0,
         acceptors_span: entry.value.span,
-        min_delay: None,
-        max_delay: None,
-        deprecated: false,
-        tags: Vec::new(),
-        published_max_wait: None,
-        read_from: None,
+        ..WaiterDef::named(entry.key.clone(), entry.key_span)
     };
     let mut has_acceptors = false;
     const KNOWN: &[&str] = &[
