@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::waiter::Waiter;
+use super::Waiter;
 use crate::ProvideErrorMetadata;
 use crate::poll_scope;
 use crate::retry::RetryClassifiers;
