@@ -38,7 +38,10 @@ impl Retrier {
             let result = op().await;
             crate::metrics::attempted();
             if result.is_ok() {
-                limiter.on_response(false);
+                // With its send mark, as the retry loop reports every attempt: the limiter
+                // tells a success sent after a cut from one sent before it (and ends the
+                // recovery period after the cut with the first).
+                limiter.on_attempt_response(sent, false);
                 token.success();
                 return result;
             }
