@@ -227,3 +227,62 @@ fn quota_refusals_and_rate_limiter_waits() {
         [1.0, 1.0]
     );
 }
+
+/// Lets the first attempt through at once, then makes every other wait an hour.
+#[derive(Debug, Default)]
+struct FirstOnlyLimiter(std::sync::atomic::AtomicU32);
+
+impl RateLimiter for FirstOnlyLimiter {
+    fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        let n = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let wait = if n == 0 {
+            Duration::ZERO
+        } else {
+            Duration::from_secs(3600)
+        };
+        Box::pin(tokio::time::sleep(wait))
+    }
+    fn on_response(&self, _: bool) {}
+}
+
+/// Issue 39.6: a retry whose rate-limiter token would come after the waiter's deadline is not
+/// made, and is counted nowhere: not in the poll's `attempts`, not in
+/// `waiter_poll_attempts_total`, not in `retry_retries_total` (each counted it).
+#[test]
+fn a_retry_not_made_for_the_limiter_is_not_counted() {
+    let recording = Recording::default();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let outcome = recording.run(async move {
+        let service = Service::new(vec![Err(Error::Throttled)]);
+        let retrier =
+            Retrier::new(config(3)).with_rate_limiter(Arc::new(FirstOnlyLimiter::default()));
+        service
+            .wait_until_stack_ready()
+            .retrier(retrier)
+            .on_poll(move |e: &waiter_runtime::waiter::PollEvent| seen.lock().unwrap().push(*e))
+            .wait(Duration::from_secs(60))
+            .await
+    });
+    assert!(
+        matches!(
+            outcome,
+            Err(waiter_runtime::WaiterError::ExceededMaxWait { .. })
+        ),
+        "{outcome:?}"
+    );
+    let events = events.lock().unwrap();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].attempts, 1, "{:?}", events[0]);
+    let counters = recording.counters();
+    assert_eq!(counters.get("retry_attempts_total{}"), Some(&1));
+    assert_eq!(
+        counters.get("waiter_poll_attempts_total{waiter=StackReady}"),
+        Some(&1)
+    );
+    assert_eq!(
+        counters.get("retry_retries_total{kind=throttling_error}"),
+        None,
+        "{counters:?}"
+    );
+}

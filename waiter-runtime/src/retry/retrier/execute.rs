@@ -109,6 +109,9 @@ impl Retrier {
             }
         });
         let mut retried: Option<Result<O, E>> = None;
+        // The retry scheduled and its wait: counted (metrics, the poll's attempts) once the
+        // attempt is made, not when it is scheduled (its rate-limiter token may come too late).
+        let mut scheduled: Option<(ErrorKind, Duration)> = None;
         loop {
             let result = match first.take() {
                 Some(result) => result,
@@ -124,6 +127,10 @@ impl Retrier {
                             let result = retried
                                 .take()
                                 .expect("kept while a deadline bounds the wait");
+                            if let (Some(scope), Some((_, waited))) = (&scope, scheduled) {
+                                // The backoff was waited; the retry was not made.
+                                scope.record_retry_wait(waited);
+                            }
                             let by_waiter = deadline
                                 .is_none_or(|budget| until.is_some_and(|until| until < budget));
                             let stop = if by_waiter {
@@ -151,6 +158,12 @@ impl Retrier {
                         }
                     }
                     drop(retried.take());
+                    if let Some((kind, waited)) = scheduled.take() {
+                        crate::metrics::retried(kind);
+                        if let Some(scope) = &scope {
+                            scope.record_retry(waited);
+                        }
+                    }
                     if timed {
                         attempt_began = Some(timer::now());
                     }
@@ -309,7 +322,6 @@ impl Retrier {
                 quota_available = inner.quota.available(),
                 "retrying"
             );
-            crate::metrics::retried(reason.kind());
             if let Some(hook) = &inner.on_retry {
                 hook(&RetryEvent {
                     attempt,
@@ -323,9 +335,7 @@ impl Retrier {
             } else {
                 drop(result);
             }
-            if let Some(scope) = &scope {
-                scope.record_retry(delay);
-            }
+            scheduled = Some((reason.kind(), delay));
             if !delay.is_zero() {
                 // Boxed: keeps the timer out of every call's future, retried or not.
                 Box::pin(timer::sleep(inner.sleep.as_ref(), delay)).await;

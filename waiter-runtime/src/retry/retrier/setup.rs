@@ -177,7 +177,10 @@ impl Retrier {
     }
 
     /// Calls `hook` before every retry (after the decision, before the backoff), with what
-    /// failed, why it is retried and how long the retrier will wait.
+    /// failed, why it is retried and how long the retrier will wait. In adaptive mode a retry
+    /// announced so may still not be made, when its rate-limiter token would come past the
+    /// time budget or the waiter's deadline: [`RunReport`](crate::retry::RunReport)'s
+    /// `attempts` and `stop` say what was made.
     pub fn on_retry(self, hook: impl Fn(&RetryEvent<'_>) + Send + Sync + 'static) -> Self {
         self.edit(|inner| inner.on_retry = Some(Arc::new(hook)))
     }
