@@ -106,7 +106,10 @@ mod reqwest_middleware;
 mod ureq;
 
 #[cfg(feature = "http")]
-pub use self::http::{error_code_from_header_map, retry_after_from_header_map};
+pub(crate) use self::http::retry_forbidden_by;
+pub use self::http::{
+    error_code_from_header_map, retry_after_from_header_map, retry_hint_from_header_map,
+};
 #[cfg(any(feature = "reqwest", feature = "reqwest-0_12", feature = "tower"))]
 pub(crate) use self::hyper::hyper_verdict;
 #[cfg(feature = "io")]
@@ -158,9 +161,16 @@ pub trait ProvideErrorMetadata {
     }
 
     /// How long the service asked the client to wait before retrying (`Retry-After`,
-    /// `x-amz-retry-after`), if it said.
+    /// `x-amz-retry-after` and the other [hints](hint)), if it said.
     fn retry_after(&self) -> Option<Duration> {
         None
+    }
+
+    /// Whether the service asked the client not to retry at all (gRPC's
+    /// `grpc-retry-pushback-ms` negative or unreadable: see [`hint`]). The built-in
+    /// [`ServerPushbackClassifier`](crate::retry::ServerPushbackClassifier) forbids the retry.
+    fn retry_forbidden(&self) -> bool {
+        false
     }
 
     /// Whether the error is transient: a timeout, a connection or IO error, where no response
@@ -232,6 +242,9 @@ macro_rules! forward_metadata {
             }
             fn retry_after(&self) -> Option<Duration> {
                 (**self).retry_after()
+            }
+            fn retry_forbidden(&self) -> bool {
+                (**self).retry_forbidden()
             }
             fn is_transient(&self) -> bool {
                 (**self).is_transient()

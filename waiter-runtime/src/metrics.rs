@@ -16,6 +16,8 @@
 //! | `retry_throttles_total` | counter | responses | | responses the classifiers called throttling |
 //! | `retry_quota_refusals_total` | counter | retries | | retries the retry quota refused |
 //! | `retry_rate_limit_wait_seconds` | histogram | seconds | | time an attempt waited for the adaptive rate limiter (only attempts that waited) |
+//! | `retry_budget_refusals_total` | counter | retries | | retries the [`RetryBudget`](crate::retry::RetryBudget) refused |
+//! | `retry_attempt_timeouts_total` | counter | attempts | | attempts cut short at their timeout ([`Retrier::run_timed`](crate::retry::Retrier::run_timed), the retry layers) |
 //!
 //! Label values are bounded: `waiter` is the waiter's name from its model (a `&'static
 //! str`); `outcome` is one of `success`, `failure_state`, `operation_failed`,
@@ -162,4 +164,20 @@ fn kind_label(kind: ErrorKind) -> &'static str {
         ErrorKind::ServerError => "server_error",
         ErrorKind::ClientError => "client_error",
     }
+}
+
+// Issue 36: the retry budget and attempt timeouts.
+
+/// The retry budget refused a retry.
+#[inline]
+pub(crate) fn budget_refused() {
+    #[cfg(feature = "metrics")]
+    ::metrics::counter!("retry_budget_refusals_total").increment(1);
+}
+
+/// An attempt was cut short at its timeout.
+#[inline]
+pub(crate) fn attempt_timed_out() {
+    #[cfg(feature = "metrics")]
+    ::metrics::counter!("retry_attempt_timeouts_total").increment(1);
 }

@@ -10,7 +10,7 @@ use super::RetryAction;
 use super::classifier::{ClassifyContext, ClassifyRetry, RetryClassifierPriority};
 use super::classifiers::{
     ErrorCodeClassifier, HttpStatusCodeClassifier, ModeledAsRetryableClassifier,
-    TransientErrorClassifier,
+    ServerPushbackClassifier, TransientErrorClassifier,
 };
 
 /// A classifier behind an `Arc`, cheap to clone and share.
@@ -110,7 +110,10 @@ where
 /// let mut classifiers = RetryClassifiers::defaults();
 /// classifiers.push(classifier_fn("never", |_| RetryAction::RetryForbidden));
 /// let names: Vec<_> = classifiers.iter().map(|c| c.name()).collect();
-/// assert_eq!(names, ["http status code", "error code", "modeled as retryable", "transient error", "never"]);
+/// assert_eq!(
+///     names,
+///     ["server pushback", "http status code", "error code", "modeled as retryable", "transient error", "never"],
+/// );
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct RetryClassifiers {
@@ -126,9 +129,10 @@ impl RetryClassifiers {
     }
 
     /// The built-in classifiers: transient error, modeled as retryable, error code, HTTP status
-    /// code (500, 502, 503, 504).
+    /// code (500, 502, 503, 504), server pushback (the server asked for no retry).
     pub fn defaults() -> Self {
         let mut all = Self::new();
+        all.push(ServerPushbackClassifier);
         all.push(TransientErrorClassifier);
         all.push(ModeledAsRetryableClassifier);
         all.push(ErrorCodeClassifier::new());

@@ -36,6 +36,9 @@ pub enum StopReason {
     MaxAttempts,
     /// A retry was indicated but the quota had too few tokens.
     QuotaExhausted(QuotaExhausted),
+    /// A retry was indicated but the [`RetryBudget`](super::RetryBudget) allowed none: the
+    /// retries of the last window already add the budget's share of the calls and its floor.
+    RetryBudgetExhausted,
     /// A retry was indicated but its backoff would have ended past the time budget, or its
     /// rate-limiter token would have come after it (the retry is not made: its quota cost
     /// goes back).
@@ -53,6 +56,22 @@ pub enum StopReason {
     /// A retry was indicated but the operation could not be made again: a retry layer had no
     /// copy of the request to send (the last response is the caller's).
     CannotRepeat,
+}
+
+impl<O, E> RunReport<O, E> {
+    /// The same report with its result mapped.
+    pub(crate) fn map_result<P, F>(
+        self,
+        f: impl FnOnce(Result<O, E>) -> Result<P, F>,
+    ) -> RunReport<P, F> {
+        RunReport {
+            result: f(self.result),
+            attempts: self.attempts,
+            stop: self.stop,
+            tokens_taken: self.tokens_taken,
+            tokens_returned: self.tokens_returned,
+        }
+    }
 }
 
 /// A retry about to happen, as passed to [`Retrier::on_retry`](super::Retrier::on_retry) hooks.

@@ -67,7 +67,9 @@ use std::time::Duration;
 #[cfg(any(feature = "reqwest-middleware", feature = "tower"))]
 use super::HttpStatusCodeClassifier;
 use crate::ProvideErrorMetadata;
-use crate::error_metadata::{error_code_from_header_map, retry_after_from_header_map};
+use crate::error_metadata::{
+    error_code_from_header_map, retry_after_from_header_map, retry_forbidden_by,
+};
 
 #[cfg(feature = "reqwest-middleware")]
 pub use self::reqwest_middleware::RetryMiddleware;
@@ -162,6 +164,12 @@ impl<R: HttpResponse, E: ProvideErrorMetadata> ProvideErrorMetadata for HttpFail
         match self {
             HttpFailure::Response(r) => retry_after_from_header_map(r.header_map()),
             HttpFailure::Transport(e) => e.retry_after(),
+        }
+    }
+    fn retry_forbidden(&self) -> bool {
+        match self {
+            HttpFailure::Response(r) => retry_forbidden_by(r.header_map()),
+            HttpFailure::Transport(e) => e.retry_forbidden(),
         }
     }
     fn is_transient(&self) -> bool {

@@ -4,7 +4,9 @@ use std::future::Future;
 
 use super::setup::Retrier;
 use crate::ProvideErrorMetadata;
-use crate::retry::{ClassifyRetry, RetryClassifiers, RunReport, SharedRetryClassifier};
+use crate::retry::{
+    AttemptError, ClassifyRetry, RetryClassifiers, RunReport, SharedRetryClassifier,
+};
 
 /// Per-call overrides of a [`Retrier`]; see [`Retrier::customize`].
 #[derive(Debug)]
@@ -157,6 +159,28 @@ impl<'r> CustomizedRun<'r> {
     {
         let (retrier, settings) = self.settings();
         let token = retrier.inner.quota.acquire();
-        retrier.execute(&settings, op, token, None).await
+        super::plain(retrier.execute(&settings, op, token, None).await)
+    }
+
+    /// Runs `op` with the overrides; see [`Retrier::run_timed`].
+    pub async fn run_timed<F, Fut, O, E>(self, op: F) -> Result<O, AttemptError<E>>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        self.run_report_timed(op).await.result
+    }
+
+    /// Runs `op` with the overrides; see [`Retrier::run_report_timed`].
+    pub async fn run_report_timed<F, Fut, O, E>(self, op: F) -> RunReport<O, AttemptError<E>>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        let (retrier, settings) = self.settings();
+        let token = retrier.inner.quota.acquire();
+        super::timed(retrier.execute(&settings, op, token, None).await)
     }
 }

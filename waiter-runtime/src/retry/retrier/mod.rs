@@ -2,10 +2,12 @@
 //! while the rules allow. Here, the calls; `setup.rs`, the retrier; `execute.rs`, the loop;
 //! `call.rs`, per-call settings.
 
+use std::convert::Infallible;
 use std::future::Future;
 
 use crate::ProvideErrorMetadata;
-use crate::retry::{RetryClassifiers, RunReport};
+use crate::retry::attempt_time;
+use crate::retry::{AttemptError, AttemptTimedOut, RetryClassifiers, RunReport};
 use crate::timer;
 
 mod call;
@@ -17,9 +19,32 @@ pub use call::CustomizedRun;
 use execute::{FirstTry, acquire_timed};
 pub use setup::Retrier;
 
+/// A report of a call whose attempts are never cut short: the operation's result.
+fn plain<O, E>(report: RunReport<Result<O, E>, Infallible>) -> RunReport<O, E> {
+    report.map_result(|result| match result {
+        Ok(result) => result,
+        Err(never) => match never {},
+    })
+}
+
+/// A report of a call whose attempts may be cut short at their timeout.
+fn timed<O, E>(report: RunReport<Result<O, E>, AttemptTimedOut>) -> RunReport<O, AttemptError<E>> {
+    report.map_result(|result| match result {
+        Ok(Ok(out)) => Ok(out),
+        Ok(Err(e)) => Err(AttemptError::Failed(e)),
+        Err(timed_out) => Err(AttemptError::TimedOut(timed_out)),
+    })
+}
+
 impl Retrier {
     /// Runs `op` until it succeeds, fails for good, or the rules stop the retries; returns the
     /// last result.
+    ///
+    /// With an [`attempt_timeout`](crate::retry::RetryConfigBuilder::attempt_timeout) or a
+    /// `max_total_time`, each attempt is handed its time
+    /// ([`attempt_time_left`](crate::retry::attempt_time_left)) but not cut short: the result
+    /// is the operation's, whose error type could not say it timed out.
+    /// [`run_timed`](Self::run_timed) cuts it short.
     pub async fn run<F, Fut, O, E>(&self, mut op: F) -> Result<O, E>
     where
         F: FnMut() -> Fut,
@@ -33,6 +58,7 @@ impl Retrier {
             // retry loop (boxed) is only entered by calls that fail.
             let ticket = limiter.call_started();
             let token = inner.quota.acquire();
+            inner.deposit();
             acquire_timed(limiter, ticket, None, inner.sleep.as_ref()).await;
             let sent = limiter.attempt_sent();
             let result = op().await;
@@ -50,25 +76,29 @@ impl Retrier {
                 ticket,
                 acquired: true,
                 sent,
-                started: None, // the fast path is taken only without a time budget
+                started: None, // the fast path is taken only without a time bound
             };
-            return Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
-                .await
-                .result;
+            return plain(
+                Box::pin(self.execute(&CallSettings::default(), op, token, Some(first))).await,
+            )
+            .result;
         }
         if !inner.fast_first_try() {
             let token = inner.quota.acquire();
             // Boxed: the retry loop's state stays out of the fast path's future.
-            return Box::pin(self.execute(&CallSettings::default(), op, token, None))
-                .await
+            return plain(Box::pin(self.execute(&CallSettings::default(), op, token, None)).await)
                 .result;
         }
         // Fast path: a first try that succeeds needs no classification (no classifier would
         // retry a success) and costs one quota update. The retry loop is boxed, so its state
         // is only paid for by calls that fail.
         let token = inner.quota.acquire();
-        let started = inner.config.max_total_time().map(|_| timer::now());
-        let result = op().await;
+        inner.deposit();
+        let bound = inner.first_attempt_bound();
+        let result = match bound {
+            None => op().await,
+            Some((_, deadline)) => attempt_time::in_scope(deadline, &mut op).await,
+        };
         crate::metrics::attempted();
         if result.is_ok() {
             token.success();
@@ -79,11 +109,78 @@ impl Retrier {
             ticket: 0,
             acquired: false,
             sent: 0,
-            started,
+            started: bound.map(|(started, _)| started),
         };
-        Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
-            .await
-            .result
+        plain(Box::pin(self.execute(&CallSettings::default(), op, token, Some(first))).await).result
+    }
+
+    /// [`run`](Self::run), cutting an async attempt short when it outlasts its time
+    /// ([`attempt_timeout`](crate::retry::RetryConfigBuilder::attempt_timeout), or what is
+    /// left of `max_total_time` or of the waiter's `max_wait` if that is less): it is dropped
+    /// (cancelled), counts as a transient error ([`AttemptTimedOut`]) and is retried if
+    /// attempts, quota or budget, and time remain. The error says which it was:
+    /// [`AttemptError::Failed`] with the operation's own error, or [`AttemptError::TimedOut`]
+    /// with the attempt and how long it had. The operation's error type stays as it is.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use waiter_runtime::ProvideErrorMetadata;
+    /// use waiter_runtime::retry::{AttemptError, Retrier, RetryConfig};
+    ///
+    /// #[derive(Debug, ProvideErrorMetadata)]
+    /// #[error_metadata(status = 503)]
+    /// struct Unavailable;
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let retrier = Retrier::new(
+    ///     RetryConfig::standard()
+    ///         .max_attempts(5)
+    ///         .attempt_timeout(Duration::from_secs(2))
+    ///         .max_total_time(Duration::from_secs(5))
+    ///         .build(),
+    /// );
+    /// let start = tokio::time::Instant::now();
+    /// // Every attempt hangs: cut at 2 s, 2 s, then at the 5 s budget (with its backoffs).
+    /// let out = retrier
+    ///     .run_timed(|| async {
+    ///         std::future::pending::<()>().await;
+    ///         Ok::<_, Unavailable>(())
+    ///     })
+    ///     .await;
+    /// match out {
+    ///     Err(AttemptError::TimedOut(timed_out)) => {
+    ///         assert_eq!(timed_out.attempt(), 3);
+    ///         assert!(timed_out.to_string().starts_with("attempt 3 timed out after"));
+    ///     }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert_eq!(start.elapsed(), Duration::from_secs(5));
+    /// # }
+    /// ```
+    pub async fn run_timed<F, Fut, O, E>(&self, op: F) -> Result<O, AttemptError<E>>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        self.run_report_timed(op).await.result
+    }
+
+    /// [`run_report`](Self::run_report) with [`run_timed`](Self::run_timed)'s attempts: the
+    /// report of a call whose last attempt was cut short has an
+    /// [`AttemptError::TimedOut`] result.
+    pub async fn run_report_timed<F, Fut, O, E>(&self, op: F) -> RunReport<O, AttemptError<E>>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        let token = self.inner.quota.acquire();
+        timed(
+            self.execute(&CallSettings::default(), op, token, None)
+                .await,
+        )
     }
 
     /// Like [`run`](Self::run), with what happened: attempts, why it stopped, tokens.
@@ -114,8 +211,10 @@ impl Retrier {
         E: ProvideErrorMetadata + 'static,
     {
         let token = self.inner.quota.acquire();
-        self.execute(&CallSettings::default(), op, token, None)
-            .await
+        plain(
+            self.execute(&CallSettings::default(), op, token, None)
+                .await,
+        )
     }
 
     /// [`run`](Self::run) for a blocking operation (a ureq or `reqwest::blocking` client):
@@ -126,6 +225,11 @@ impl Retrier {
     /// token in the same first-come-first-served line as the async ones, its thread parked
     /// until its turn. Called inside a [`blocking::Waiter`](crate::blocking::Waiter)'s poll, it
     /// follows the poll's rules as `run` does inside an async waiter's.
+    ///
+    /// A blocking attempt cannot be cut short: with an
+    /// [`attempt_timeout`](crate::retry::RetryConfigBuilder::attempt_timeout) or a
+    /// `max_total_time`, it is handed its time, which it reads with
+    /// [`attempt_time_left`](crate::retry::attempt_time_left) to set its own timeout.
     ///
     /// It blocks the calling thread: from async code, call it through
     /// `tokio::task::spawn_blocking` (on a thread driving a runtime's `block_on`, it warns once
@@ -165,8 +269,12 @@ impl Retrier {
         // `run`'s fast path: a first try that succeeds needs no classification, no timer and
         // no executor; the retry loop is entered only by calls that fail.
         let token = inner.quota.acquire();
-        let started = inner.config.max_total_time().map(|_| timer::now());
-        let result = op();
+        inner.deposit();
+        let bound = inner.first_attempt_bound();
+        let result = match bound {
+            None => op(),
+            Some((_, deadline)) => attempt_time::in_scope_blocking(deadline, &mut op),
+        };
         crate::metrics::attempted();
         if result.is_ok() {
             token.success();
@@ -177,15 +285,15 @@ impl Retrier {
             ticket: 0,
             acquired: false,
             sent: 0,
-            started,
+            started: bound.map(|(started, _)| started),
         };
         crate::blocking::warn_if_blocking_a_runtime("Retrier::run_blocking");
-        timer::block_on(self.execute(
+        plain(timer::block_on(self.execute(
             &CallSettings::default(),
             || std::future::ready(op()),
             token,
             Some(first),
-        ))
+        )))
         .result
     }
 
@@ -219,11 +327,11 @@ impl Retrier {
         E: ProvideErrorMetadata + 'static,
     {
         crate::blocking::warn_if_blocking_a_runtime("Retrier::run_blocking");
-        timer::block_on(async {
+        plain(timer::block_on(async {
             let token = self.inner.quota.acquire();
             self.execute(call, || std::future::ready(op()), token, None)
                 .await
-        })
+        }))
     }
 
     /// Overrides for one call: classifiers added or replaced, max attempts.
@@ -274,7 +382,7 @@ impl Retrier {
     {
         let token = self.inner.quota.acquire();
         let call = CallSettings::waiter_owned();
-        self.execute(&call, op, token, None).await
+        plain(self.execute(&call, op, token, None).await)
     }
 
     /// [`run_waiter_poll`](Self::run_waiter_poll) for a blocking waiter's poll
@@ -288,16 +396,17 @@ impl Retrier {
         self.execute_blocking(&call, op)
     }
 
-    /// [`run_report`](Self::run_report) for an operation that can be repeated only while
-    /// `can_repeat()` says so (a retry layer holding a copy of the request for one more
+    /// [`run_report_timed`](Self::run_report_timed) for an operation that can be repeated only
+    /// while `can_repeat()` says so (a retry layer holding a copy of the request for one more
     /// attempt): when a retry is indicated and it cannot, the last result is returned as it is
-    /// ([`StopReason::CannotRepeat`]), and no token is taken for a retry that is not made.
+    /// ([`StopReason::CannotRepeat`](crate::retry::StopReason::CannotRepeat)), and no token is
+    /// taken for a retry that is not made.
     #[cfg(any(feature = "tower", feature = "reqwest-middleware"))]
     pub(crate) async fn run_report_while<F, Fut, O, E>(
         &self,
         op: F,
         can_repeat: &(dyn Fn() -> bool + Sync),
-    ) -> RunReport<O, E>
+    ) -> RunReport<O, AttemptError<E>>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<O, E>>,
@@ -308,7 +417,7 @@ impl Retrier {
             can_repeat: Some(can_repeat),
             ..CallSettings::default()
         };
-        self.execute(&call, op, token, None).await
+        timed(self.execute(&call, op, token, None).await)
     }
 }
 
