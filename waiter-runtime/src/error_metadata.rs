@@ -35,8 +35,8 @@
 //! `codes` carries only codes the type does not model, as far as the check is concerned; a type
 //! whose only code is a catch-all's without `codes` is not checked. A `transparent` variant
 //! wrapping a transport error this crate describes (`std::io::Error`, `reqwest::Error`,
-//! `http::StatusCode`, `reqwest_middleware::Error`, the tower layer's `TransportError`, or a
-//! `Box` or `Arc` of one: they carry no service code) adds no code and keeps the check on; one
+//! `http::StatusCode`, `reqwest_middleware::Error`, the tower layer's `TransportError`, the
+//! retrier's `AttemptTimedOut`, or a `Box` or `Arc` of one: they carry no service code) adds no code and keeps the check on; one
 //! wrapping a derived type with no code likewise; one wrapping another type adds the codes it
 //! declares (`#[error_metadata(transparent, codes = ["Throttling"])]`), and without them turns
 //! the check off for the type, which the first `errorType` of each `#[waitable]` says in a
@@ -107,6 +107,7 @@ mod ureq;
 
 #[cfg(feature = "http")]
 pub(crate) use self::http::retry_forbidden_by;
+#[cfg(feature = "http")]
 pub use self::http::{
     error_code_from_header_map, retry_after_from_header_map, retry_hint_from_header_map,
 };

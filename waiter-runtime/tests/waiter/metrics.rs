@@ -286,3 +286,32 @@ fn a_retry_not_made_for_the_limiter_is_not_counted() {
         "{counters:?}"
     );
 }
+
+/// Issue 36: a retry the budget refuses and an attempt cut at its timeout are counted.
+#[test]
+fn budget_refusals_and_attempt_timeouts() {
+    let recording = Recording::default();
+    recording.run(async {
+        let none =
+            waiter_runtime::retry::RetryBudget::new(0.0, 0, Duration::from_secs(10)).unwrap();
+        let refusing = Retrier::new(config(3)).with_budget(none);
+        let _: Result<(), Error> = refusing.run(|| async { Err(Error::Throttled) }).await;
+        let timed = Retrier::new(
+            RetryConfig::standard()
+                .max_attempts(2)
+                .attempt_timeout(Duration::from_secs(1))
+                .build(),
+        );
+        let out = timed
+            .run_timed(|| async {
+                std::future::pending::<()>().await;
+                Ok::<(), Error>(())
+            })
+            .await;
+        assert!(out.unwrap_err().timed_out().is_some());
+    });
+    let counters = recording.counters();
+    assert_eq!(counters.get("retry_budget_refusals_total{}"), Some(&1));
+    assert_eq!(counters.get("retry_attempt_timeouts_total{}"), Some(&2));
+    assert_eq!(counters.get("retry_attempts_total{}"), Some(&3));
+}
