@@ -39,7 +39,7 @@ pub enum StopReason {
     /// A retry was indicated but the [`RetryBudget`](super::RetryBudget) allowed none: the
     /// retries of the last window already add the budget's share of the calls and its floor.
     RetryBudgetExhausted,
-    /// A retry was indicated but its backoff would have ended past the time budget, or its
+    /// A retry was indicated but its backoff would have ended at or past the time budget, or its
     /// rate-limiter token would have come after it (the retry is not made: its quota cost
     /// goes back).
     TimeBudgetExhausted,

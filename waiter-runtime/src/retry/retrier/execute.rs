@@ -310,9 +310,10 @@ impl Retrier {
             }
             let mut delay = backoff_delay(config, &reason, attempt);
             if let Some(deadline) = deadline {
-                // A delay reaching past what `Instant` can hold ends past any deadline.
+                // A delay reaching past what `Instant` can hold ends past any deadline; one
+                // ending at the deadline would leave its attempt no time at all.
                 let end = timer::now().checked_add(delay);
-                if end.is_none_or(|end| end > deadline) {
+                if end.is_none_or(|end| end >= deadline) {
                     token.failure();
                     tracing::debug!(attempt, %reason, ?delay, "not retrying: the retry would end past the time budget");
                     return done(StopReason::TimeBudgetExhausted, result, 0);

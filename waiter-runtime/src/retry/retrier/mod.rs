@@ -125,7 +125,7 @@ impl Retrier {
     /// ```
     /// use std::time::Duration;
     /// use waiter_runtime::ProvideErrorMetadata;
-    /// use waiter_runtime::retry::{AttemptError, Retrier, RetryConfig};
+    /// use waiter_runtime::retry::{AttemptError, Jitter, Retrier, RetryConfig};
     ///
     /// #[derive(Debug, ProvideErrorMetadata)]
     /// #[error_metadata(status = 503)]
@@ -138,10 +138,12 @@ impl Retrier {
     ///         .max_attempts(5)
     ///         .attempt_timeout(Duration::from_secs(2))
     ///         .max_total_time(Duration::from_secs(5))
+    ///         .jitter(Jitter::None)
     ///         .build(),
     /// );
     /// let start = tokio::time::Instant::now();
-    /// // Every attempt hangs: cut at 2 s, 2 s, then at the 5 s budget (with its backoffs).
+    /// // Every attempt hangs: cut at 2 s, at 4.05 s (after a 50 ms backoff), then at the 5 s
+    /// // budget (after 100 ms more): what was left of it, 850 ms.
     /// let out = retrier
     ///     .run_timed(|| async {
     ///         std::future::pending::<()>().await;
@@ -151,7 +153,7 @@ impl Retrier {
     /// match out {
     ///     Err(AttemptError::TimedOut(timed_out)) => {
     ///         assert_eq!(timed_out.attempt(), 3);
-    ///         assert!(timed_out.to_string().starts_with("attempt 3 timed out after"));
+    ///         assert_eq!(timed_out.to_string(), "attempt 3 timed out after 850ms");
     ///     }
     ///     other => panic!("{other:?}"),
     /// }
