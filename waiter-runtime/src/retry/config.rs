@@ -633,8 +633,9 @@ impl RetryConfigBuilder {
     }
 
     /// A total time budget for a call, counted from its first attempt: no retry is scheduled
-    /// whose backoff would end at or after it (its attempt would have no time), and a retry waits for the adaptive rate limiter's
-    /// token only until it ends (then the call returns its last error,
+    /// whose backoff would end at or after it (its attempt would have no time), and a retry
+    /// waits for the adaptive rate limiter's token only until it ends (then the call returns
+    /// its last error,
     /// [`StopReason::TimeBudgetExhausted`](super::StopReason::TimeBudgetExhausted)). The
     /// first attempt's own wait for a token comes before the budget starts: the call has no
     /// error to return yet.
