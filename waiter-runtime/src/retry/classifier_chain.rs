@@ -30,6 +30,7 @@ impl SharedRetryClassifier {
             TypeId::of::<ModeledAsRetryableClassifier>(),
             TypeId::of::<ErrorCodeClassifier>(),
             TypeId::of::<HttpStatusCodeClassifier>(),
+            TypeId::of::<ServerPushbackClassifier>(),
         ];
         SharedRetryClassifier {
             inspects_success: !built_in.contains(&TypeId::of::<C>()),
@@ -220,4 +221,20 @@ pub(crate) fn merged<'a>(
         }
         (None, None) => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The built-in classifiers never retry a success, so a retrier with only them takes the
+    /// first try's fast path (`Retrier::run`): one left out of the list made every first try
+    /// ten times slower.
+    #[test]
+    fn the_defaults_do_not_inspect_successes() {
+        assert!(!RetryClassifiers::defaults().inspects_success());
+        let mut with_own = RetryClassifiers::defaults();
+        with_own.push(crate::retry::classifier_fn("own", |_| RetryAction::NoActionIndicated));
+        assert!(with_own.inspects_success());
+    }
 }
