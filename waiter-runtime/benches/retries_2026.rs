@@ -10,7 +10,11 @@
 //!   limiter as fast as they can: our `RetryBudget` (lock-free slots), the `RetryQuota` (one
 //!   atomic), and tower's `TpsBudget` (a mutex taken on every deposit and withdrawal), time per
 //!   operation (a deposit and a withdrawal) across all threads; `budget_1_thread` the same on
-//!   one thread.
+//!   one thread;
+//! * `clock`: what one reading of the clock costs here, `std::time::Instant::now()` and
+//!   tokio's `Instant::now()` (which the budget, the attempt deadlines and tower's `TpsBudget`
+//!   read; this package turns on tokio's `test-util`, under which tokio's reading looks for a
+//!   paused clock first: a user's build without it reads std's).
 //!
 //! ```text
 //! cargo bench -p waiter-benches --bench retries_2026 -- --warm-up-time 1 --measurement-time 3
@@ -76,16 +80,24 @@ fn zero_backoff() -> waiter_runtime::retry::RetryConfigBuilder {
 fn first_try(c: &mut Criterion) {
     let rt = runtime();
     let plain = Retrier::new(zero_backoff().build());
-    let timed = Retrier::new(zero_backoff().attempt_timeout(Duration::from_secs(5)).build());
+    let timed = Retrier::new(
+        zero_backoff()
+            .attempt_timeout(Duration::from_secs(5))
+            .build(),
+    );
     let mut g = c.benchmark_group("retries_2026/first_try");
     g.bench_function("run", |b| {
         b.iter_custom(|iters| {
-            time(&rt, iters, || async { plain.run(operation(0)).await.unwrap() })
+            time(&rt, iters, || async {
+                plain.run(operation(0)).await.unwrap()
+            })
         })
     });
     g.bench_function("run_attempt_timeout", |b| {
         b.iter_custom(|iters| {
-            time(&rt, iters, || async { timed.run(operation(0)).await.unwrap() })
+            time(&rt, iters, || async {
+                timed.run(operation(0)).await.unwrap()
+            })
         })
     });
     g.bench_function("run_timed_attempt_timeout", |b| {
@@ -115,7 +127,9 @@ fn one_retry(c: &mut Criterion) {
     ] {
         g.bench_function(name, |b| {
             b.iter_custom(|iters| {
-                time(&rt, iters, || async { retrier.run(operation(1)).await.unwrap() })
+                time(&rt, iters, || async {
+                    retrier.run(operation(1)).await.unwrap()
+                })
             })
         });
     }
@@ -186,6 +200,15 @@ fn budgets(c: &mut Criterion, threads: u64) {
     g.finish();
 }
 
+fn clock(c: &mut Criterion) {
+    let mut g = c.benchmark_group("retries_2026/clock");
+    g.bench_function("std_instant_now", |b| b.iter(|| black_box(Instant::now())));
+    g.bench_function("tokio_instant_now", |b| {
+        b.iter(|| black_box(tokio::time::Instant::now()))
+    });
+    g.finish();
+}
+
 fn budget_16_threads(c: &mut Criterion) {
     budgets(c, 16);
 }
@@ -199,6 +222,7 @@ criterion_group!(
     first_try,
     one_retry,
     budget_16_threads,
-    budget_1_thread
+    budget_1_thread,
+    clock
 );
 criterion_main!(benches);

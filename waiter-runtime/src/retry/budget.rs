@@ -237,14 +237,11 @@ impl RetryBudget {
         let window = &*self.inner;
         let epoch = window.epoch();
         let cost = window.withdrawal;
-        if window.balance(epoch) < i64::from(cost) {
-            return None;
-        }
+        // Taken first, then the balance read: it must not have gone below zero. Two retries
+        // taking the last of it at once may both give it back (a refusal too many under
+        // contention, never a retry too many).
         window.add(epoch, -cost);
         if window.balance(epoch) < 0 {
-            // Another retry took the last of it between the reading and the taking: give it
-            // back (both may give back: a refusal too many under contention, never a retry
-            // too many).
             window.add(epoch, cost);
             return None;
         }
@@ -266,8 +263,10 @@ impl Window {
     #[inline]
     fn epoch(&self) -> u32 {
         let since = crate::timer::now().saturating_duration_since(self.origin);
+        // Nanoseconds fit a u64 for 584 years (a u128 division costs several times more).
+        let nanos = u64::try_from(since.as_nanos()).unwrap_or(u64::MAX);
         // Wraps after 2^32 slots (13 years of 100 ms slots): a slot is told live by its age.
-        (since.as_nanos() / u128::from(self.slot_nanos)) as u32
+        (nanos / self.slot_nanos) as u32
     }
 
     /// Adds `units` to the slot of `epoch` (resetting it if it holds an older epoch).

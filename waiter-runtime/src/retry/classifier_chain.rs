@@ -234,7 +234,9 @@ mod tests {
     fn the_defaults_do_not_inspect_successes() {
         assert!(!RetryClassifiers::defaults().inspects_success());
         let mut with_own = RetryClassifiers::defaults();
-        with_own.push(crate::retry::classifier_fn("own", |_| RetryAction::NoActionIndicated));
+        with_own.push(crate::retry::classifier_fn("own", |_| {
+            RetryAction::NoActionIndicated
+        }));
         assert!(with_own.inspects_success());
     }
 }
