@@ -52,6 +52,29 @@ impl Retrier {
         E: ProvideErrorMetadata + 'static,
     {
         let inner = &*self.inner;
+        if inner.plain_first_try {
+            // Fast path: a first try that succeeds needs no classification (no classifier
+            // would retry a success) and costs one quota update. The retry loop is boxed, so
+            // its state is only paid for by calls that fail.
+            let token = inner.quota.acquire();
+            let result = op().await;
+            crate::metrics::attempted();
+            if result.is_ok() {
+                token.success();
+                return result;
+            }
+            let first = FirstTry {
+                result,
+                ticket: 0,
+                acquired: false,
+                sent: 0,
+                started: None,
+            };
+            return plain(
+                Box::pin(self.execute(&CallSettings::default(), op, token, Some(first))).await,
+            )
+            .result;
+        }
         if let Some(limiter) = inner.adaptive_fast_path() {
             // Adaptive mode with no classifier inspecting successes: a first try that
             // succeeds is no throttle, so it is reported without classification and the
@@ -89,9 +112,7 @@ impl Retrier {
             return plain(Box::pin(self.execute(&CallSettings::default(), op, token, None)).await)
                 .result;
         }
-        // Fast path: a first try that succeeds needs no classification (no classifier would
-        // retry a success) and costs one quota update. The retry loop is boxed, so its state
-        // is only paid for by calls that fail.
+        // The fast path with a budget to deposit into or a time bound for the attempt.
         let token = inner.quota.acquire();
         inner.deposit();
         let bound = inner.first_attempt_bound();
@@ -271,8 +292,12 @@ impl Retrier {
         // `run`'s fast path: a first try that succeeds needs no classification, no timer and
         // no executor; the retry loop is entered only by calls that fail.
         let token = inner.quota.acquire();
-        inner.deposit();
-        let bound = inner.first_attempt_bound();
+        let bound = if inner.plain_first_try {
+            None
+        } else {
+            inner.deposit();
+            inner.first_attempt_bound()
+        };
         let result = match bound {
             None => op(),
             Some((_, deadline)) => attempt_time::in_scope_blocking(deadline, &mut op),

@@ -78,6 +78,9 @@ pub(super) struct Inner {
     pub(super) rate_limiter: Option<Arc<dyn RateLimiter>>,
     /// The timer the retries sleep on (`None`: the default, see [`crate::timer`]).
     pub(super) sleep: Option<SharedAsyncSleep>,
+    /// Whether a first try needs nothing but the quota's token: no rate limiter, no
+    /// classifier inspecting successes, no budget, no time bound (kept by [`Inner::refresh`]).
+    pub(super) plain_first_try: bool,
 }
 
 impl Inner {
@@ -94,6 +97,12 @@ impl Inner {
             }
             _ => None,
         }
+    }
+
+    /// Recomputes what is derived from the settings.
+    fn refresh(&mut self) {
+        self.plain_first_try =
+            self.fast_first_try() && self.budget.is_none() && !self.config.bounds_attempts();
     }
 
     /// Whether a successful first try can skip classification: no classifier would retry a
@@ -166,21 +175,26 @@ impl Retrier {
         let rate_limiter = (config.mode() == crate::retry::RetryMode::Adaptive).then(|| {
             Arc::new(crate::retry::adaptive::ClientRateLimiter::new()) as Arc<dyn RateLimiter>
         });
+        let mut inner = Inner {
+            quota: RetryQuota::builder().behavior(config.behavior()).build(),
+            budget: None,
+            config,
+            classifiers: RetryClassifiers::defaults(),
+            on_retry: None,
+            rate_limiter,
+            sleep: None,
+            plain_first_try: false,
+        };
+        inner.refresh();
         Retrier {
-            inner: Arc::new(Inner {
-                quota: RetryQuota::builder().behavior(config.behavior()).build(),
-                budget: None,
-                config,
-                classifiers: RetryClassifiers::defaults(),
-                on_retry: None,
-                rate_limiter,
-                sleep: None,
-            }),
+            inner: Arc::new(inner),
         }
     }
 
     fn edit(mut self, f: impl FnOnce(&mut Inner)) -> Self {
-        f(Arc::make_mut(&mut self.inner));
+        let inner = Arc::make_mut(&mut self.inner);
+        f(inner);
+        inner.refresh();
         self
     }
 
