@@ -1,10 +1,11 @@
 //! What one call of the [`Retrier`](super::Retrier) did and why it stopped ([`RunReport`],
 //! [`StopReason`]), and the retry its hooks are told of ([`RetryEvent`]).
 
+use std::convert::Infallible;
 use std::fmt;
 use std::time::Duration;
 
-use super::{QuotaExhausted, RetryReason};
+use super::{AttemptError, AttemptTimedOut, QuotaExhausted, RetryReason};
 use crate::ProvideErrorMetadata;
 
 /// What one [`Retrier::run_report`](super::Retrier::run_report) call did.
@@ -71,6 +72,27 @@ impl<O, E> RunReport<O, E> {
             tokens_taken: self.tokens_taken,
             tokens_returned: self.tokens_returned,
         }
+    }
+}
+
+impl<O, E> RunReport<Result<O, E>, Infallible> {
+    /// The report of a call whose attempts are never cut short: the operation's result.
+    pub(crate) fn into_plain(self) -> RunReport<O, E> {
+        self.map_result(|result| match result {
+            Ok(result) => result,
+            Err(never) => match never {},
+        })
+    }
+}
+
+impl<O, E> RunReport<Result<O, E>, AttemptTimedOut> {
+    /// The report of a call whose attempts may be cut short at their timeout.
+    pub(crate) fn into_timed(self) -> RunReport<O, AttemptError<E>> {
+        self.map_result(|result| match result {
+            Ok(Ok(out)) => Ok(out),
+            Ok(Err(e)) => Err(AttemptError::Failed(e)),
+            Err(timed_out) => Err(AttemptError::TimedOut(timed_out)),
+        })
     }
 }
 

@@ -159,7 +159,10 @@ impl<'r> CustomizedRun<'r> {
     {
         let (retrier, settings) = self.settings();
         let token = retrier.inner.quota.acquire();
-        super::plain(retrier.execute(&settings, op, token, None).await)
+        retrier
+            .execute(&settings, op, token, None)
+            .await
+            .into_plain()
     }
 
     /// Runs `op` with the overrides; see [`Retrier::run_timed`].
@@ -181,6 +184,9 @@ impl<'r> CustomizedRun<'r> {
     {
         let (retrier, settings) = self.settings();
         let token = retrier.inner.quota.acquire();
-        super::timed(retrier.execute(&settings, op, token, None).await)
+        retrier
+            .execute(&settings, op, token, None)
+            .await
+            .into_timed()
     }
 }

@@ -2,12 +2,11 @@
 //! while the rules allow. Here, the calls; `setup.rs`, the retrier; `execute.rs`, the loop;
 //! `call.rs`, per-call settings.
 
-use std::convert::Infallible;
 use std::future::Future;
 
 use crate::ProvideErrorMetadata;
 use crate::retry::attempt_time;
-use crate::retry::{AttemptError, AttemptTimedOut, RetryClassifiers, RunReport};
+use crate::retry::{AttemptError, RetryClassifiers, RunReport};
 use crate::timer;
 
 mod call;
@@ -18,23 +17,6 @@ use call::CallSettings;
 pub use call::CustomizedRun;
 use execute::{FirstTry, acquire_timed};
 pub use setup::Retrier;
-
-/// A report of a call whose attempts are never cut short: the operation's result.
-fn plain<O, E>(report: RunReport<Result<O, E>, Infallible>) -> RunReport<O, E> {
-    report.map_result(|result| match result {
-        Ok(result) => result,
-        Err(never) => match never {},
-    })
-}
-
-/// A report of a call whose attempts may be cut short at their timeout.
-fn timed<O, E>(report: RunReport<Result<O, E>, AttemptTimedOut>) -> RunReport<O, AttemptError<E>> {
-    report.map_result(|result| match result {
-        Ok(Ok(out)) => Ok(out),
-        Ok(Err(e)) => Err(AttemptError::Failed(e)),
-        Err(timed_out) => Err(AttemptError::TimedOut(timed_out)),
-    })
-}
 
 impl Retrier {
     /// Runs `op` until it succeeds, fails for good, or the rules stop the retries; returns the
@@ -70,10 +52,10 @@ impl Retrier {
                 sent: 0,
                 started: None,
             };
-            return plain(
-                Box::pin(self.execute(&CallSettings::default(), op, token, Some(first))).await,
-            )
-            .result;
+            return Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
+                .await
+                .into_plain()
+                .result;
         }
         if let Some(limiter) = inner.adaptive_fast_path() {
             // Adaptive mode with no classifier inspecting successes: a first try that
@@ -101,15 +83,17 @@ impl Retrier {
                 sent,
                 started: None, // the fast path is taken only without a time bound
             };
-            return plain(
-                Box::pin(self.execute(&CallSettings::default(), op, token, Some(first))).await,
-            )
-            .result;
+            return Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
+                .await
+                .into_plain()
+                .result;
         }
         if !inner.fast_first_try() {
             let token = inner.quota.acquire();
             // Boxed: the retry loop's state stays out of the fast path's future.
-            return plain(Box::pin(self.execute(&CallSettings::default(), op, token, None)).await)
+            return Box::pin(self.execute(&CallSettings::default(), op, token, None))
+                .await
+                .into_plain()
                 .result;
         }
         // The fast path with a budget to deposit into or a time bound for the attempt.
@@ -132,7 +116,10 @@ impl Retrier {
             sent: 0,
             started: bound.map(|(started, _)| started),
         };
-        plain(Box::pin(self.execute(&CallSettings::default(), op, token, Some(first))).await).result
+        Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
+            .await
+            .into_plain()
+            .result
     }
 
     /// [`run`](Self::run), cutting an async attempt short when it outlasts its time
@@ -200,10 +187,9 @@ impl Retrier {
         E: ProvideErrorMetadata + 'static,
     {
         let token = self.inner.quota.acquire();
-        timed(
-            self.execute(&CallSettings::default(), op, token, None)
-                .await,
-        )
+        self.execute(&CallSettings::default(), op, token, None)
+            .await
+            .into_timed()
     }
 
     /// Like [`run`](Self::run), with what happened: attempts, why it stopped, tokens.
@@ -234,10 +220,9 @@ impl Retrier {
         E: ProvideErrorMetadata + 'static,
     {
         let token = self.inner.quota.acquire();
-        plain(
-            self.execute(&CallSettings::default(), op, token, None)
-                .await,
-        )
+        self.execute(&CallSettings::default(), op, token, None)
+            .await
+            .into_plain()
     }
 
     /// [`run`](Self::run) for a blocking operation (a ureq or `reqwest::blocking` client):
@@ -314,13 +299,14 @@ impl Retrier {
             sent: 0,
             started: bound.map(|(started, _)| started),
         };
-        crate::blocking::warn_if_blocking_a_runtime("Retrier::run_blocking");
-        plain(timer::block_on(self.execute(
+        timer::warn_if_blocking_a_runtime("Retrier::run_blocking");
+        (timer::block_on(self.execute(
             &CallSettings::default(),
             || std::future::ready(op()),
             token,
             Some(first),
         )))
+        .into_plain()
         .result
     }
 
@@ -353,12 +339,13 @@ impl Retrier {
         F: FnMut() -> Result<O, E>,
         E: ProvideErrorMetadata + 'static,
     {
-        crate::blocking::warn_if_blocking_a_runtime("Retrier::run_blocking");
-        plain(timer::block_on(async {
+        timer::warn_if_blocking_a_runtime("Retrier::run_blocking");
+        (timer::block_on(async {
             let token = self.inner.quota.acquire();
             self.execute(call, || std::future::ready(op()), token, None)
                 .await
         }))
+        .into_plain()
     }
 
     /// Overrides for one call: classifiers added or replaced, max attempts.
@@ -409,7 +396,7 @@ impl Retrier {
     {
         let token = self.inner.quota.acquire();
         let call = CallSettings::waiter_owned();
-        plain(self.execute(&call, op, token, None).await)
+        self.execute(&call, op, token, None).await.into_plain()
     }
 
     /// [`run_waiter_poll`](Self::run_waiter_poll) for a blocking waiter's poll
@@ -444,7 +431,7 @@ impl Retrier {
             can_repeat: Some(can_repeat),
             ..CallSettings::default()
         };
-        timed(self.execute(&call, op, token, None).await)
+        self.execute(&call, op, token, None).await.into_timed()
     }
 }
 
