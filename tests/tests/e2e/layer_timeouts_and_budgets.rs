@@ -5,40 +5,20 @@
 
 use std::time::Duration;
 
-use http_body_util::Full;
-use hyper::body::Bytes;
 use hyper_util::client::legacy::Client as HyperClient;
 use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioExecutor;
-use reqwest_middleware::{ClientBuilder, ClientWithMiddleware};
 use tokio::time::Instant;
-use tower::{Service, ServiceBuilder, ServiceExt};
-use waiter_runtime::retry::layer::{RetryLayer, RetryMiddleware, RetryService};
+use waiter_runtime::retry::layer::RetryService;
 use waiter_runtime::retry::{AttemptTimedOut, Jitter, Retrier, RetryBudget, RetryConfig};
 use waiter_tests::capacity::{CapacityService, Reply};
 
-type Body = Full<Bytes>;
-
-fn tower_client(retrier: Retrier) -> RetryService<HyperClient<HttpConnector, Body>> {
-    let client = HyperClient::builder(TokioExecutor::new()).build_http::<Body>();
-    ServiceBuilder::new()
-        .layer(RetryLayer::new(retrier))
-        .service(client)
-}
-
-fn middleware_client(retrier: Retrier) -> ClientWithMiddleware {
-    ClientBuilder::new(reqwest::Client::new())
-        .with(RetryMiddleware::new(retrier))
-        .build()
-}
+use crate::http_layers::{Body, fast, reqwest_client, storm, tower_client, tower_send};
 
 async fn tower_get(
     client: &mut RetryService<HyperClient<HttpConnector, Body>>,
     url: &str,
 ) -> Result<u16, tower::BoxError> {
-    let request = http::Request::get(url).body(Body::default()).unwrap();
-    let response = client.ready().await?.call(request).await?;
-    Ok(response.status().as_u16())
+    Ok(tower_send(client, url).await?.status().as_u16())
 }
 
 /// 2 attempts of 200 ms each, 10 ms between them.
@@ -75,7 +55,7 @@ async fn a_hanging_upstream_is_cut_at_the_attempt_timeout_and_retried() {
 
     service.script([Reply::status(200).delayed(HANG), Reply::status(200)]);
     let start = Instant::now();
-    let response = middleware_client(timed()).get(&url).send().await.unwrap();
+    let response = reqwest_client(timed()).get(&url).send().await.unwrap();
     assert_eq!(response.status(), 200);
     assert!(
         start.elapsed() < Duration::from_secs(5),
@@ -111,11 +91,7 @@ async fn the_last_cut_attempt_is_the_error() {
         start.elapsed()
     );
 
-    let error = middleware_client(timed())
-        .get(&url)
-        .send()
-        .await
-        .unwrap_err();
+    let error = reqwest_client(timed()).get(&url).send().await.unwrap_err();
     let reqwest_middleware::Error::Middleware(error) = error else {
         panic!("{error:?}");
     };
@@ -128,44 +104,9 @@ async fn the_last_cut_attempt_is_the_error() {
 async fn the_budget_shared_by_a_layers_clones_stops_a_retry_storm() {
     // Only a floor of 4 retries in its window, for every clone of the client.
     let budget = || RetryBudget::new(0.0, 1, Duration::from_secs(4)).unwrap();
-    let fast = || {
-        Retrier::new(
-            RetryConfig::standard()
-                .transient_backoff(Duration::from_millis(5))
-                .jitter(Jitter::None)
-                .build(),
-        )
-        .with_budget(budget())
-    };
-
-    let service = CapacityService::unlimited().await.unwrap();
-    service.always(Reply::status(503));
-    let client = tower_client(fast());
-    let calls: Vec<_> = (0..10)
-        .map(|_| {
-            let mut client = client.clone();
-            let url = service.url("/storm");
-            tokio::spawn(async move { tower_get(&mut client, &url).await.unwrap() })
-        })
-        .collect();
-    for call in calls {
-        assert_eq!(call.await.unwrap(), 503);
-    }
     // Without the budget: 30 requests (3 attempts each).
-    assert_eq!(service.stats().requests, 10 + 4);
-
-    let service = CapacityService::unlimited().await.unwrap();
-    service.always(Reply::status(503));
-    let client = middleware_client(fast());
-    let calls: Vec<_> = (0..10)
-        .map(|_| {
-            let client = client.clone();
-            let url = service.url("/storm");
-            tokio::spawn(async move { client.get(url).send().await.unwrap().status() })
-        })
-        .collect();
-    for call in calls {
-        assert_eq!(call.await.unwrap(), 503);
-    }
-    assert_eq!(service.stats().requests, 10 + 4);
+    assert_eq!(
+        storm(|| fast().with_budget(budget())).await,
+        [10 + 4, 10 + 4]
+    );
 }

@@ -589,26 +589,39 @@ mod tests {
 
     #[test]
     fn the_first_of_the_table_that_reads_wins() {
-        let all = [
-            ("RateLimit-Remaining", "0"),
-            ("RateLimit-Reset", "7"),
-            ("RateLimit", r#""default";r=0;t=6"#),
-            ("Retry-After", "5"),
-            ("x-ms-retry-after-ms", "4000"),
-            ("retry-after-ms", "3000"),
-            ("x-amz-retry-after", "2000"),
-            ("grpc-retry-pushback-ms", "1000"),
+        // Each header of the table with a hint of (its rank + 1) s, in its own unit: with all
+        // of them, then without the winner each time, the next one wins.
+        let table = [
+            (GRPC_RETRY_PUSHBACK_MS, 1_000),
+            (X_AMZ_RETRY_AFTER, 1_000),
+            (RETRY_AFTER_MS, 1_000),
+            (X_MS_RETRY_AFTER_MS, 1_000),
+            (RETRY_AFTER, 1),
+            (RATELIMIT, 1),
         ];
-        // Drop the winner each time: the next in the table wins.
-        for (n, expected) in [1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000]
-            .into_iter()
+        let values: Vec<(&str, String)> = table
+            .iter()
             .enumerate()
-        {
+            .map(|(rank, (name, per_second))| {
+                let n = (rank as u64 + 1) * per_second;
+                let value = if *name == RATELIMIT {
+                    format!("\"q\";r=0;t={n}")
+                } else {
+                    n.to_string()
+                };
+                (*name, value)
+            })
+            .collect();
+        for first in 0..values.len() {
+            let headers = values[first..]
+                .iter()
+                .rev()
+                .map(|(n, v)| (*n, v.as_bytes()));
             assert_eq!(
-                hint(&all[..all.len() - n]),
-                ms(expected),
-                "{:?}",
-                &all[..all.len() - n]
+                retry_hint_from_headers(headers, at(0)),
+                ms((first as u64 + 1) * 1_000),
+                "from {}",
+                values[first].0
             );
         }
         // Invalid ones are skipped for the next that reads.

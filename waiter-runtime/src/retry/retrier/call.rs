@@ -4,6 +4,7 @@ use std::future::Future;
 
 use super::setup::Retrier;
 use crate::ProvideErrorMetadata;
+use crate::retry::attempt_error::OnTimeout;
 use crate::retry::{
     AttemptError, ClassifyRetry, RetryClassifiers, RunReport, SharedRetryClassifier,
 };
@@ -157,12 +158,7 @@ impl<'r> CustomizedRun<'r> {
         Fut: Future<Output = Result<O, E>>,
         E: ProvideErrorMetadata + 'static,
     {
-        let (retrier, settings) = self.settings();
-        let token = retrier.inner.quota.acquire();
-        retrier
-            .execute(&settings, op, token, None)
-            .await
-            .into_plain()
+        self.execute(op).await.into_plain()
     }
 
     /// Runs `op` with the overrides; see [`Retrier::run_timed`].
@@ -182,11 +178,19 @@ impl<'r> CustomizedRun<'r> {
         Fut: Future<Output = Result<O, E>>,
         E: ProvideErrorMetadata + 'static,
     {
+        self.execute(op).await.into_timed()
+    }
+
+    /// The retry loop with the overrides.
+    async fn execute<F, Fut, O, E, T>(self, op: F) -> RunReport<Result<O, E>, T>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+        T: OnTimeout,
+    {
         let (retrier, settings) = self.settings();
         let token = retrier.inner.quota.acquire();
-        retrier
-            .execute(&settings, op, token, None)
-            .await
-            .into_timed()
+        retrier.execute(&settings, op, token, None).await
     }
 }

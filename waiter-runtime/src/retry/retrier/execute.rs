@@ -38,6 +38,20 @@ pub(super) struct FirstTry<O, E> {
     pub(super) started: Option<Instant>,
 }
 
+impl<O, E> FirstTry<O, E> {
+    /// A first try made without the rate limiter, begun at `started` if a time bound needed
+    /// it.
+    pub(super) fn unpaced(result: Result<O, E>, started: Option<Instant>) -> Self {
+        FirstTry {
+            result,
+            ticket: 0,
+            acquired: false,
+            sent: 0,
+            started,
+        }
+    }
+}
+
 /// What one attempt gave: the operation's result, or (`T` = [`AttemptTimedOut`], for the
 /// calls that cut attempts short) the timeout it was cut at.
 pub(super) type Outcome<O, E, T> = Result<Result<O, E>, T>;

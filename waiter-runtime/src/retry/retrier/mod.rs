@@ -6,7 +6,7 @@ use std::future::Future;
 
 use crate::ProvideErrorMetadata;
 use crate::retry::attempt_time;
-use crate::retry::{AttemptError, RetryClassifiers, RunReport};
+use crate::retry::{AttemptError, RetryClassifiers, RetryToken, RunReport};
 use crate::timer;
 
 mod call;
@@ -19,6 +19,25 @@ use execute::{FirstTry, acquire_timed};
 pub use setup::Retrier;
 
 impl Retrier {
+    /// `run`'s retry loop, after `first` if the caller made it; boxed, so that its state stays
+    /// out of the fast paths' futures (only calls that fail pay for it).
+    async fn retry_loop<F, Fut, O, E>(
+        &self,
+        op: F,
+        token: RetryToken<'_>,
+        first: Option<FirstTry<O, E>>,
+    ) -> Result<O, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        Box::pin(self.execute(&CallSettings::default(), op, token, first))
+            .await
+            .into_plain()
+            .result
+    }
+
     /// Runs `op` until it succeeds, fails for good, or the rules stop the retries; returns the
     /// last result.
     ///
@@ -36,8 +55,7 @@ impl Retrier {
         let inner = &*self.inner;
         if inner.plain_first_try {
             // Fast path: a first try that succeeds needs no classification (no classifier
-            // would retry a success) and costs one quota update. The retry loop is boxed, so
-            // its state is only paid for by calls that fail.
+            // would retry a success) and costs one quota update.
             let token = inner.quota.acquire();
             let result = op().await;
             crate::metrics::attempted();
@@ -45,17 +63,8 @@ impl Retrier {
                 token.success();
                 return result;
             }
-            let first = FirstTry {
-                result,
-                ticket: 0,
-                acquired: false,
-                sent: 0,
-                started: None,
-            };
-            return Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
-                .await
-                .into_plain()
-                .result;
+            let first = FirstTry::unpaced(result, None);
+            return self.retry_loop(op, token, Some(first)).await;
         }
         if let Some(limiter) = inner.adaptive_fast_path() {
             // Adaptive mode with no classifier inspecting successes: a first try that
@@ -83,18 +92,11 @@ impl Retrier {
                 sent,
                 started: None, // the fast path is taken only without a time bound
             };
-            return Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
-                .await
-                .into_plain()
-                .result;
+            return self.retry_loop(op, token, Some(first)).await;
         }
         if !inner.fast_first_try() {
             let token = inner.quota.acquire();
-            // Boxed: the retry loop's state stays out of the fast path's future.
-            return Box::pin(self.execute(&CallSettings::default(), op, token, None))
-                .await
-                .into_plain()
-                .result;
+            return self.retry_loop(op, token, None).await;
         }
         // The fast path with a budget to deposit into or a time bound for the attempt.
         let token = inner.quota.acquire();
@@ -109,23 +111,14 @@ impl Retrier {
             token.success();
             return result;
         }
-        let first = FirstTry {
-            result,
-            ticket: 0,
-            acquired: false,
-            sent: 0,
-            started: bound.map(|(started, _)| started),
-        };
-        Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
-            .await
-            .into_plain()
-            .result
+        let first = FirstTry::unpaced(result, bound.map(|(started, _)| started));
+        self.retry_loop(op, token, Some(first)).await
     }
 
     /// [`run`](Self::run), cutting an async attempt short when it outlasts its time
     /// ([`attempt_timeout`](crate::retry::RetryConfigBuilder::attempt_timeout), or what is
     /// left of `max_total_time` or of the waiter's `max_wait` if that is less): it is dropped
-    /// (cancelled), counts as a transient error ([`AttemptTimedOut`]) and is retried if
+    /// (cancelled), counts as a transient error ([`AttemptTimedOut`](crate::retry::AttemptTimedOut)) and is retried if
     /// attempts, quota or budget, and time remain. The error says which it was:
     /// [`AttemptError::Failed`] with the operation's own error, or [`AttemptError::TimedOut`]
     /// with the attempt and how long it had. The operation's error type stays as it is.
@@ -186,10 +179,7 @@ impl Retrier {
         Fut: Future<Output = Result<O, E>>,
         E: ProvideErrorMetadata + 'static,
     {
-        let token = self.inner.quota.acquire();
-        self.execute(&CallSettings::default(), op, token, None)
-            .await
-            .into_timed()
+        self.customize().run_report_timed(op).await
     }
 
     /// Like [`run`](Self::run), with what happened: attempts, why it stopped, tokens.
@@ -219,10 +209,7 @@ impl Retrier {
         Fut: Future<Output = Result<O, E>>,
         E: ProvideErrorMetadata + 'static,
     {
-        let token = self.inner.quota.acquire();
-        self.execute(&CallSettings::default(), op, token, None)
-            .await
-            .into_plain()
+        self.customize().run_report(op).await
     }
 
     /// [`run`](Self::run) for a blocking operation (a ureq or `reqwest::blocking` client):
@@ -292,13 +279,7 @@ impl Retrier {
             token.success();
             return result;
         }
-        let first = FirstTry {
-            result,
-            ticket: 0,
-            acquired: false,
-            sent: 0,
-            started: bound.map(|(started, _)| started),
-        };
+        let first = FirstTry::unpaced(result, bound.map(|(started, _)| started));
         timer::warn_if_blocking_a_runtime("Retrier::run_blocking");
         (timer::block_on(self.execute(
             &CallSettings::default(),
