@@ -12,7 +12,7 @@
 //! | `waiter_poll_attempts_total` | counter | attempts | `waiter` | attempts made inside polls (1 per poll, plus its retries) |
 //! | `waiter_transient_poll_errors_total` | counter | polls | `waiter` | polls whose transient error the wait went on after ([`TransientPollErrors::Retry`](crate::waiter::TransientPollErrors::Retry)) |
 //! | `retry_attempts_total` | counter | attempts | | attempts a [`Retrier`](crate::retry::Retrier) made |
-//! | `retry_retries_total` | counter | retries | `kind` | retries, by the kind of error retried |
+//! | `retry_retries_total` | counter | retries | `kind` | retries made, by the kind of error retried (one decided but not made, its rate-limiter token past the deadline, is not counted) |
 //! | `retry_throttles_total` | counter | responses | | responses the classifiers called throttling |
 //! | `retry_quota_refusals_total` | counter | retries | | retries the retry quota refused |
 //! | `retry_rate_limit_wait_seconds` | histogram | seconds | | time an attempt waited for the adaptive rate limiter (only attempts that waited) |

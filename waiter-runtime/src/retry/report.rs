@@ -106,7 +106,8 @@ pub struct RetryEvent<'a> {
     pub reason: &'a RetryReason,
     /// How long the retrier waits before the next attempt.
     pub delay: Duration,
-    /// The attempt's error, if it returned one (a retry may also be indicated for an `Ok`).
+    /// The attempt's error, if it returned one (a retry may also be indicated for an `Ok`), or
+    /// the [`AttemptTimedOut`] it was cut short with.
     pub error: Option<&'a dyn ProvideErrorMetadata>,
 }
 
