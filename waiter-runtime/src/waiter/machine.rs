@@ -101,7 +101,7 @@ impl<O, E> Machine<O, E> {
         start: Instant,
     ) -> Result<Self, WaiterError<O, E>> {
         Self::build(options, max_wait, start).inspect_err(|error| {
-            crate::metrics::wait_failed(options.metadata.name, error, Duration::ZERO);
+            crate::waiter::metrics::wait_failed(options.metadata.name, error, Duration::ZERO);
         })
     }
 
@@ -348,9 +348,9 @@ impl<O, E> Machine<O, E> {
                 None => Next::Done(Err(self.exceeded(elapsed, false, Some(result)))),
             },
         };
-        crate::metrics::polled(&event);
+        crate::waiter::metrics::polled(&event);
         if let Next::Done(outcome) = &next {
-            crate::metrics::wait_ended(self.waiter, outcome, elapsed);
+            crate::waiter::metrics::wait_ended(self.waiter, outcome, elapsed);
         }
         (event, next)
     }
@@ -408,7 +408,7 @@ impl<O, E> Machine<O, E> {
 
     /// A wait ended without a poll's decision: counted (feature `metrics`).
     fn ended(&self, error: WaiterError<O, E>, elapsed: Duration) -> WaiterError<O, E> {
-        crate::metrics::wait_failed(self.waiter, &error, elapsed);
+        crate::waiter::metrics::wait_failed(self.waiter, &error, elapsed);
         error
     }
 

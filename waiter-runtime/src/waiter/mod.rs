@@ -33,6 +33,7 @@ mod forgot_wait;
 pub(crate) mod machine;
 mod map;
 mod metadata;
+pub(crate) mod metrics;
 mod observer;
 pub(crate) mod options;
 mod outcome;

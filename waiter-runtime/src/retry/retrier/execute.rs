@@ -193,7 +193,7 @@ impl Retrier {
                     }
                     drop(retried.take());
                     if let Some((kind, waited, _)) = scheduled.take() {
-                        crate::metrics::retried(kind);
+                        crate::retry::metrics::retried(kind);
                         if let Some(scope) = &scope {
                             scope.record_retry(waited);
                         }
@@ -211,7 +211,7 @@ impl Retrier {
                             waiter_deadline,
                         )
                         .await;
-                    crate::metrics::attempted();
+                    crate::retry::metrics::attempted();
                     result
                 }
             };
@@ -275,7 +275,7 @@ impl Retrier {
                 Some(ErrorKind::ThrottlingError)
             );
             if throttled {
-                crate::metrics::throttled();
+                crate::retry::metrics::throttled();
             }
             if let Some(limiter) = &inner.rate_limiter {
                 limiter.on_attempt_response(sent, throttled);
@@ -362,7 +362,7 @@ impl Retrier {
                     Some(withdrawal) => Some(withdrawal),
                     None => {
                         token.failure();
-                        crate::metrics::budget_refused();
+                        crate::retry::metrics::budget_refused();
                         tracing::debug!(attempt, %reason, "not retrying: the retry budget allows no more retries now");
                         if call.long_polling && config.behavior() == RetryBehavior::V2_1 {
                             long_polling_backoff(inner.sleep.as_ref(), delay).await;
@@ -377,7 +377,7 @@ impl Retrier {
                     if let (Some(budget), Some(withdrawal)) = (&inner.budget, withdrawal) {
                         budget.refund(withdrawal);
                     }
-                    crate::metrics::quota_refused();
+                    crate::retry::metrics::quota_refused();
                     tracing::debug!(attempt, %reason, %exhausted, "not retrying");
                     if call.long_polling && config.behavior() == RetryBehavior::V2_1 {
                         long_polling_backoff(inner.sleep.as_ref(), delay).await;
@@ -463,7 +463,7 @@ impl Retrier {
                 match timer::timeout_at(self.inner.sleep.as_ref(), at, fut).await {
                     Some(result) => Ok(result),
                     None => {
-                        crate::metrics::attempt_timed_out();
+                        crate::retry::metrics::attempt_timed_out();
                         tracing::debug!(attempt, after = ?timed_out.timed_out().after(), "attempt timed out: cancelled");
                         Err(timed_out)
                     }
@@ -535,7 +535,7 @@ pub(super) async fn acquire_timed(
     };
     if let Some(since) = waiting_since {
         let waited = timer::now().saturating_duration_since(since);
-        crate::metrics::rate_limit_waited(waited);
+        crate::retry::metrics::rate_limit_waited(waited);
         if let Some(scope) = poll_scope::current() {
             scope.record_rate_limit_wait(waited);
         }

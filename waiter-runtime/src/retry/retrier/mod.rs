@@ -58,7 +58,7 @@ impl Retrier {
             // would retry a success) and costs one quota update.
             let token = inner.quota.acquire();
             let result = op().await;
-            crate::metrics::attempted();
+            crate::retry::metrics::attempted();
             if result.is_ok() {
                 token.success();
                 return result;
@@ -76,7 +76,7 @@ impl Retrier {
             acquire_timed(limiter, ticket, None, inner.sleep.as_ref()).await;
             let sent = limiter.attempt_sent();
             let result = op().await;
-            crate::metrics::attempted();
+            crate::retry::metrics::attempted();
             if result.is_ok() {
                 // With its send mark, as the retry loop reports every attempt: the limiter
                 // tells a success sent after a cut from one sent before it (and ends the
@@ -106,7 +106,7 @@ impl Retrier {
             None => op().await,
             Some((_, deadline)) => attempt_time::in_scope(deadline, &mut op).await,
         };
-        crate::metrics::attempted();
+        crate::retry::metrics::attempted();
         if result.is_ok() {
             token.success();
             return result;
@@ -274,7 +274,7 @@ impl Retrier {
             None => op(),
             Some((_, deadline)) => attempt_time::in_scope_blocking(deadline, &mut op),
         };
-        crate::metrics::attempted();
+        crate::retry::metrics::attempted();
         if result.is_ok() {
             token.success();
             return result;
