@@ -347,6 +347,26 @@ impl fmt::Debug for Timer {
     }
 }
 
+/// Warns once per process, through `tracing`, when a blocking call (`what`) runs on a thread
+/// inside a tokio runtime's `block_on`, where it blocks the runtime. The one case that can be
+/// told: a task's thread (a worker's, or `spawn_blocking`'s) cannot be told apart.
+pub(crate) fn warn_if_blocking_a_runtime(what: &'static str) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if is_blocking() || WARNED.load(Ordering::Relaxed) {
+        return;
+    }
+    let blocks_runtime =
+        tokio::runtime::Handle::try_current().is_ok() && tokio::task::try_id().is_none();
+    if blocks_runtime && !WARNED.swap(true, Ordering::Relaxed) {
+        tracing::warn!(
+            what,
+            "a blocking wait runs on a thread driving a tokio runtime (inside `block_on`): the runtime runs nothing else on it meanwhile; call it through `tokio::task::spawn_blocking`, or use the async form (warned once)"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

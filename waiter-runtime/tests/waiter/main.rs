@@ -2,6 +2,7 @@
 //! retries of the operation it polls.
 
 mod checkpoints;
+mod hanging_attempts;
 mod loop_rules;
 #[cfg(feature = "metrics")]
 mod metrics;
