@@ -225,12 +225,16 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             mut observer,
         } = self;
         let mut machine = Machine::new(&options, max_wait, timer::now())?;
-        let mut next = machine.start();
+        let mut next = machine.start(timer::now());
         loop {
             match next {
                 Next::Done(outcome) => return outcome,
                 Next::Sleep(delay) => std::thread::sleep(delay),
                 Next::Poll => {}
+            }
+            let now = timer::now();
+            if !machine.may_poll(now) {
+                return Err(machine.out_of_time(now));
             }
             let scope = machine.poll_scope();
             let poll_started = timer::now();

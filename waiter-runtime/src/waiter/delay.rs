@@ -19,11 +19,13 @@
 //! left to answer: a poll that does I/O is cancelled at its first `.await`, and a resource that
 //! became ready before the deadline is reported as not ready. The [`Waiter`](super::Waiter)
 //! starts that last poll early instead, by twice the longest poll it has seen so far, and never
-//! by more than `minDelay` ([`last_poll_head_start`]): polls that take no time (the spec's
-//! example, which assumes "requests complete in 0 seconds") poll at the deadline exactly as the
-//! spec's table says; a poll that takes 50 ms starts 100 ms before the deadline and answers
-//! before it; a slow poll gets at most `minDelay`, which is where aws-sdk-go-v2's
-//! `ComputeDelay` always starts it. After that last poll the wait ends. It never passes
+//! by more than `minDelay` ([`last_poll_head_start`]), nor by less than 1 ms (the timer's
+//! resolution): a request sent at the deadline cannot answer, so none is sent there. Polls
+//! that take no time (the spec's example, which assumes "requests complete in 0 seconds") make
+//! the spec table's last poll 1 ms before the deadline; a poll that takes 50 ms starts 100 ms
+//! before the deadline and answers before it; a slow poll gets at most `minDelay`, which is
+//! where aws-sdk-go-v2's `ComputeDelay` always starts it. After that last poll the wait ends.
+//! When less time is left than that head start, no other poll is made. It never passes
 //! `max_wait`.
 
 use std::time::Duration;
@@ -53,10 +55,17 @@ pub(crate) fn compute_delay(
     }
 }
 
+/// The least head start of a last poll: the timer's resolution (tokio's is 1 ms), so that no
+/// request leaves at the deadline, where it could not answer.
+pub(crate) const MIN_HEAD_START: Duration = Duration::from_millis(1);
+
 /// How much earlier than the deadline the waiter starts its last poll: twice the longest poll
-/// seen so far, at most `min_delay`.
+/// seen so far, at most `min_delay`, at least [`MIN_HEAD_START`].
 pub(crate) fn last_poll_head_start(min_delay: Duration, longest_poll: Duration) -> Duration {
-    longest_poll.saturating_mul(2).min(min_delay)
+    longest_poll
+        .saturating_mul(2)
+        .min(min_delay)
+        .max(MIN_HEAD_START)
 }
 
 /// `min(maxDelay, minDelay * 2^(attempt - 1))`, without overflow for any input.
@@ -159,14 +168,16 @@ mod tests {
     #[test]
     fn the_head_start_is_twice_the_longest_poll_at_most_min_delay() {
         let ms = Duration::from_millis;
+        // Never less than the timer's resolution: no request leaves at the deadline.
+        assert_eq!(last_poll_head_start(secs(2), Duration::ZERO), ms(1));
         assert_eq!(
-            last_poll_head_start(secs(2), Duration::ZERO),
-            Duration::ZERO
+            last_poll_head_start(secs(2), Duration::from_micros(100)),
+            ms(1)
         );
         assert_eq!(last_poll_head_start(secs(2), ms(50)), ms(100));
         assert_eq!(last_poll_head_start(secs(2), ms(999)), ms(1998));
         assert_eq!(last_poll_head_start(secs(2), ms(1001)), secs(2));
-        assert_eq!(last_poll_head_start(Duration::ZERO, ms(50)), Duration::ZERO);
+        assert_eq!(last_poll_head_start(Duration::ZERO, ms(50)), ms(1));
     }
 
     /// The spec's example table (defaults, maxWaitTime 300, requests taking 0 s), to the letter.
@@ -189,10 +200,11 @@ mod tests {
             elapsed += delay;
             assert_eq!(elapsed, secs(expected_cumulative[i]), "attempt {attempt}");
         }
-        // Polls that take no time get no head start: the last poll is at 300 s.
+        // Polls that take no time get the least head start: the last poll is at 299.999 s,
+        // a request at 300 s could not answer.
         assert_eq!(
             last_poll_head_start(secs(2), Duration::ZERO),
-            Duration::ZERO
+            Duration::from_millis(1)
         );
     }
 

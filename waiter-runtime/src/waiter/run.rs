@@ -60,9 +60,9 @@ use crate::timer::{self, SharedAsyncSleep};
 ///     .await
 ///     .unwrap_err();
 /// assert!(matches!(err, WaiterError::ExceededMaxWait { .. }));
-/// // These polls take no time, so the last one is at the deadline, as in the spec's table
-/// // (a poll that takes time gets a head start: see `Waiter::wait`).
-/// assert_eq!(polls.last().unwrap().elapsed, Duration::from_secs(10));
+/// // These polls take no time, so the last one leaves 1 ms before the deadline, where a
+/// // request could not answer (a poll that takes time gets more: see `Waiter::wait`).
+/// assert_eq!(polls.last().unwrap().elapsed, Duration::from_millis(9_999));
 /// # }
 /// ```
 #[must_use = "a waiter does nothing until `.wait(max_wait).await`"]
@@ -302,10 +302,12 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     ///
     /// The first poll is immediate. Between polls the waiter sleeps the spec's backoff. Where
     /// the spec sleeps until the deadline for one last poll, the waiter starts that poll early
-    /// enough to answer: by twice the longest poll so far, at most `min_delay`
-    /// (polls that take no time
-    /// poll at the deadline, as in the spec's table). After the last poll the wait ends. A
-    /// poll still in flight at the deadline is cancelled (its future is dropped).
+    /// enough to answer: by twice the longest poll so far, at most `min_delay`, at least 1 ms
+    /// (polls that take no time make the last poll 1 ms before the deadline). After the last
+    /// poll the wait ends. No request leaves at or after the deadline, where it could not
+    /// answer (the first poll excepted: `wait(Duration::ZERO)` polls once); with less time
+    /// left than the last poll's head start, no other poll is made. A poll still in flight at
+    /// the deadline is cancelled (its future is dropped).
     ///
     /// Each poll runs inside a [`PollScope`](crate::poll_scope::PollScope): a retry layer inside the operation returns at
     /// once the errors the waiter's acceptors name and retries the others, never past the
@@ -524,10 +526,11 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             }
         }
         let deadline = machine.deadline();
-        let mut next = machine.start();
+        let mut next = machine.start(Instant::now());
         loop {
             match next {
                 Next::Done(outcome) => return outcome,
+                Next::Sleep(delay) if delay.is_zero() => {}
                 Next::Sleep(delay) => {
                     let sleep = timer::sleep(own_sleep, delay);
                     match member {
@@ -554,10 +557,16 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                     }
                 },
             };
-            // A permit that came too late for the poll to answer before the deadline: no
-            // request, the wait is over.
-            if in_flight.is_some() && machine.too_late_to_poll(Instant::now()) {
-                return Err(machine.out_of_time(Instant::now()));
+            // No request at or after the deadline (a timer that fired late, a stream's
+            // consumer back after it), nor, in a set, on a permit that came too late for the
+            // poll to answer before it: the wait is over.
+            let now = Instant::now();
+            let too_late = match in_flight {
+                None => !machine.may_poll(now),
+                Some(_) => machine.too_late_to_poll(now),
+            };
+            if too_late {
+                return Err(machine.out_of_time(now));
             }
             let poll_started = Instant::now();
             let scope = machine.poll_scope();
@@ -592,15 +601,13 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             observer.on_poll(&event);
             next = step;
             // A stream hands the poll's result off to its consumer (`wait`: nothing). The time
-            // the consumer takes counts in the delay; one back after the deadline gets the end.
+            // the consumer takes counts in the delay; one back after the deadline gets the end
+            // (no poll leaves at or after it).
             if let Next::Sleep(delay) = &mut next {
                 if updates.polled(&event, &mut machine) {
                     let handed_off = Instant::now();
                     HandedOff::default().await;
                     let now = Instant::now();
-                    if deadline.is_some_and(|deadline| now >= deadline) {
-                        return Err(machine.out_of_time(now));
-                    }
                     *delay = delay.saturating_sub(now.saturating_duration_since(handed_off));
                 }
             }

@@ -278,7 +278,7 @@ async fn a_checkpoint_is_taken_after_any_poll_but_the_last() {
         [
             Some((1, secs(0), secs(2))),
             Some((2, secs(2), secs(2))),
-            Some((3, secs(4), secs(3))),
+            Some((3, secs(4), secs(3) - Duration::from_millis(1))),
             None
         ]
     );
@@ -337,9 +337,10 @@ async fn a_resumed_wait_keeps_its_deadline_on_the_real_clock() {
         panic!("{err:?}")
     };
     let total = origin.elapsed();
-    // The deadline is the first start's plus 400 ms, not the resume's plus 400 ms.
+    // The deadline is the first start's plus 400 ms, not the resume's plus 400 ms (the last
+    // poll leaves a little before it).
     assert!(
-        elapsed >= ms(400) && total < ms(520),
+        elapsed >= ms(390) && elapsed <= ms(420) && total < ms(520),
         "elapsed {elapsed:?}, total {total:?}"
     );
     // Nothing polled while the process was down.

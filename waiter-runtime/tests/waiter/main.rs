@@ -1,6 +1,7 @@
 //! The waiter: its workflow and delays, the Smithy spec's examples, and how it works with the
 //! retries of the operation it polls.
 
+mod at_the_deadline;
 mod checkpoints;
 mod loop_rules;
 #[cfg(feature = "metrics")]
