@@ -9,7 +9,8 @@
 //! (the calling thread's) and calling differ. Retries inside the poll follow the same rule
 //! ([`Retrier::run_blocking`] inside a poll returns the errors the acceptors name at once),
 //! and a [`Retrier`] shares its quota and adaptive rate limiter between blocking and async
-//! callers.
+//! callers. [`Waiter::iter`] gives the wait poll by poll (each poll's own result, then the
+//! end), as `Waiter::stream` does for an async caller.
 //!
 //! ```
 //! use std::cell::Cell;
@@ -71,9 +72,14 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+#[cfg(test)]
+mod agreement_tests;
+mod driver;
+mod iter;
 mod steer;
 mod waiter;
 
+pub use iter::WaiterIter;
 pub use steer::Resumed;
 pub use waiter::Waiter;
 

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use super::iter::WaiterIter;
 use super::waiter::Waiter;
 use crate::ProvideErrorMetadata;
 use crate::poll_scope;
@@ -91,18 +92,23 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     }
 }
 
-/// A blocking wait taken up from a checkpoint ([`Waiter::resume`]); its maximum wait is the
-/// checkpoint's.
+/// A blocking wait taken up from a checkpoint ([`Waiter::resume`]): run it with
+/// [`wait`](Self::wait) or [`iter`](Self::iter); its maximum wait is the checkpoint's.
 #[derive(Debug)]
-#[must_use = "a resumed waiter does nothing until `.wait()`"]
+#[must_use = "a resumed waiter does nothing until `.wait()` or `.iter()`"]
 pub struct Resumed<'a, O, E, Obs = ()> {
     waiter: Waiter<'a, O, E, Obs>,
     max_wait: Duration,
 }
 
-impl<O, E, Obs: PollObserver> Resumed<'_, O, E, Obs> {
+impl<'a, O, E, Obs: PollObserver> Resumed<'a, O, E, Obs> {
     /// The rest of the wait, as [`Waiter::wait`].
     pub fn wait(self) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         self.waiter.wait(self.max_wait)
+    }
+
+    /// The rest of the wait, poll by poll, as [`Waiter::iter`].
+    pub fn iter(self) -> WaiterIter<'a, O, E, Obs> {
+        self.waiter.iter(self.max_wait)
     }
 }

@@ -4,6 +4,7 @@
 //! paused clock; lower bounds are exact, upper bounds leave room for a loaded machine.
 
 mod at_the_deadline;
+mod iter;
 mod retries;
 mod steer;
 mod waiter;
