@@ -7,18 +7,16 @@ use std::time::Duration;
 use super::iter::WaiterIter;
 use super::waiter::Waiter;
 use crate::ProvideErrorMetadata;
-use crate::poll_scope;
-use crate::retry::RetryClassifiers;
 use crate::waiter::acceptor::Polled;
 use crate::waiter::checkpoint::Resume;
-use crate::waiter::transient::is_transient;
 use crate::waiter::{
     CheckpointError, FinalPoll, PollObserver, TransientPollErrors, WaitCheckpoint, WaiterError,
 };
 
 impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
-    /// What a poll's error that no acceptor names, and that the retry classifiers call
-    /// transient or throttling, does to the wait: see
+    /// What a poll's error that no acceptor names, and that the retry classifiers (the
+    /// waiter's retrier's, custom ones included, else the defaults) call transient or
+    /// throttling, does to the wait: see
     /// [`Waiter::transient_poll_errors`](crate::Waiter::transient_poll_errors) (the same rule).
     ///
     /// ```
@@ -54,20 +52,13 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         O: 'a,
         E: ProvideErrorMetadata + 'static,
     {
-        self.options.transient_poll_errors = transient;
         // Installed once, the first time `Retry` is asked for; under `Fail` the decision core
         // ignores it.
-        if transient == TransientPollErrors::Retry && !self.options.classifies_transient {
-            self.options.classifies_transient = true;
-            let classifiers = RetryClassifiers::defaults();
+        if let Some(classifiers) = self.options.transient(transient) {
             let mut inner = self.poller;
             self.poller = Box::new(move || {
                 let polled: Polled<O, E> = inner();
-                if let Some(scope) = poll_scope::current() {
-                    let transient =
-                        polled.matched.is_none() && is_transient(&classifiers, &polled.result);
-                    scope.record_transient_error(transient);
-                }
+                classifiers.record(&polled);
                 polled
             });
         }

@@ -150,6 +150,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         O: 'a,
         E: ProvideErrorMetadata + 'static,
     {
+        self.options.set_retrier(&retrier);
         let mut inner = self.poller;
         self.poller = Box::new(move || {
             let report = retrier.run_waiter_poll_blocking(|| inner().into_retryable());

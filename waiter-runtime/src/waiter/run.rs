@@ -278,6 +278,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         O: Send + 'a,
         E: ProvideErrorMetadata + Send + 'static,
     {
+        self.options.set_retrier(&retrier);
         // One poll at a time: the lock is never contended, and never held across an await.
         let inner = std::sync::Arc::new(std::sync::Mutex::new(self.poller));
         self.poller = box_poller(move || {
@@ -389,8 +390,12 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     }
 
     /// What a poll's error that no acceptor names does to the wait when the retry
-    /// classifiers (the defaults, [`RetryClassifiers::defaults`](crate::retry::RetryClassifiers::defaults))
-    /// call it transient or throttling, after the poll's own retries if any:
+    /// classifiers call it transient or throttling, after the poll's own retries if any. The
+    /// classifiers are those of the waiter's retrier ([`retry`](Self::retry),
+    /// [`retrier`](Self::retrier), before or after this call), custom ones included; without
+    /// one, the defaults ([`RetryClassifiers::defaults`](crate::retry::RetryClassifiers::defaults)).
+    /// (A retrier inside the operation is the operation's: give the waiter the same one to
+    /// classify with it.)
     ///
     /// * [`TransientPollErrors::Fail`] (the default, the Smithy specification): the wait ends
     ///   with [`WaiterError::OperationFailed`];
@@ -453,12 +458,10 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         O: Send + 'a,
         E: ProvideErrorMetadata + Send + 'static,
     {
-        self.options.transient_poll_errors = transient;
         // The classification is installed once, the first time `Retry` is asked for; under
         // `Fail` the decision core ignores it.
-        if transient == TransientPollErrors::Retry && !self.options.classifies_transient {
-            self.options.classifies_transient = true;
-            self.poller = classify_errors(self.poller);
+        if let Some(classifiers) = self.options.transient(transient) {
+            self.poller = classify_errors(self.poller, classifiers);
         }
         self
     }
