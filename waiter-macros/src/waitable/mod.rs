@@ -20,6 +20,7 @@ use crate::ctxt::Ctxt;
 mod botocore;
 mod check;
 mod expand;
+mod fingerprint;
 pub(crate) mod model;
 mod node;
 mod paths;

@@ -9,8 +9,10 @@ use super::waiter::Waiter;
 use crate::ProvideErrorMetadata;
 use crate::waiter::acceptor::Polled;
 use crate::waiter::checkpoint::Resume;
+use crate::waiter::input::{InputDigest, InputId};
 use crate::waiter::{
-    CheckpointError, FinalPoll, PollObserver, TransientPollErrors, WaitCheckpoint, WaiterError,
+    CheckpointError, FinalPoll, InputIdentity, PollObserver, TransientPollErrors, WaitCheckpoint,
+    WaiterError,
 };
 
 impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
@@ -65,15 +67,28 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         self
     }
 
+    /// Binds this wait's checkpoints to `key` instead of the `wait_until_*` arguments: see
+    /// [`Waiter::checkpoint_key`](crate::Waiter::checkpoint_key).
+    pub fn checkpoint_key<K: InputIdentity + ?Sized>(mut self, key: &K) -> Self {
+        self.options.input = InputId::Digest(InputDigest::of(key));
+        self
+    }
+
+    /// The identity of the input `#[waitable]` found in the arguments.
+    pub(crate) fn bind_input(mut self, input: InputId) -> Self {
+        self.options.input = input;
+        self
+    }
+
     /// This waiter, taking up the wait `checkpoint` describes: see
     /// [`Waiter::resume`](crate::Waiter::resume) (the same deadline, poll count, successes in
-    /// a row and backoff position). A checkpoint of another waiter, or whose deadline has
-    /// passed, is a [`CheckpointError`].
+    /// a row, backoff position and jitter). A checkpoint of another format, waiter,
+    /// definition or input, or whose deadline has passed, is a [`CheckpointError`].
     pub fn resume(
         mut self,
         checkpoint: &WaitCheckpoint,
     ) -> Result<Resumed<'a, O, E, Obs>, CheckpointError> {
-        let resume = Resume::check(self.metadata().name, checkpoint)?;
+        let resume = Resume::check(&self.options.metadata, self.options.input, checkpoint)?;
         let max_wait = resume.progress.max_wait;
         self.options.resume = Some(Box::new(resume));
         Ok(Resumed {

@@ -73,6 +73,38 @@ pub(crate) fn backoff_ceiling(attempt: u32, min_delay: Duration, max_delay: Dura
     backoff::bound(attempt, min_delay, max_delay)
 }
 
+/// The generator of one jitter draw of a wait: seeded by the wait's seed and the draw's number
+/// (0 for a set's first-poll spread, the retry number for a delay), so that a wait's delays
+/// are a function of its seed, and a wait resumed from its checkpoint (which keeps the seed)
+/// draws the delays the whole wait would have. SplitMix64: one multiply-xorshift per word.
+pub(crate) fn draw(seed: u64, n: u32) -> Draw {
+    Draw(seed ^ u64::from(n).wrapping_mul(0xD1B5_4A32_D192_ED03))
+}
+
+/// See [`draw`].
+pub(crate) struct Draw(u64);
+
+impl rand::RngCore for Draw {
+    fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for chunk in dest.chunks_mut(8) {
+            let bytes = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&bytes[..chunk.len()]);
+        }
+    }
+}
+
 /// The spec's `random(low, high)`, both bounds inclusive.
 ///
 /// When both bounds are whole seconds (always the case for delays from a Smithy model) the
@@ -218,6 +250,18 @@ mod tests {
             seen.insert(d.as_secs());
         }
         assert_eq!(seen.into_iter().collect::<Vec<_>>(), [2, 3, 4]);
+    }
+
+    #[test]
+    fn draws_are_a_function_of_the_seed_and_the_number() {
+        let delay = |seed, n| random_between(&mut draw(seed, n), secs(1), secs(1_000));
+        assert_eq!(delay(7, 3), delay(7, 3));
+        let by_number: std::collections::BTreeSet<_> = (1..50).map(|n| delay(7, n)).collect();
+        let by_seed: std::collections::BTreeSet<_> = (1..50).map(|seed| delay(seed, 3)).collect();
+        assert!(
+            by_number.len() > 40 && by_seed.len() > 40,
+            "{by_number:?} {by_seed:?}"
+        );
     }
 
     #[test]

@@ -34,13 +34,13 @@
 
 use std::time::Duration;
 
-use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
 use tokio::time::Instant;
 
 use super::acceptor::{AcceptorState, Polled};
-use super::checkpoint::{Progress, Started};
-use super::delay::{compute_delay, last_poll_head_start, random_between};
+use super::checkpoint::{Binding, Progress, Started};
+use super::delay::{Draw, compute_delay, draw, last_poll_head_start, random_between};
 use super::metadata::AcceptorDescription;
 use super::observer::PollEvent;
 use super::options::Options;
@@ -81,7 +81,10 @@ pub(crate) struct Machine<O, E> {
     max_delay: Duration,
     /// Polls in a row that must match `success`.
     needed: u32,
-    rng: SmallRng,
+    /// The seed of the wait's jitter (see `delay::draw`).
+    jitter: u64,
+    /// What the wait is bound to, for its checkpoints.
+    binding: Binding,
     polls: u32,
     /// Retries so far (the delay formula's attempt number).
     retries: u32,
@@ -139,9 +142,13 @@ impl<O, E> Machine<O, E> {
             min_delay,
             max_delay,
             needed: options.consecutive_successes,
-            rng: match options.seed {
-                Some(seed) => SmallRng::seed_from_u64(seed),
-                None => SmallRng::from_os_rng(),
+            jitter: match options.seed {
+                Some(seed) => seed,
+                None => SmallRng::from_os_rng().next_u64(),
+            },
+            binding: Binding {
+                definition: metadata.fingerprint,
+                input: options.input,
             },
             polls: 0,
             retries: 0,
@@ -178,6 +185,7 @@ impl<O, E> Machine<O, E> {
             machine.retries = progress.retries;
             machine.longest_poll = progress.longest_poll;
             machine.last_poll_made = progress.last_poll_planned;
+            machine.jitter = progress.jitter;
             machine.resumed_delay = Some(resume.first_delay(elapsed));
             machine.fresh = false;
         }
@@ -240,10 +248,10 @@ impl<O, E> Machine<O, E> {
         self.min_delay
     }
 
-    /// The wait's generator (seeded by `seed`): a set's first-poll spread draws from it, before
-    /// any delay.
-    pub(crate) fn rng(&mut self) -> &mut SmallRng {
-        &mut self.rng
+    /// The generator of a set's first-poll spread: the wait's jitter, draw 0 (the delays are
+    /// draws 1 and on), so `seed` reproduces it.
+    pub(crate) fn spread_rng(&self) -> Draw {
+        draw(self.jitter, 0)
     }
 
     /// The scope the next poll runs in: the errors the acceptors name and the deadline.
@@ -348,6 +356,8 @@ impl<O, E> Machine<O, E> {
                 retries: self.retries,
                 longest_poll: self.longest_poll,
                 last_poll_planned: self.last_poll_made,
+                jitter: self.jitter,
+                binding: self.binding,
             },
         };
         let polls = self.polls;
@@ -402,13 +412,13 @@ impl<O, E> Machine<O, E> {
         let remaining = self
             .deadline
             .map_or(Duration::MAX, |d| d.saturating_duration_since(now));
-        let rng = &mut self.rng;
+        let mut rng = draw(self.jitter, retries);
         let delay = compute_delay(
             retries,
             self.min_delay,
             self.max_delay,
             remaining,
-            |low, high| random_between(rng, low, high),
+            |low, high| random_between(&mut rng, low, high),
         );
         // The spec sleeps until the deadline for one last poll: start that poll early enough
         // to answer (see `waiter::delay`), and end the wait after it.

@@ -43,6 +43,12 @@ pub struct WaiterMetadata {
     pub tags: &'static [&'static str],
     /// The acceptors, in order (empty when not described: a hand-written waiter).
     pub acceptors: &'static [AcceptorDescription],
+    /// A fingerprint of the waiter's definition (its acceptors and delays), computed by
+    /// `#[waitable]` when it expands: a checkpoint taken under another definition is refused
+    /// ([`CheckpointError::OtherDefinition`](super::CheckpointError::OtherDefinition)). `0`
+    /// for metadata made by hand, unless [`with_fingerprint`](Self::with_fingerprint) says
+    /// otherwise.
+    pub fingerprint: u64,
 }
 
 impl WaiterMetadata {
@@ -62,6 +68,7 @@ impl WaiterMetadata {
             deprecated: false,
             tags: &[],
             acceptors: &[],
+            fingerprint: 0,
         }
     }
 
@@ -105,6 +112,14 @@ impl WaiterMetadata {
     /// Describes the acceptors, in the model's order (`#[waitable]` always does).
     pub const fn with_acceptors(mut self, acceptors: &'static [AcceptorDescription]) -> Self {
         self.acceptors = acceptors;
+        self
+    }
+
+    /// Sets the fingerprint of the waiter's definition (`#[waitable]` always does; a waiter
+    /// written by hand sets one, and changes it when its acceptors or delays change, to have
+    /// its old checkpoints refused).
+    pub const fn with_fingerprint(mut self, fingerprint: u64) -> Self {
+        self.fingerprint = fingerprint;
         self
     }
 

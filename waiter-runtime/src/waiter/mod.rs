@@ -24,6 +24,7 @@
 #![cfg_attr(feature = "metrics", doc = include_str!("../docs/watching_metrics.md"))]
 
 pub(crate) mod delay;
+pub(crate) mod input;
 
 pub(crate) mod matchers;
 
@@ -45,6 +46,7 @@ mod wait_all;
 
 pub use acceptor::AcceptorState;
 pub use checkpoint::{CheckpointError, WaitCheckpoint};
+pub use input::{InputDigest, InputIdentity};
 pub use metadata::{AcceptorDescription, Comparator, MatcherDescription, WaiterMetadata};
 pub use observer::{PollEvent, PollObserver};
 pub use outcome::{FinalPoll, WaiterError};

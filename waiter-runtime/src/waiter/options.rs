@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use super::checkpoint::Resume;
+use super::input::InputId;
 use super::metadata::WaiterMetadata;
 use super::outcome::WaiterError;
 use super::transient::{PollClassifiers, TransientPollErrors};
@@ -34,6 +35,8 @@ pub(crate) struct Options {
     /// A checkpoint to take the wait up from, checked against the waiter (boxed: a waiter
     /// that resumes nothing stays small).
     pub(crate) resume: Option<Box<Resume>>,
+    /// The identity of the input the wait polls (its arguments', or a key's).
+    pub(crate) input: InputId,
 }
 
 impl Options {
@@ -51,6 +54,7 @@ impl Options {
             classifiers: None,
             retrier: None,
             resume: None,
+            input: InputId::none(),
         }
     }
 

@@ -521,7 +521,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         let mut machine = Machine::new(&options, max_wait, start)?;
         if let Some(member) = member {
             let min_delay = machine.min_delay();
-            let spread = member.first_poll_delay(machine.rng(), min_delay, max_wait);
+            let spread = member.first_poll_delay(&mut machine.spread_rng(), min_delay, max_wait);
             if !spread.is_zero() {
                 if let Err(by) = member.unless_stopped(timer::sleep(own_sleep, spread)).await {
                     return Err(machine.stopped(by, member.waiter_name(by), false, Instant::now()));

@@ -2,6 +2,7 @@
 //! retries of the operation it polls.
 
 mod at_the_deadline;
+mod checkpoint_binding;
 mod checkpoints;
 mod loop_rules;
 #[cfg(feature = "metrics")]
