@@ -76,7 +76,7 @@ impl<'a, O, E, Obs: PollObserver, C: Clock> Driver<'a, O, E, Obs, C> {
         max_wait: Duration,
     ) -> Self {
         let now = clock.now();
-        let (machine, next) = match Machine::new(options, max_wait, now) {
+        let (machine, next) = match Machine::new(options, max_wait, now, now) {
             Ok(mut machine) => {
                 let next = machine.start(now);
                 (Some(machine), next)

@@ -7,7 +7,7 @@
 //! A driver runs it so:
 //!
 //! ```text
-//! let mut machine = Machine::new(&options, max_wait, now)?;   // the options checked
+//! let mut machine = Machine::new(&options, max_wait, now, now)?; // the options checked
 //! let mut next = machine.start();                              // Next::Poll
 //! loop {
 //!     match next {
@@ -108,14 +108,17 @@ pub(crate) struct Machine<O, E> {
 }
 
 impl<O, E> Machine<O, E> {
-    /// A wait of at most `max_wait` from `start`, with `options` (checked here: contradictory
-    /// delays and zero successes end the wait before any poll).
+    /// A wait of at most `max_wait` from `start` (a set's start for its members, else `now`),
+    /// with `options` (checked here: contradictory delays and zero successes end the wait
+    /// before any poll). A wait resumed from a checkpoint keeps the checkpoint's start and
+    /// maximum, counted back from `now`.
     pub(crate) fn new(
         options: &Options,
         max_wait: Duration,
         start: Instant,
+        now: Instant,
     ) -> Result<Self, WaiterError<O, E>> {
-        Self::build(options, max_wait, start).inspect_err(|error| {
+        Self::build(options, max_wait, start, now).inspect_err(|error| {
             crate::metrics::wait_failed(options.metadata.name, error, Duration::ZERO);
         })
     }
@@ -124,6 +127,7 @@ impl<O, E> Machine<O, E> {
         options: &Options,
         max_wait: Duration,
         start: Instant,
+        now: Instant,
     ) -> Result<Self, WaiterError<O, E>> {
         let metadata = &options.metadata;
         let (min_delay, max_delay) = options.delays()?;
@@ -166,7 +170,7 @@ impl<O, E> Machine<O, E> {
             // passed since.
             let (start, elapsed) =
                 resume
-                    .start(metadata.name, start)
+                    .start(metadata.name, now)
                     .map_err(|_| WaiterError::ExceededMaxWait {
                         waiter: metadata.name,
                         max_wait: resume.progress.max_wait,
@@ -221,6 +225,12 @@ impl<O, E> Machine<O, E> {
         } else {
             Next::Sleep(delay)
         }
+    }
+
+    /// Whether the wait's first poll is due at once: a fresh wait's, or a resumed wait's
+    /// whose planned poll is overdue.
+    pub(crate) fn first_poll_due(&self) -> bool {
+        self.fresh || self.resumed_delay.is_some_and(|delay| delay.is_zero())
     }
 
     /// Whether a poll may leave at `now`: never at or after the deadline, where a request
@@ -525,7 +535,10 @@ mod tests {
             Options::new(WaiterMetadata::new("Ready", "get").with_delays(SECS(2), SECS(2)));
         options.consecutive_successes = successes;
         let start = Instant::now();
-        (Machine::new(&options, max_wait, start).unwrap(), start)
+        (
+            Machine::new(&options, max_wait, start, start).unwrap(),
+            start,
+        )
     }
 
     fn retry() -> Polled<&'static str, ()> {
@@ -594,7 +607,8 @@ mod tests {
             Options::new(WaiterMetadata::new("Ready", "get").with_delays(SECS(2), SECS(2)));
         options.transient_poll_errors = TransientPollErrors::Retry;
         let start = Instant::now();
-        let mut m: Machine<&'static str, ()> = Machine::new(&options, SECS(60), start).unwrap();
+        let mut m: Machine<&'static str, ()> =
+            Machine::new(&options, SECS(60), start, start).unwrap();
         let scope = m.poll_scope();
         scope.record_transient_error(true);
         scope.record_deadline_stop();
@@ -647,7 +661,8 @@ mod tests {
         assert!(matches!(next, Next::Done(Ok(FinalPoll { polls: 2, .. }))));
         let mut options = Options::new(WaiterMetadata::new("Ready", "get"));
         options.consecutive_successes = 0;
-        let err = Machine::<(), ()>::new(&options, SECS(1), Instant::now()).err();
+        let now = Instant::now();
+        let err = Machine::<(), ()>::new(&options, SECS(1), now, now).err();
         assert!(matches!(
             err,
             Some(WaiterError::InvalidConsecutiveSuccesses { .. })

@@ -54,4 +54,7 @@ pub use resume::Resumed;
 pub use run::Waiter;
 pub use stream::{WaitUpdate, WaiterStream};
 pub use transient::TransientPollErrors;
-pub use wait_all::{WaitAll, WaitAllChange, WaitAllProgress, WaitAllStream, WaitResult};
+pub use wait_all::{
+    Ended, MemberCheckpoint, MemberOutcome, ResumedResult, ResumedWaitAll, WaitAll, WaitAllChange,
+    WaitAllCheckpoint, WaitAllCheckpoints, WaitAllProgress, WaitAllStream, WaitResult,
+};

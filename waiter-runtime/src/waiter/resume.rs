@@ -62,10 +62,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         mut self,
         checkpoint: &WaitCheckpoint,
     ) -> Result<Resumed<'a, O, E, Obs>, CheckpointError> {
-        let options = self.options_mut();
-        let resume = Resume::check(&options.metadata, options.input, checkpoint)?;
-        let max_wait = resume.progress.max_wait;
-        options.resume = Some(Box::new(resume));
+        let max_wait = self.resume_from(checkpoint)?;
         Ok(Resumed {
             waiter: self,
             max_wait,
@@ -126,6 +123,25 @@ impl<O, E, Obs: PollObserver> Waiter<'_, O, E, Obs> {
     pub(crate) fn bind_input(mut self, input: InputId) -> Self {
         self.options_mut().input = input;
         self
+    }
+
+    /// The waiter's name, definition and input, as a checkpoint records them.
+    pub(crate) fn identity(&self) -> (&'static str, u64, Option<u64>) {
+        let metadata = self.metadata();
+        (metadata.name, metadata.fingerprint, self.input().digest())
+    }
+
+    /// Takes `checkpoint` up when this waiter runs: checked, then kept in its options. Returns
+    /// the checkpoint's maximum wait.
+    pub(crate) fn resume_from(
+        &mut self,
+        checkpoint: &WaitCheckpoint,
+    ) -> Result<Duration, CheckpointError> {
+        let options = self.options_mut();
+        let resume = Resume::check(&options.metadata, options.input, checkpoint)?;
+        let max_wait = resume.progress.max_wait;
+        options.resume = Some(Box::new(resume));
+        Ok(max_wait)
     }
 }
 

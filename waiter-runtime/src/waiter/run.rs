@@ -6,6 +6,7 @@ use tokio::time::Instant;
 use tracing::Instrument;
 
 use super::acceptor::Polled;
+use super::input::InputId;
 use super::machine::{Machine, Next};
 use super::metadata::WaiterMetadata;
 use super::observer::{PollEvent, PollObserver};
@@ -481,6 +482,11 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         &mut self.options
     }
 
+    /// The identity of the input the wait polls.
+    pub(super) fn input(&self) -> InputId {
+        self.options.input
+    }
+
     /// The wait of one member of a [`WaitAll`](super::WaitAll): the same loop, under the
     /// set's deadline (counted from `start`), its concurrency limit and its fail-fast stop.
     pub(crate) async fn wait_in_set(
@@ -518,10 +524,16 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             mut observer,
         } = self;
         let own_sleep = options.sleep.as_ref();
-        let mut machine = Machine::new(&options, max_wait, start)?;
-        if let Some(member) = member {
+        let mut machine = Machine::new(&options, max_wait, start, Instant::now())?;
+        // A member's first poll is spread over the set's window, unless it is a resumed
+        // member whose next poll is not due yet (after a restart, members whose polls are
+        // overdue are spread as a new set's are: no burst).
+        if let Some(member) = member.filter(|_| machine.first_poll_due()) {
             let min_delay = machine.min_delay();
-            let spread = member.first_poll_delay(&mut machine.spread_rng(), min_delay, max_wait);
+            let left = machine
+                .deadline()
+                .map_or(max_wait, |d| d.saturating_duration_since(Instant::now()));
+            let spread = member.first_poll_delay(&mut machine.spread_rng(), min_delay, left);
             if !spread.is_zero() {
                 if let Err(by) = member.unless_stopped(timer::sleep(own_sleep, spread)).await {
                     return Err(machine.stopped(by, member.waiter_name(by), false, Instant::now()));

@@ -3,7 +3,7 @@
 //! the input it polls ([`WaitCheckpoint`], [`CheckpointError`]); their JSON form (`json`).
 
 mod error;
-mod json;
+pub(crate) mod json;
 
 use std::borrow::Cow;
 use std::time::{Duration, SystemTime};
@@ -32,7 +32,8 @@ use super::metadata::WaiterMetadata;
 ///
 /// **What it keeps.** The wait's start by the wall clock (`started_at`): the resumed wait keeps
 /// the deadline `started_at + max_wait`, counting the time the wait was not running (a
-/// restart) by the wall clock. The polls, the successes in a row, the backoff position and the
+/// restart) by the wall clock (each process reads it once, then counts on its monotonic
+/// clock). The polls, the successes in a row, the backoff position and the
 /// jitter's seed go on where they were, so the resumed wait draws the delays the whole wait
 /// would have. The next poll is due at `started_at + elapsed + next_poll_in`
 /// ([`next_poll_at`](Self::next_poll_at)): the resumed wait sleeps what remained of that delay,
@@ -147,13 +148,13 @@ pub(crate) enum Started {
 }
 
 impl Started {
-    /// The start by the wall clock.
+    /// The start by the wall clock (as [`timer::wall_now`](crate::timer::wall_now) reads it).
     pub(crate) fn wall(self) -> SystemTime {
         match self {
             Started::At(at) => at,
             Started::Clock(start) => {
                 let elapsed = crate::timer::now().saturating_duration_since(start);
-                let now = SystemTime::now();
+                let now = crate::timer::wall_now();
                 now.checked_sub(elapsed).unwrap_or(now)
             }
         }
@@ -205,32 +206,11 @@ impl Resume {
                 supported: WaitCheckpoint::FORMAT,
             });
         }
-        if checkpoint.waiter != waiter {
-            return Err(CheckpointError::OtherWaiter {
-                waiter,
-                checkpoint: checkpoint.waiter.clone().into_owned(),
-            });
-        }
-        if checkpoint.definition != metadata.fingerprint {
-            return Err(CheckpointError::OtherDefinition {
-                waiter,
-                checkpoint: checkpoint.definition,
-                current: metadata.fingerprint,
-            });
-        }
-        let digest = match input {
-            InputId::Digest(digest) => digest,
-            InputId::Unidentified(argument) => {
-                return Err(CheckpointError::InputNotIdentified { waiter, argument });
-            }
-        };
-        if checkpoint.input != Some(digest) {
-            return Err(CheckpointError::OtherInput {
-                waiter,
-                checkpoint: checkpoint.input,
-                current: digest,
-            });
-        }
+        check_binding(
+            metadata,
+            input,
+            (&checkpoint.waiter, checkpoint.definition, checkpoint.input),
+        )?;
         if checkpoint.polls == 0 || checkpoint.consecutive_successes > checkpoint.polls {
             return Err(CheckpointError::Corrupt {
                 reason: format!(
@@ -264,7 +244,7 @@ impl Resume {
     /// (a wall clock set back, or a clock that does not follow the wall clock, such as
     /// tokio's paused one).
     pub(crate) fn elapsed_now(&self) -> Duration {
-        let wall = SystemTime::now()
+        let wall = crate::timer::wall_now()
             .duration_since(self.progress.started.wall())
             .unwrap_or_default();
         wall.max(self.elapsed)
@@ -298,6 +278,44 @@ impl Resume {
             .saturating_add(self.next_poll_in)
             .saturating_sub(elapsed)
     }
+}
+
+/// Checks that what a checkpoint says it waited on (`(waiter, definition, input)`) is the
+/// waiter described by `metadata`, polling `input`: the same waiter, the same definition, the
+/// same input (which it must be able to tell).
+pub(crate) fn check_binding(
+    metadata: &WaiterMetadata,
+    input: InputId,
+    (name, definition, recorded): (&str, u64, Option<u64>),
+) -> Result<(), CheckpointError> {
+    let waiter = metadata.name;
+    if name != waiter {
+        return Err(CheckpointError::OtherWaiter {
+            waiter,
+            checkpoint: name.to_owned(),
+        });
+    }
+    if definition != metadata.fingerprint {
+        return Err(CheckpointError::OtherDefinition {
+            waiter,
+            checkpoint: definition,
+            current: metadata.fingerprint,
+        });
+    }
+    let digest = match input {
+        InputId::Digest(digest) => digest,
+        InputId::Unidentified(argument) => {
+            return Err(CheckpointError::InputNotIdentified { waiter, argument });
+        }
+    };
+    if recorded != Some(digest) {
+        return Err(CheckpointError::OtherInput {
+            waiter,
+            checkpoint: recorded,
+            current: digest,
+        });
+    }
+    Ok(())
 }
 
 impl Progress {
