@@ -263,9 +263,11 @@ fn run_blocking(script: &Script, iterated: bool) -> Run {
     .consecutive_successes(script.successes)
     .transient_poll_errors(script.transient())
     .on_poll(move |e: &PollEvent| seen.lock().unwrap().push(*e));
-    let mut driver = waiter.driver_on(clock, script.max_wait);
     let mut updates = Vec::new();
     let outcome = if iterated {
+        let mut driver = waiter
+            .driver_on(clock, script.max_wait)
+            .expect("valid options");
         loop {
             match driver.step() {
                 Some(super::driver::Step::Polled(event)) => {
@@ -278,7 +280,7 @@ fn run_blocking(script: &Script, iterated: bool) -> Run {
             }
         }
     } else {
-        driver.finish()
+        waiter.wait_on(clock, script.max_wait)
     };
     let end = end_of(&outcome);
     let requests = requests.lock().unwrap().clone();

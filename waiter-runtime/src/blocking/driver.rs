@@ -1,6 +1,7 @@
 //! The blocking driver of the decision core ([`Machine`]): it sleeps and polls on the calling
-//! thread, one step at a time, for [`Waiter::wait`](super::Waiter::wait) (every step until the
-//! end) and [`Waiter::iter`](super::Waiter::iter) (a step per `next`).
+//! thread, for [`Waiter::wait`](super::Waiter::wait) ([`wait`]: every step until the end) and
+//! [`Waiter::iter`](super::Waiter::iter) ([`Driver`]: a step per `next`); both make each poll
+//! with [`poll_after`].
 //!
 //! The clock is a parameter: the system's ([`SystemClock`]) for users, a virtual one in the
 //! tests that compare the blocking forms with the async ones poll by poll
@@ -32,15 +33,20 @@ pub(crate) trait Clock {
 pub(crate) struct SystemClock;
 
 impl Clock for SystemClock {
+    #[inline]
     fn now(&self) -> Instant {
         // On a blocking caller's thread (see `timer::as_blocking`), the system's clock.
         timer::now()
     }
 
+    #[inline]
     fn sleep(&self, duration: Duration) {
         std::thread::sleep(duration);
     }
 }
+
+/// How a wait ends.
+type Outcome<O, E> = Result<FinalPoll<O, E>, WaiterError<O, E>>;
 
 /// One step of a blocking wait.
 pub(crate) enum Step<O, E> {
@@ -48,105 +54,132 @@ pub(crate) enum Step<O, E> {
     /// [`Driver::take_last`]).
     Polled(PollEvent),
     /// The wait is over.
-    Done(Result<FinalPoll<O, E>, WaiterError<O, E>>),
+    Done(Outcome<O, E>),
 }
 
-/// A blocking wait in progress: the decision core, the operation, the observer and the clock.
+/// [`Waiter::wait`](super::Waiter::wait): a wait of at most `max_wait` from now, with
+/// `options`, every step to its end. Its state stays on this function's stack (no driver is
+/// built: nothing large moves).
+pub(crate) fn wait<O, E, Obs: PollObserver, C: Clock>(
+    options: &Options,
+    mut poller: BlockingPoller<'_, O, E>,
+    mut observer: Obs,
+    clock: C,
+    max_wait: Duration,
+) -> Outcome<O, E> {
+    let now = clock.now();
+    let mut machine = Machine::new(options, max_wait, now, now)?;
+    let mut delay = match machine.start(now) {
+        Next::Done(outcome) => return outcome,
+        Next::Sleep(delay) => delay,
+        Next::Poll => Duration::ZERO,
+    };
+    loop {
+        match poll_after(&mut machine, &mut poller, &mut observer, &clock, delay) {
+            Ok((_, next)) => delay = next,
+            Err(outcome) => return outcome,
+        }
+    }
+}
+
+/// Sleeps `delay`, then polls (unless the deadline came: no request at or after it), and
+/// gives the poll's event and the delay before the next one, or the wait's end.
+#[inline]
+fn poll_after<O, E, Obs: PollObserver, C: Clock>(
+    machine: &mut Machine<O, E>,
+    poller: &mut BlockingPoller<'_, O, E>,
+    observer: &mut Obs,
+    clock: &C,
+    delay: Duration,
+) -> Result<(PollEvent, Duration), Outcome<O, E>> {
+    if !delay.is_zero() {
+        clock.sleep(delay);
+    }
+    // A sleep that ended late, or a consumer back after the deadline: no request.
+    let now = clock.now();
+    if !machine.may_poll(now) {
+        return Err(Err(machine.out_of_time(now)));
+    }
+    let scope = machine.poll_scope();
+    let polled = scope.run_blocking(poller);
+    let (event, next) = machine.polled(polled, &scope, now, clock.now());
+    observer.on_poll(&event);
+    match next {
+        Next::Done(outcome) => Err(outcome),
+        Next::Sleep(delay) => Ok((event, delay)),
+        Next::Poll => Ok((event, Duration::ZERO)),
+    }
+}
+
+/// A blocking wait in progress, for [`Waiter::iter`](super::Waiter::iter): the decision core,
+/// the operation, the observer and the clock, one step per `next`.
 pub(crate) struct Driver<'a, O, E, Obs, C> {
-    /// `None` when the options were refused (the first step is then the end).
-    machine: Option<Machine<O, E>>,
+    machine: Machine<O, E>,
     poller: BlockingPoller<'a, O, E>,
     observer: Obs,
     clock: C,
     /// What comes next; `None` once the end was given.
     next: Option<Next<O, E>>,
-    /// When the last update was handed to an iterator's consumer: its time counts in the
-    /// delay, as a stream's consumer's does.
+    /// When the last update was handed to the consumer: its time counts in the delay, as a
+    /// stream's consumer's does.
     handed_off: Option<Instant>,
 }
 
 impl<'a, O, E, Obs: PollObserver, C: Clock> Driver<'a, O, E, Obs, C> {
-    /// A wait of at most `max_wait` from now, with `options` (checked: refused options end it
-    /// at its first step, before any poll).
+    /// A wait of at most `max_wait` from now, with `options`; refused options are the wait's
+    /// end, before any poll.
     pub(crate) fn new(
         options: &Options,
         poller: BlockingPoller<'a, O, E>,
         observer: Obs,
         clock: C,
         max_wait: Duration,
-    ) -> Self {
+    ) -> Result<Self, WaiterError<O, E>> {
         let now = clock.now();
-        let (machine, next) = match Machine::new(options, max_wait, now, now) {
-            Ok(mut machine) => {
-                let next = machine.start(now);
-                (Some(machine), next)
-            }
-            Err(error) => (None, Next::Done(Err(error))),
-        };
-        Driver {
+        let mut machine = Machine::new(options, max_wait, now, now)?;
+        let next = machine.start(now);
+        Ok(Driver {
             machine,
             poller,
             observer,
             clock,
             next: Some(next),
             handed_off: None,
-        }
+        })
     }
 
     /// Sleeps if the core says so, then polls, and says what the poll did; `None` after the
     /// end was given.
     pub(crate) fn step(&mut self) -> Option<Step<O, E>> {
-        match self.next.take()? {
+        let delay = match self.next.take()? {
             Next::Done(outcome) => return Some(Step::Done(outcome)),
-            Next::Sleep(delay) => {
-                // The consumer's time since the hand-off is part of the delay.
-                let delay = match self.handed_off.take() {
-                    Some(at) => {
-                        delay.saturating_sub(self.clock.now().saturating_duration_since(at))
-                    }
-                    None => delay,
-                };
-                if !delay.is_zero() {
-                    self.clock.sleep(delay);
-                }
+            // The consumer's time since the hand-off is part of the delay.
+            Next::Sleep(delay) => match self.handed_off.take() {
+                Some(at) => delay.saturating_sub(self.clock.now().saturating_duration_since(at)),
+                None => delay,
+            },
+            Next::Poll => Duration::ZERO,
+        };
+        let polled = poll_after(
+            &mut self.machine,
+            &mut self.poller,
+            &mut self.observer,
+            &self.clock,
+            delay,
+        );
+        Some(match polled {
+            Ok((event, delay)) => {
+                self.next = Some(Next::Sleep(delay));
+                Step::Polled(event)
             }
-            Next::Poll => {}
-        }
-        let machine = self.machine.as_mut()?;
-        // No request at or after the deadline (a sleep that ended late, a consumer back after
-        // it).
-        let now = self.clock.now();
-        if !machine.may_poll(now) {
-            return Some(Step::Done(Err(machine.out_of_time(now))));
-        }
-        let scope = machine.poll_scope();
-        let poll_started = self.clock.now();
-        let polled = scope.run_blocking(&mut self.poller);
-        let (event, next) = machine.polled(polled, &scope, poll_started, self.clock.now());
-        self.observer.on_poll(&event);
-        match next {
-            Next::Done(outcome) => Some(Step::Done(outcome)),
-            next => {
-                self.next = Some(next);
-                Some(Step::Polled(event))
-            }
-        }
+            Err(outcome) => Step::Done(outcome),
+        })
     }
 
-    /// Every step to the end: [`Waiter::wait`](super::Waiter::wait).
-    pub(crate) fn finish(mut self) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
-        // A new driver has a next step until it gives the end, once.
-        loop {
-            if let Some(Step::Done(outcome)) = self.step() {
-                return outcome;
-            }
-        }
-    }
-
-    /// The last poll's result, taken out for an iterator's consumer (a later
-    /// `ExceededMaxWait` then carries no `last`, as a stream's); the hand-off starts now.
+    /// The last poll's result, taken out for the consumer (a later `ExceededMaxWait` then
+    /// carries no `last`, as a stream's); the hand-off starts now.
     pub(crate) fn take_last(&mut self) -> Option<Result<O, E>> {
         self.handed_off = Some(self.clock.now());
-        self.machine.as_mut()?.take_last()
+        self.machine.take_last()
     }
 }

@@ -7,7 +7,7 @@ use std::iter::FusedIterator;
 
 use super::driver::{Driver, Step, SystemClock};
 use crate::timer;
-use crate::waiter::{PollObserver, WaitUpdate};
+use crate::waiter::{PollObserver, WaitUpdate, WaiterError};
 
 /// A blocking wait, poll by poll: see [`Waiter::iter`](super::Waiter::iter).
 ///
@@ -16,26 +16,36 @@ use crate::waiter::{PollObserver, WaitUpdate};
 /// Dropping it ends the wait: no other request is sent.
 #[must_use = "an iterator does nothing unless iterated"]
 pub struct WaiterIter<'a, O, E, Obs = ()> {
-    driver: Driver<'a, O, E, Obs, SystemClock>,
+    state: State<'a, O, E, Obs>,
     span: tracing::Span,
-    done: bool,
+}
+
+enum State<'a, O, E, Obs> {
+    /// Boxed: one allocation per wait, and each `next` moves a pointer.
+    Running(Box<Driver<'a, O, E, Obs, SystemClock>>),
+    /// The options were refused: the one `Done`, before any poll.
+    Refused(WaiterError<O, E>),
+    Done,
 }
 
 impl<'a, O, E, Obs: PollObserver> WaiterIter<'a, O, E, Obs> {
-    /// The updates of the wait `driver` drives, in `span`.
-    pub(crate) fn new(driver: Driver<'a, O, E, Obs, SystemClock>, span: tracing::Span) -> Self {
-        WaiterIter {
-            driver,
-            span,
-            done: false,
-        }
+    /// The updates of the wait `driver` drives (or the end, for refused options), in `span`.
+    pub(crate) fn new(
+        driver: Result<Driver<'a, O, E, Obs, SystemClock>, WaiterError<O, E>>,
+        span: tracing::Span,
+    ) -> Self {
+        let state = match driver {
+            Ok(driver) => State::Running(Box::new(driver)),
+            Err(refused) => State::Refused(refused),
+        };
+        WaiterIter { state, span }
     }
 }
 
 impl<O, E, Obs> fmt::Debug for WaiterIter<'_, O, E, Obs> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("WaiterIter")
-            .field("done", &self.done)
+            .field("done", &matches!(self.state, State::Done))
             .finish_non_exhaustive()
     }
 }
@@ -44,11 +54,13 @@ impl<O, E, Obs: PollObserver> Iterator for WaiterIter<'_, O, E, Obs> {
     type Item = WaitUpdate<O, E>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
+        let driver = match std::mem::replace(&mut self.state, State::Done) {
+            State::Done => return None,
+            State::Refused(refused) => return Some(WaitUpdate::Done(Err(refused))),
+            State::Running(driver) => driver,
+        };
         let _entered = self.span.enter();
-        let driver = &mut self.driver;
+        let mut driver = driver;
         let update = timer::as_blocking(|| {
             loop {
                 match driver.step()? {
@@ -63,12 +75,17 @@ impl<O, E, Obs: PollObserver> Iterator for WaiterIter<'_, O, E, Obs> {
                 }
             }
         });
-        self.done = !matches!(update, Some(WaitUpdate::Polled { .. }));
+        if let Some(WaitUpdate::Polled { .. }) = update {
+            self.state = State::Running(driver);
+        }
         update
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        if self.done { (0, Some(0)) } else { (1, None) }
+        match self.state {
+            State::Done => (0, Some(0)),
+            _ => (1, None),
+        }
     }
 }
 

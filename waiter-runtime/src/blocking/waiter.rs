@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::driver::{BlockingPoller, Clock, Driver, SystemClock};
+use super::driver::{self, BlockingPoller, Clock, Driver, SystemClock};
 use super::iter::WaiterIter;
 use crate::ProvideErrorMetadata;
 use crate::retry::{Retrier, RetryConfig};
@@ -208,7 +208,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         let span = self.span(max_wait);
         let _entered = span.enter();
         super::warn_if_blocking_a_runtime("blocking::Waiter::wait");
-        timer::as_blocking(|| self.driver(max_wait).finish())
+        timer::as_blocking(|| self.wait_on(SystemClock, max_wait))
     }
 
     /// The same wait as [`wait`](Self::wait), poll by poll: an [`Iterator`] of a
@@ -267,7 +267,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         let span = self.span(max_wait);
         super::warn_if_blocking_a_runtime("blocking::Waiter::iter");
         // The wait starts now, on the system's clock.
-        let driver = timer::as_blocking(|| span.in_scope(|| self.driver(max_wait)));
+        let driver = timer::as_blocking(|| span.in_scope(|| self.driver_on(SystemClock, max_wait)));
         WaiterIter::new(driver, span)
     }
 
@@ -282,17 +282,26 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         )
     }
 
-    /// The driver of this wait on the system's clock, started now.
-    fn driver(self, max_wait: Duration) -> Driver<'a, O, E, Obs, SystemClock> {
-        self.driver_on(SystemClock, max_wait)
+    /// The wait on `clock`, to its end.
+    pub(super) fn wait_on<C: Clock>(
+        self,
+        clock: C,
+        max_wait: Duration,
+    ) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
+        let Waiter {
+            options,
+            poller,
+            observer,
+        } = self;
+        driver::wait(&options, poller, observer, clock, max_wait)
     }
 
-    /// The driver of this wait on `clock`, started now.
+    /// The driver of this wait on `clock`, started now (refused options: the end).
     pub(super) fn driver_on<C: Clock>(
         self,
         clock: C,
         max_wait: Duration,
-    ) -> Driver<'a, O, E, Obs, C> {
+    ) -> Result<Driver<'a, O, E, Obs, C>, WaiterError<O, E>> {
         let Waiter {
             options,
             poller,

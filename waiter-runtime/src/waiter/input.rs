@@ -108,9 +108,18 @@ impl InputDigest {
         self.write_u8(0xff);
     }
 
+    #[inline]
     fn mix(&mut self, word: u64) {
         self.state = (self.state ^ word).wrapping_mul(K);
         self.state ^= self.state >> 29;
+    }
+
+    /// Writes a word of `len` bytes (little-endian, zero above them): what `write` does with
+    /// those bytes, without the loop.
+    #[inline]
+    fn word(&mut self, word: u64, len: u64) {
+        self.mix(word);
+        self.len = self.len.wrapping_add(len);
     }
 }
 
@@ -123,6 +132,7 @@ impl Hasher for InputDigest {
         z ^ (z >> 31)
     }
 
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
         for chunk in &mut chunks {
@@ -139,18 +149,23 @@ impl Hasher for InputDigest {
         self.len = self.len.wrapping_add(bytes.len() as u64);
     }
 
-    // Integers little-endian and `usize` as `u64`, whatever the machine.
+    // Integers little-endian and `usize` as `u64`, whatever the machine (the words `write`
+    // makes of their bytes).
+    #[inline]
     fn write_u8(&mut self, i: u8) {
-        self.write(&[i]);
+        self.word(u64::from(i), 1);
     }
+    #[inline]
     fn write_u16(&mut self, i: u16) {
-        self.write(&i.to_le_bytes());
+        self.word(u64::from(i), 2);
     }
+    #[inline]
     fn write_u32(&mut self, i: u32) {
-        self.write(&i.to_le_bytes());
+        self.word(u64::from(i), 4);
     }
+    #[inline]
     fn write_u64(&mut self, i: u64) {
-        self.write(&i.to_le_bytes());
+        self.word(i, 8);
     }
     fn write_u128(&mut self, i: u128) {
         self.write(&i.to_le_bytes());
@@ -223,6 +238,18 @@ mod tests {
             assert!(seen.insert(InputDigest::of(&format!("stream-{i}"))));
             assert!(seen.insert(InputDigest::of(&i)));
         }
+        // The integer shortcuts write what `write` writes of their bytes.
+        let mut by_bytes = InputDigest::new();
+        by_bytes.write(&[7]);
+        by_bytes.write(&7u16.to_le_bytes());
+        by_bytes.write(&7u32.to_le_bytes());
+        by_bytes.write(&7u64.to_le_bytes());
+        let mut by_words = InputDigest::new();
+        by_words.write_u8(7);
+        by_words.write_u16(7);
+        by_words.write_u32(7);
+        by_words.write_u64(7);
+        assert_eq!(by_bytes.finish(), by_words.finish());
         // A string and its zero-padded twin, and the split of one text in two.
         assert_ne!(InputDigest::of(&"a"), InputDigest::of(&"a\0"));
         assert_ne!(InputDigest::of(&("ab", "c")), InputDigest::of(&("a", "bc")));

@@ -201,10 +201,16 @@ impl<O, E> Machine<O, E> {
     /// a poll planned later than the last poll could leave becomes the last poll (the spec's
     /// sleep to the deadline, with its head start), and with less time left than that head
     /// start the wait is over.
+    #[inline]
     pub(crate) fn start(&mut self, now: Instant) -> Next<O, E> {
-        let Some(delay) = self.resumed_delay.take() else {
-            return Next::Poll;
-        };
+        match self.resumed_delay.take() {
+            None => Next::Poll,
+            Some(delay) => self.resumed_start(delay, now),
+        }
+    }
+
+    /// [`start`](Self::start) for a resumed wait: `delay` was planned before its next poll.
+    fn resumed_start(&mut self, delay: Duration, now: Instant) -> Next<O, E> {
         let delay = match self.deadline {
             None => delay,
             Some(deadline) => {

@@ -524,7 +524,13 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             mut observer,
         } = self;
         let own_sleep = options.sleep.as_ref();
-        let mut machine = Machine::new(&options, max_wait, start, Instant::now())?;
+        // The time now matters to a resumed wait only (a fresh one starts at `start`): no
+        // clock read for the others.
+        let now = match options.resume {
+            Some(_) => Instant::now(),
+            None => start,
+        };
+        let mut machine = Machine::new(&options, max_wait, start, now)?;
         // A member's first poll is spread over the set's window, unless it is a resumed
         // member whose next poll is not due yet (after a restart, members whose polls are
         // overdue are spread as a new set's are: no burst).
@@ -541,7 +547,11 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             }
         }
         let deadline = machine.deadline();
-        let mut next = machine.start(Instant::now());
+        let mut next = machine.start(if member.is_some() {
+            Instant::now()
+        } else {
+            now
+        });
         loop {
             match next {
                 Next::Done(outcome) => return outcome,
@@ -583,7 +593,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             if too_late {
                 return Err(machine.out_of_time(now));
             }
-            let poll_started = Instant::now();
+            let poll_started = now;
             let scope = machine.poll_scope();
             // `None`: cancelled at the deadline.
             let attempt = async {
