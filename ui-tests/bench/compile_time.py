@@ -15,6 +15,17 @@ waiter loop is monomorphised once per waiter, as in a binary that uses them all.
 derived types read by three paths each (`Status.Name` with `stringEquals`, `Items[].Name` with
 `allStringEquals`, `length(Items[?Ready]) > 0` with `booleanEquals`), built with the checks and
 with `WAITER_MACROS_BENCH_UNTYPED=1` (the baseline, which leaves them out), alternately.
+
+`--model-files` measures what reading the waiters from a model file adds (issue 38): three
+crates whose `--copies` clients (10 by default) each have DynamoDB's `describe_table` with the
+same two waiters (`TableExists`, `TableNotExists`), pasted (the baseline: the Smithy model's trait
+value, as a user pastes it), read from botocore's `waiters-2.json`
+(`tests/aws-waiters/models/botocore/dynamodb/2012-08-10/`), or read from DynamoDB's Smithy JSON
+AST model (`--smithy-model`, by default `tests/aws-waiters/models/smithy/dynamodb.json`, which
+`gen.py --smithy-models` copies there). Each is built alone, alternately,
+`CARGO_INCREMENTAL=0`; the whole build's wall time, and rustc's own time for macro expansion
+(`-Z time-passes`' `macro_expand_crate`, through `RUSTC_BOOTSTRAP=1`: a measurement only), which
+is where reading a file costs, without the noise of the rest of the build.
 """
 import argparse
 import os
@@ -170,6 +181,91 @@ def timed(path, target, runs, untyped=None):
         times.append(time.perf_counter() - start)
     return statistics.median(times), times
 
+MODEL_HEADER = """#![allow(dead_code, unused_imports)]
+use waiter_runtime::{waitable, ProvideErrorMetadata, Searchable};
+
+#[derive(Debug, ProvideErrorMetadata)]
+pub enum Error { ResourceNotFoundException }
+
+#[derive(Debug, Searchable)]
+#[serde(rename_all = "PascalCase")]
+pub struct TableDescription { pub table_status: String }
+
+#[derive(Debug, Searchable)]
+#[serde(rename_all = "PascalCase")]
+pub struct DescribeTableOutput { pub table: Option<TableDescription> }
+"""
+
+def generate_model_crate(path, copies, attribute):
+    generate(path, 0, False, False, False)
+    body = MODEL_HEADER
+    for i in range(copies):
+        body += f"""
+pub struct Client{i};
+
+impl Client{i} {{
+    #[waitable({attribute})]
+    pub async fn describe_table(&self, name: &str) -> Result<DescribeTableOutput, Error> {{
+        let _ = name;
+        Err(Error::ResourceNotFoundException)
+    }}
+}}
+"""
+    (path / "src" / "lib.rs").write_text(body)
+
+def model_files(args, target):
+    import json
+    import shutil
+    smithy = pathlib.Path(args.smithy_model)
+    botocore = ROOT / "tests/aws-waiters/models/botocore/dynamodb/2012-08-10/waiters-2.json"
+    model = json.loads(smithy.read_text())
+    trait = next(
+        shape["traits"]["smithy.waiters#waitable"]
+        for shape_id, shape in model["shapes"].items()
+        if shape_id.endswith("#DescribeTable")
+    )
+    crates = {
+        "pasted": json.dumps(trait),
+        "botocore": 'botocore = "models/waiters-2.json"',
+        "smithy": 'smithy = "models/dynamodb.json"',
+    }
+    dirs = {}
+    for name, attribute in crates.items():
+        path = OUT / f"model_files_{name}"
+        generate_model_crate(path, args.copies, attribute)
+        (path / "models").mkdir(exist_ok=True)
+        shutil.copyfile(botocore, path / "models" / "waiters-2.json")
+        shutil.copyfile(smithy, path / "models" / "dynamodb.json")
+        build(path, target, untyped=False)
+        dirs[name] = path
+    runs = {name: [] for name in crates}
+    expansion = {name: [] for name in crates}
+    for _ in range(args.runs):
+        for name, path in dirs.items():
+            runs[name] += timed(path, target, 1, untyped=False)[1]
+        for name, path in dirs.items():
+            # Its own target directory: `RUSTC_BOOTSTRAP` is part of every crate's fingerprint.
+            expansion[name].append(expand_time(path, target.parent / "target-time-passes"))
+    print(f"{args.copies} functions, each with DynamoDB's 2 `DescribeTable` waiters; Smithy model {smithy.stat().st_size} bytes, botocore file {botocore.stat().st_size} bytes")
+    for title, table in (("build", runs), ("macro expansion", expansion)):
+        base = statistics.median(table["pasted"])
+        for name in crates:
+            med = statistics.median(table[name])
+            print(f"{title:15} {name:9} median {med * 1000:.0f} ms  (+{(med - base) * 1000:.0f} ms)  runs {[round(t * 1000) for t in table[name]]}")
+
+def expand_time(path, target):
+    """rustc's `macro_expand_crate` time for the crate, in seconds."""
+    (path / "src" / "lib.rs").touch()
+    env = dict(os.environ, CARGO_TARGET_DIR=str(target), CARGO_INCREMENTAL="0", RUSTC_BOOTSTRAP="1")
+    out = subprocess.run(
+        ["cargo", "rustc", "-q", "--manifest-path", str(path / "Cargo.toml"), "--", "-Z", "time-passes"],
+        check=True, env=env, capture_output=True, text=True,
+    )
+    for line in out.stderr.splitlines():
+        if line.startswith("time:") and line.split()[-1] == "macro_expand_crate":
+            return float(line.split()[1].rstrip(";"))
+    raise SystemExit("no macro_expand_crate line in rustc's -Z time-passes output")
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--waiters", type=int, default=100)
@@ -177,8 +273,14 @@ def main():
     parser.add_argument("--jmespath", action="store_true")
     parser.add_argument("--instantiate", action="store_true")
     parser.add_argument("--typed", action="store_true")
+    parser.add_argument("--model-files", action="store_true")
+    parser.add_argument("--copies", type=int, default=10)
+    parser.add_argument("--smithy-model", default=str(ROOT / "tests/aws-waiters/models/smithy/dynamodb.json"))
     args = parser.parse_args()
     target = OUT / "target"
+    if args.model_files:
+        model_files(args, target)
+        return
     if args.typed:
         typed_dir = OUT / "typed_waiters"
         generate_typed(typed_dir, args.waiters)

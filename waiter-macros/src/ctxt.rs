@@ -21,6 +21,10 @@ use quote::{ToTokens, quote, quote_spanned};
 pub(crate) struct Ctxt {
     errors: RefCell<Option<Vec<syn::Error>>>,
     warnings: RefCell<Vec<(Span, String)>>,
+    /// What every message starts with while it is set ([`Ctxt::in_context`]): where in a model
+    /// file the waiter being read or checked comes from, since its tokens all point at the
+    /// attribute's path.
+    context: RefCell<Option<String>>,
 }
 
 impl Ctxt {
@@ -28,7 +32,17 @@ impl Ctxt {
         Ctxt {
             errors: RefCell::new(Some(Vec::new())),
             warnings: RefCell::new(Vec::new()),
+            context: RefCell::new(None),
         }
+    }
+
+    /// Runs `f` with every error and warning it records starting with `context` (`None`: as
+    /// they are).
+    pub(crate) fn in_context<R>(&self, context: Option<String>, f: impl FnOnce() -> R) -> R {
+        let outer = self.context.replace(context);
+        let out = f();
+        *self.context.borrow_mut() = outer;
+        out
     }
 
     /// Records an error at `span`.
@@ -43,6 +57,17 @@ impl Ctxt {
 
     /// Records a ready-made error (possibly several, combined).
     pub(crate) fn syn_error(&self, err: syn::Error) {
+        let err = match &*self.context.borrow() {
+            None => err,
+            Some(context) => err
+                .into_iter()
+                .map(|e| syn::Error::new(e.span(), format!("{context}{e}")))
+                .reduce(|mut all, e| {
+                    all.combine(e);
+                    all
+                })
+                .expect("an error holds at least one message"),
+        };
         self.errors
             .borrow_mut()
             .as_mut()
@@ -52,7 +77,10 @@ impl Ctxt {
 
     /// Records a warning at `span`.
     pub(crate) fn warn(&self, span: Span, message: impl Display) {
-        self.warnings.borrow_mut().push((span, message.to_string()));
+        let context = self.context.borrow().clone().unwrap_or_default();
+        self.warnings
+            .borrow_mut()
+            .push((span, format!("{context}{message}")));
     }
 
     /// Whether an error was recorded so far.

@@ -16,6 +16,7 @@
 
 use proc_macro::TokenStream;
 
+mod closest;
 mod ctxt;
 mod error_metadata;
 mod jmespath;

@@ -4,7 +4,11 @@
 //! moves little between runs where criterion's medians move by ±30%.
 //!
 //! Run: `cargo run --release -p waiter-benches --example jmespath_min`; with
-//! `JMESPATH_MIN_PROFILE=N` it only runs the compiled search over N instances (for `perf`).
+//! `JMESPATH_MIN_PROFILE=N` it only runs the compiled search over N instances, with
+//! `JMESPATH_MIN_PROFILE=hand:N` only the hand loop (for `perf`, or `valgrind --tool=callgrind`,
+//! whose instruction counts do not depend on the machine's load). `jmespath_min.sh` runs it the
+//! way `BENCHMARKS.md` reports it: against another commit's build, alternately, with the load
+//! and the instruction counts.
 
 #![allow(missing_docs)]
 
@@ -47,13 +51,19 @@ fn pair(rounds: u32, iters: u32, ours: &mut dyn FnMut(), hand: &mut dyn FnMut())
 }
 
 fn main() {
-    if let Some(n) = std::env::var("JMESPATH_MIN_PROFILE")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-    {
+    if let Ok(profile) = std::env::var("JMESPATH_MIN_PROFILE") {
+        let (hand, n) = match profile.strip_prefix("hand:") {
+            Some(n) => (true, n),
+            None => (false, profile.as_str()),
+        };
+        let n: usize = n.parse().expect("JMESPATH_MIN_PROFILE=N or hand:N");
         let structs = output(n);
         for _ in 0..50_000_000 / n {
-            black_box(NAMES.search(black_box(&structs)).unwrap());
+            if hand {
+                black_box(hand_structs(black_box(&structs)));
+            } else {
+                black_box(NAMES.search(black_box(&structs)).unwrap());
+            }
         }
         return;
     }

@@ -105,7 +105,7 @@ pub use error_metadata::ProvideErrorMetadata;
 #[doc(no_inline)]
 pub use jmespath::Searchable;
 #[doc(no_inline)]
-pub use waiter::{FinalPoll, WaitAll, Waiter, WaiterError};
+pub use waiter::{FinalPoll, OutputStatus, WaitAll, Waiter, WaiterError};
 /// Derives [`ProvideErrorMetadata`](trait@ProvideErrorMetadata) for an error enum or struct;
 /// the attributes are documented in [`error_metadata`](mod@error_metadata).
 pub use waiter_macros::ProvideErrorMetadata;

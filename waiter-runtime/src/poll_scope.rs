@@ -27,8 +27,9 @@
 //! `WaiterError::ExceededMaxWait`, with that error.
 //!
 //! The [`Waiter`](crate::waiter::Waiter) runs each poll inside a [`PollScope`] that carries the
-//! errors its acceptors name ([`NamedErrors`]: the `errorType` codes, every error when an
-//! acceptor is `success: false`), the waiter's deadline, and counters: the attempts made inside
+//! errors its acceptors name ([`NamedErrors`]: the `errorType` codes and the HTTP statuses of
+//! botocore's `status` matchers, every error when an acceptor is `success: false`), the
+//! waiter's deadline, and counters: the attempts made inside
 //! the poll and the time spent waiting for retries and for rate-limiter tokens, which the waiter
 //! reports in [`PollEvent`](crate::waiter::PollEvent). [`Retrier`](crate::retry::Retrier)
 //! follows the rule; a hand-written retry layer follows it with [`current`]:
@@ -106,7 +107,11 @@ pub struct NamedErrors(Repr);
 #[derive(Clone, PartialEq, Eq)]
 enum Repr {
     Every,
-    Codes(Arc<[Cow<'static, str>]>),
+    /// `errorType` codes (name parts), and the HTTP statuses of botocore's `status` matchers.
+    Named {
+        codes: Arc<[Cow<'static, str>]>,
+        statuses: Arc<[u16]>,
+    },
 }
 
 impl NamedErrors {
@@ -117,7 +122,10 @@ impl NamedErrors {
 
     /// No error: every error goes to the retry strategy.
     pub fn none() -> Self {
-        NamedErrors(Repr::Codes(Arc::from([])))
+        NamedErrors(Repr::Named {
+            codes: Arc::from([]),
+            statuses: Arc::from([]),
+        })
     }
 
     /// The errors whose [`code`](ProvideErrorMetadata::code) is one of `codes` (`errorType`
@@ -134,16 +142,54 @@ impl NamedErrors {
                 Cow::Owned(code) => Cow::Owned(shape_name(&code).to_owned()),
             })
             .collect();
-        NamedErrors(Repr::Codes(codes.into()))
+        NamedErrors(Repr::Named {
+            codes: codes.into(),
+            statuses: Arc::from([]),
+        })
+    }
+
+    /// These errors and those whose [`http_status`](ProvideErrorMetadata::http_status) is one of
+    /// `statuses` (the `status` matchers of a waiter read from botocore's `waiters-2.json`).
+    ///
+    /// ```
+    /// use waiter_runtime::poll_scope::NamedErrors;
+    ///
+    /// let named = NamedErrors::codes(["NotFound"]).with_statuses([404]);
+    /// assert!(named.names_status(Some(404)));
+    /// assert!(!named.names_status(Some(500)));
+    /// assert!(named.names(Some("NotFound")));
+    /// ```
+    pub fn with_statuses(self, statuses: impl IntoIterator<Item = u16>) -> Self {
+        match self.0 {
+            Repr::Every => self,
+            Repr::Named {
+                codes,
+                statuses: ours,
+            } => {
+                let statuses: Vec<u16> = ours.iter().copied().chain(statuses).collect();
+                NamedErrors(Repr::Named {
+                    codes,
+                    statuses: statuses.into(),
+                })
+            }
+        }
     }
 
     /// Whether an error with this code is named.
     pub fn names(&self, code: Option<&str>) -> bool {
         match &self.0 {
             Repr::Every => true,
-            Repr::Codes(codes) => {
+            Repr::Named { codes, .. } => {
                 code.is_some_and(|code| codes.iter().any(|named| named == shape_name(code)))
             }
+        }
+    }
+
+    /// Whether an error that came with this HTTP status is named (by a `status` matcher).
+    pub fn names_status(&self, status: Option<u16>) -> bool {
+        match &self.0 {
+            Repr::Every => true,
+            Repr::Named { statuses, .. } => status.is_some_and(|s| statuses.contains(&s)),
         }
     }
 
@@ -157,7 +203,14 @@ impl fmt::Debug for NamedErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
             Repr::Every => f.write_str("NamedErrors::every()"),
-            Repr::Codes(codes) => f.debug_set().entries(codes.iter()).finish(),
+            Repr::Named { codes, statuses } if statuses.is_empty() => {
+                f.debug_set().entries(codes.iter()).finish()
+            }
+            Repr::Named { codes, statuses } => f
+                .debug_set()
+                .entries(codes.iter())
+                .entries(statuses.iter().map(|s| format!("status {s}")))
+                .finish(),
         }
     }
 }
@@ -237,9 +290,11 @@ impl PollScope {
         &self.shared.named
     }
 
-    /// Whether the waiter's acceptors name `error`: a retry layer returns it at once.
+    /// Whether the waiter's acceptors name `error` (its code, or its HTTP status for a `status`
+    /// matcher): a retry layer returns it at once.
     pub fn names<E: ProvideErrorMetadata + ?Sized>(&self, error: &E) -> bool {
-        self.shared.named.names(error.code())
+        let named = &self.shared.named;
+        named.names(error.code()) || named.names_status(error.http_status())
     }
 
     /// The waiter's deadline (`None`: no deadline).

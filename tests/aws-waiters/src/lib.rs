@@ -9,11 +9,13 @@ use serde::de::DeserializeOwned;
 use waiter_runtime::ProvideErrorMetadata;
 use waiter_runtime::waiter::{AcceptorState, PollEvent, Waiter, WaiterError};
 
-/// An error as an AWS SDK shows it: the service's error code.
+/// An error as an AWS SDK shows it: the service's error code, and the HTTP status it came with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AwsError {
     /// The error code (`ResourceNotFoundException`, `InvalidInstanceID.NotFound`...).
     pub code: String,
+    /// The HTTP status (400 for most errors; what botocore's `status` acceptors read).
+    pub status: u16,
 }
 
 impl fmt::Display for AwsError {
@@ -28,12 +30,16 @@ impl ProvideErrorMetadata for AwsError {
     fn code(&self) -> Option<&str> {
         Some(&self.code)
     }
+
+    fn http_status(&self) -> Option<u16> {
+        Some(self.status)
+    }
 }
 
 /// One canned answer of an operation: an output document (deserialized into the operation's
-/// typed output at each call) or an error code.
+/// typed output at each call) or an error.
 #[derive(Debug, Clone)]
-pub struct Canned(pub Result<serde_json::Value, String>);
+pub struct Canned(pub Result<serde_json::Value, AwsError>);
 
 impl Canned {
     /// The answer, the document deserialized into `O`.
@@ -49,7 +55,7 @@ impl Canned {
                     std::any::type_name::<O>()
                 )
             })),
-            Err(code) => Err(AwsError { code: code.clone() }),
+            Err(error) => Err(error.clone()),
         }
     }
 }

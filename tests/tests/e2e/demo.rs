@@ -105,3 +105,93 @@ async fn the_demo_survives_throttling_and_reports_every_wait() {
     let text = report.to_string();
     assert!(text.contains("resource") && text.contains("throttles") && text.contains("done in"));
 }
+
+/// The README's sample of the demo's output ("The demo's output ends like this") has the
+/// shape of what `cargo run --example demo` prints (`DemoOptions::default()`, seconds): every
+/// line of it, numbers, durations and resource names aside (a poll line's parenthesis,
+/// retries and rate-limiter waits, aside too: `PollEvent`'s `Display` has its own tests), is
+/// a line of a run's output or report.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_readmes_sample_of_the_demos_output_has_its_shape() {
+    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let sink = std::sync::Arc::clone(&lines);
+    let report = demo::run(DemoOptions::default(), move |line| {
+        sink.lock().unwrap().push(line.to_owned())
+    })
+    .await
+    .unwrap();
+    let lines = lines.lock().unwrap();
+    let report = report.to_string();
+    let readme = include_str!("../../../README.md");
+    let start = readme
+        .find("The demo's output ends like this")
+        .expect("the README shows the demo's output");
+    let block = &readme[start..];
+    let block = &block[block.find("```text\n").expect("a text block") + 8..];
+    let block = &block[..block.find("```").expect("the block ends")];
+    let printed: Vec<String> = lines
+        .iter()
+        .map(String::as_str)
+        .chain(report.lines())
+        .map(shape)
+        .collect();
+    let mut checked = 0;
+    for line in block
+        .lines()
+        .filter(|l| !l.trim().is_empty() && l.trim() != "...")
+    {
+        let expected = shape(line);
+        assert!(
+            printed.contains(&expected),
+            "the README's demo line\n  {line}\nhas no line of that shape in the demo's output:\n{}",
+            printed.join("\n")
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "{block}");
+}
+
+/// A line with its numbers as `#`, its durations as `#t`, its resource numbers, the
+/// parenthesis that closes a poll line and runs of spaces folded.
+fn shape(line: &str) -> String {
+    let line = match (line.contains(" poll "), line.rfind(" (")) {
+        (true, Some(at)) if line.ends_with(')') => &line[..at],
+        _ => line,
+    };
+    let mut line = line.to_owned();
+    for (name, _) in RESOURCES {
+        line = line.replace(name, "<resource>");
+    }
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_ascii_digit() {
+            out.push(c);
+            continue;
+        }
+        while chars
+            .peek()
+            .is_some_and(|c| c.is_ascii_digit() || *c == '.')
+        {
+            chars.next();
+        }
+        let rest: String = chars.clone().take(3).collect();
+        let unit = ["ms", "µs", "ns", "s"].into_iter().find(|unit| {
+            rest.starts_with(unit)
+                && !rest[unit.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphabetic)
+        });
+        match unit {
+            Some(unit) => {
+                for _ in 0..unit.chars().count() {
+                    chars.next();
+                }
+                out.push_str("#t");
+            }
+            None => out.push('#'),
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}

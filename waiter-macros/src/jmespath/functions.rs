@@ -113,24 +113,5 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Function> {
 
 /// The known function whose name is closest to `name`, for "did you mean" hints.
 pub(crate) fn closest(name: &str) -> Option<&'static str> {
-    FUNCTIONS
-        .iter()
-        .map(|f| (distance(name, f.name), f.name))
-        .filter(|(d, _)| *d <= 2)
-        .min()
-        .map(|(_, n)| n)
-}
-
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+    crate::closest::closest(name, FUNCTIONS.iter().map(|f| f.name), 2)
 }

@@ -1,5 +1,7 @@
 //! JSON inside expressions: the text of `` `literal` `` values and of `"quoted identifiers"`,
-//! read into [`Literal`]s, and strings written back as JSON.
+//! read into [`Literal`]s, and strings written back as JSON. The model files `#[waitable]`
+//! reads (botocore's `waiters-2.json`, Smithy's JSON AST) are read by the same reader
+//! ([`parse_document`]), their errors placed by line and column.
 //!
 //! It is ours rather than serde_json's because a proc macro's dependencies are built a second
 //! time in a user's build (for the host, with the build-script profile) even when the user's
@@ -19,12 +21,72 @@ const MAX_DEPTH: usize = 127;
 
 /// Reads one JSON value that fills `text` (whitespace around it allowed).
 pub(crate) fn parse_value(text: &str) -> Result<Literal, String> {
+    parse_document(text).map_err(|e| e.in_literal(text))
+}
+
+/// A mistake in a JSON text: what, and where (a byte offset into the text).
+#[derive(Debug)]
+pub(crate) struct JsonError {
+    pub offset: usize,
+    pub what: String,
+}
+
+impl JsonError {
+    /// The message for a literal inside an expression: the character it is at.
+    fn in_literal(self, text: &str) -> String {
+        let column = text[..self.offset.min(text.len())].chars().count() + 1;
+        format!("{} (character {column} of the literal)", self.what)
+    }
+
+    /// The line and column (both from 1, the column in characters) of the mistake.
+    pub(crate) fn line_column(&self, text: &str) -> (usize, usize) {
+        let before = &text[..self.offset.min(text.len())];
+        let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (line, before[line_start..].chars().count() + 1)
+    }
+}
+
+/// Reads one JSON value that fills `text`, as [`parse_value`] does, with the mistake's place
+/// as an offset (for a file's line and column).
+pub(crate) fn parse_document(text: &str) -> Result<Literal, JsonError> {
     let mut reader = Reader { text, pos: 0 };
     reader.skip_whitespace();
     let value = reader.value(0)?;
     reader.skip_whitespace();
     match reader.peek() {
         None => Ok(value),
+        Some(_) => Err(reader.error("trailing characters after the value")),
+    }
+}
+
+/// What [`pick`] does with a member of an object, given the keys leading to it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Pick {
+    /// Read the value whole.
+    Read,
+    /// Visit the members of the value, if it is an object (else skip it).
+    Descend,
+    /// Check the value's syntax and keep nothing of it.
+    Skip,
+}
+
+/// Reads a JSON text as [`parse_document`] does (every byte of it checked, the same mistakes
+/// reported), but builds only the values `want` asks for: each with the keys leading to it, in
+/// the text's order. `want(&[])` is the whole document. The large model files (a Smithy model
+/// of a few MB, mostly documentation) are read this way: skipping a value allocates nothing.
+pub(crate) fn pick(
+    text: &str,
+    want: impl Fn(&[String]) -> Pick,
+) -> Result<Vec<(Vec<String>, Literal)>, JsonError> {
+    let mut reader = Reader { text, pos: 0 };
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    reader.skip_whitespace();
+    reader.pick(&want, &mut path, &mut out, 0)?;
+    reader.skip_whitespace();
+    match reader.peek() {
+        None => Ok(out),
         Some(_) => Err(reader.error("trailing characters after the value")),
     }
 }
@@ -36,11 +98,13 @@ pub(crate) fn parse_string_body(body: &str) -> Result<String, String> {
         text: &quoted,
         pos: 0,
     };
-    let s = reader.string()?;
+    let s = reader.string().map_err(|e| e.in_literal(&quoted))?;
     match reader.peek() {
         None => Ok(s),
         // An unescaped `"` in the body ended the string early.
-        Some(_) => Err(reader.error("trailing characters after the string")),
+        Some(_) => Err(reader
+            .error("trailing characters after the string")
+            .in_literal(&quoted)),
     }
 }
 
@@ -79,9 +143,11 @@ impl Reader<'_> {
         self.text.as_bytes().get(self.pos).copied()
     }
 
-    fn error(&self, what: &str) -> String {
-        let column = self.text[..self.pos.min(self.text.len())].chars().count() + 1;
-        format!("{what} (character {column} of the literal)")
+    fn error(&self, what: &str) -> JsonError {
+        JsonError {
+            offset: self.pos,
+            what: what.to_owned(),
+        }
     }
 
     fn skip_whitespace(&mut self) {
@@ -99,7 +165,7 @@ impl Reader<'_> {
         }
     }
 
-    fn value(&mut self, depth: usize) -> Result<Literal, String> {
+    fn value(&mut self, depth: usize) -> Result<Literal, JsonError> {
         match self.peek() {
             None => Err(self.error("expected a value, found the end")),
             Some(b'n') if self.eat("null") => Ok(Literal::Null),
@@ -108,70 +174,185 @@ impl Reader<'_> {
             Some(b'"') => self.string().map(Literal::String),
             Some(b'-' | b'0'..=b'9') => self.number().map(Literal::Number),
             Some(b'[') => {
-                let depth = self.deeper(depth)?;
-                self.pos += 1;
                 let mut items = Vec::new();
-                self.skip_whitespace();
-                if self.eat("]") {
-                    return Ok(Literal::Array(items));
-                }
-                loop {
-                    self.skip_whitespace();
-                    if self.peek() == Some(b']') {
-                        return Err(self
-                            .error("a comma before `]`: remove it (JSON has no trailing commas)"));
-                    }
-                    items.push(self.value(depth)?);
-                    self.skip_whitespace();
-                    if self.eat(",") {
-                        continue;
-                    }
-                    if self.eat("]") {
-                        return Ok(Literal::Array(items));
-                    }
-                    return Err(self.error("expected `,` or `]`"));
-                }
+                self.array(depth, |r, depth| {
+                    items.push(r.value(depth)?);
+                    Ok(())
+                })?;
+                Ok(Literal::Array(items))
             }
             Some(b'{') => {
-                let depth = self.deeper(depth)?;
-                self.pos += 1;
                 let mut members = BTreeMap::new();
-                self.skip_whitespace();
-                if self.eat("}") {
-                    return Ok(Literal::Object(members));
-                }
-                loop {
-                    self.skip_whitespace();
-                    if self.peek() == Some(b'}') {
-                        return Err(self
-                            .error("a comma before `}`: remove it (JSON has no trailing commas)"));
-                    }
-                    if self.peek() != Some(b'"') {
-                        return Err(self.error("expected a key (a string in double quotes)"));
-                    }
-                    let key = self.string()?;
-                    self.skip_whitespace();
-                    if !self.eat(":") {
-                        return Err(self.error("expected `:` after the key"));
-                    }
-                    self.skip_whitespace();
-                    let value = self.value(depth)?;
-                    members.insert(key, value);
-                    self.skip_whitespace();
-                    if self.eat(",") {
-                        continue;
-                    }
-                    if self.eat("}") {
-                        return Ok(Literal::Object(members));
-                    }
-                    return Err(self.error("expected `,` or `}`"));
-                }
+                self.object(depth, true, |r, key, depth| {
+                    members.insert(key.unwrap_or_default(), r.value(depth)?);
+                    Ok(())
+                })?;
+                Ok(Literal::Object(members))
             }
             Some(_) => Err(self.error("expected a value")),
         }
     }
 
-    fn deeper(&self, depth: usize) -> Result<usize, String> {
+    /// The list at `pos` (its `[` next): `item` reads each element (at the depth inside).
+    fn array(
+        &mut self,
+        depth: usize,
+        mut item: impl FnMut(&mut Self, usize) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        let depth = self.deeper(depth)?;
+        self.pos += 1;
+        self.skip_whitespace();
+        if self.eat("]") {
+            return Ok(());
+        }
+        loop {
+            self.skip_whitespace();
+            if self.peek() == Some(b']') {
+                return Err(
+                    self.error("a comma before `]`: remove it (JSON has no trailing commas)")
+                );
+            }
+            item(self, depth)?;
+            self.skip_whitespace();
+            if self.eat(",") {
+                continue;
+            }
+            if self.eat("]") {
+                return Ok(());
+            }
+            return Err(self.error("expected `,` or `]`"));
+        }
+    }
+
+    /// The object at `pos` (its `{` next): `member` reads each value (at the depth inside),
+    /// given its key when `keys` (else the key is checked and not kept).
+    fn object(
+        &mut self,
+        depth: usize,
+        keys: bool,
+        mut member: impl FnMut(&mut Self, Option<String>, usize) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        let depth = self.deeper(depth)?;
+        self.pos += 1;
+        self.skip_whitespace();
+        if self.eat("}") {
+            return Ok(());
+        }
+        loop {
+            self.skip_whitespace();
+            if self.peek() == Some(b'}') {
+                return Err(
+                    self.error("a comma before `}`: remove it (JSON has no trailing commas)")
+                );
+            }
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a key (a string in double quotes)"));
+            }
+            let key = if keys {
+                Some(self.string()?)
+            } else {
+                self.skip_string()?;
+                None
+            };
+            self.skip_whitespace();
+            if !self.eat(":") {
+                return Err(self.error("expected `:` after the key"));
+            }
+            self.skip_whitespace();
+            member(self, key, depth)?;
+            self.skip_whitespace();
+            if self.eat(",") {
+                continue;
+            }
+            if self.eat("}") {
+                return Ok(());
+            }
+            return Err(self.error("expected `,` or `}`"));
+        }
+    }
+
+    /// [`pick`]'s walk of the value at `path`.
+    fn pick(
+        &mut self,
+        want: &dyn Fn(&[String]) -> Pick,
+        path: &mut Vec<String>,
+        out: &mut Vec<(Vec<String>, Literal)>,
+        depth: usize,
+    ) -> Result<(), JsonError> {
+        match want(path) {
+            Pick::Read => {
+                let value = self.value(depth)?;
+                out.push((path.clone(), value));
+                Ok(())
+            }
+            Pick::Descend if self.peek() == Some(b'{') => {
+                self.object(depth, true, |r, key, depth| {
+                    path.push(key.unwrap_or_default());
+                    let picked = r.pick(want, path, out, depth);
+                    path.pop();
+                    picked
+                })
+            }
+            Pick::Descend | Pick::Skip => self.skip(depth),
+        }
+    }
+
+    /// Checks one value as [`Reader::value`] reads it, keeping nothing.
+    fn skip(&mut self, depth: usize) -> Result<(), JsonError> {
+        match self.peek() {
+            Some(b'"') => self.skip_string(),
+            Some(b'[') => self.array(depth, |r, depth| r.skip(depth)),
+            Some(b'{') => self.object(depth, false, |r, _, depth| r.skip(depth)),
+            // Scalars other than strings are short: read them as `value` does.
+            _ => self.value(depth).map(drop),
+        }
+    }
+
+    /// Checks a string as [`Reader::string`] reads it, by bytes (neither `"`, `\\` nor a
+    /// control character is ever a byte of a longer UTF-8 sequence), keeping nothing.
+    fn skip_string(&mut self) -> Result<(), JsonError> {
+        self.pos += 1; // the opening quote
+        let bytes = self.text.as_bytes();
+        loop {
+            // The run of plain bytes, in a loop of locals: at a proc macro's `opt-level` 0 every
+            // access to `self` is a load and a store.
+            let mut i = self.pos;
+            while i < bytes.len() {
+                let b = bytes[i];
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                i += 1;
+            }
+            self.pos = i;
+            match bytes.get(self.pos) {
+                None => return Err(self.error("unclosed string: add the closing `\"`")),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                            self.pos += 1
+                        }
+                        Some(b'u') => {
+                            self.pos += 1;
+                            self.unicode_escape()?;
+                        }
+                        _ => return Err(self.error("invalid escape")),
+                    }
+                }
+                Some(&b) if b < 0x20 => {
+                    return Err(self.error("control character in a string: escape it"));
+                }
+                Some(_) => self.pos += 1,
+            }
+        }
+    }
+
+    fn deeper(&self, depth: usize) -> Result<usize, JsonError> {
         if depth >= MAX_DEPTH {
             Err(self.error(&format!("nested more than {MAX_DEPTH} levels")))
         } else {
@@ -180,7 +361,7 @@ impl Reader<'_> {
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
-    fn number(&mut self) -> Result<Number, String> {
+    fn number(&mut self) -> Result<Number, JsonError> {
         let start = self.pos;
         let negative = self.eat("-");
         let digits = |r: &mut Self| {
@@ -240,7 +421,7 @@ impl Reader<'_> {
         }
     }
 
-    fn string(&mut self) -> Result<String, String> {
+    fn string(&mut self) -> Result<String, JsonError> {
         self.pos += 1; // the opening quote
         let mut out = String::new();
         loop {
@@ -286,7 +467,7 @@ impl Reader<'_> {
 
     /// The four hex digits after `\u` (and, for a leading surrogate, the `\uXXXX` that must
     /// follow it).
-    fn unicode_escape(&mut self) -> Result<char, String> {
+    fn unicode_escape(&mut self) -> Result<char, JsonError> {
         let first = self.hex4()?;
         let code = match first {
             0xD800..=0xDBFF => {
@@ -305,7 +486,7 @@ impl Reader<'_> {
         char::from_u32(code).ok_or_else(|| self.error("invalid unicode escape"))
     }
 
-    fn hex4(&mut self) -> Result<u32, String> {
+    fn hex4(&mut self) -> Result<u32, JsonError> {
         let digits = self.text.get(self.pos..self.pos + 4);
         match digits.filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit())) {
             Some(d) => {
@@ -427,7 +608,72 @@ mod tests {
         ];
         for case in cases {
             same_as_serde_json(case);
+            picks_as_it_reads(case);
         }
+    }
+
+    /// [`pick`] checks every byte as [`parse_document`] does: the same values where it reads,
+    /// the same mistakes at the same places where it skips.
+    fn picks_as_it_reads(case: &str) {
+        let whole = parse_document(case);
+        fn offset<T>(r: &Result<T, JsonError>) -> Option<(usize, String)> {
+            r.as_ref().err().map(|e| (e.offset, e.what.clone()))
+        }
+        let read = pick(case, |_| Pick::Read);
+        assert_eq!(offset(&read), offset(&whole), "{case:?}");
+        if let (Ok(read), Ok(whole)) = (&read, &whole) {
+            assert_eq!(format!("{:?}", read[0].1), format!("{whole:?}"), "{case:?}");
+        }
+        let skipped = pick(case, |_| Pick::Skip);
+        assert_eq!(offset(&skipped), offset(&whole), "{case:?}");
+        // Inside an object whose member is skipped, and one whose member is read.
+        let nested = format!("{{\"a\": {case}, \"b\": [1]}}");
+        let whole = parse_document(&nested);
+        for want in [Pick::Skip, Pick::Read] {
+            let picked = pick(
+                &nested,
+                |path: &[String]| {
+                    if path.is_empty() { Pick::Descend } else { want }
+                },
+            );
+            assert_eq!(offset(&picked), offset(&whole), "{nested:?}");
+        }
+    }
+
+    #[test]
+    fn pick_builds_only_what_is_asked_for() {
+        let text = r#"{"shapes": {"a#Op": {"type": "operation", "traits": {"doc": "x\u00e9", "w": {"A": [1, true]}}}, "a#S": {"type": "string"}}, "v": 2}"#;
+        let picked = pick(text, |path: &[String]| match path {
+            [] => Pick::Descend,
+            [s] if s == "shapes" => Pick::Descend,
+            [_, _] => Pick::Descend,
+            [_, _, k] if k == "type" => Pick::Read,
+            [_, _, k] if k == "traits" => Pick::Descend,
+            [_, _, _, t] if t == "w" => Pick::Read,
+            _ => Pick::Skip,
+        })
+        .unwrap();
+        let paths: Vec<String> = picked.iter().map(|(p, _)| p.join("/")).collect();
+        assert_eq!(
+            paths,
+            [
+                "shapes/a#Op/type",
+                "shapes/a#Op/traits/w",
+                "shapes/a#S/type"
+            ]
+        );
+        assert_eq!(picked[0].1, Literal::String("operation".into()));
+        // A value to descend into that is no object is skipped.
+        let picked = pick(r#"{"shapes": [1]}"#, |_| Pick::Descend).unwrap();
+        assert!(picked.is_empty());
+    }
+
+    #[test]
+    fn errors_have_a_line_and_a_column() {
+        let text = "{\n  \"a\": 1,\n  \"é\": tru\n}";
+        let err = parse_document(text).unwrap_err();
+        assert_eq!(err.line_column(text), (3, 8));
+        assert_eq!(err.what, "expected a value");
     }
 
     #[test]

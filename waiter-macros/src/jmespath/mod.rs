@@ -12,7 +12,7 @@ pub(crate) mod ast;
 mod check;
 mod expand;
 mod functions;
-mod json;
+pub(crate) mod json;
 mod lex;
 mod parse;
 mod problem;

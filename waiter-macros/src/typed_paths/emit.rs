@@ -22,6 +22,7 @@ pub(super) fn emit(
     ops: &[Op],
     need: Option<Need>,
     site: super::Site,
+    origin: &str,
 ) -> TokenStream {
     if ops.is_empty() && need.is_none() {
         return TokenStream::new();
@@ -43,7 +44,7 @@ pub(super) fn emit(
         // Each member is one level of `Described<S<..>>`: deeper, rustc's query depth limit
         // overflows with no span and no word of the path.
         let message = format!(
-            "path {expr:?}: the chain `{}` reads {fields} members one below the other; typed \
+            "{origin}path {expr:?}: the chain `{}` reads {fields} members one below the other; typed \
              paths are checked to at most {MAX_TYPED_MEMBERS} (each member is a level of the \
              compile-time description, and the compiler's depth limit is near): shorten the \
              chain, or {}",
@@ -89,6 +90,7 @@ pub(super) fn emit(
             &[#(#steps),*],
             #need,
             #shown,
+            #origin,
         )
     };
     quote! {

@@ -42,7 +42,7 @@ pub(crate) fn check_type(lit: &LitStr, ty: &Type) -> TokenStream {
     let (Some(ast), Some(ty)) = (parse_ast(&expr), nameable::nameable_with(ty, &[])) else {
         return TokenStream::new();
     };
-    emit_all(lit, &expr, &against(&ast, &ty), Site::Jmespath)
+    emit_all(lit, &expr, &against(&ast, &ty), Site::Jmespath, "")
 }
 
 /// The checks of every chain of `ast` against `ty`, merged.
@@ -60,12 +60,14 @@ fn against(ast: &Ast, ty: &Type) -> Vec<Check> {
 }
 
 /// The checks of one path of `#[waitable]`: `const _` items, or nothing when the types cannot
-/// be named.
+/// be named. `origin` starts their messages (the model file, waiter and acceptor of a path read
+/// from a file; empty for a pasted one).
 pub(crate) fn check_path(
     op: &Operation,
     lit: &LitStr,
     root: Root,
     need: Option<Need>,
+    origin: &str,
 ) -> TokenStream {
     // Only for `ui-tests/bench/compile_time.py --typed`, to measure what the checks cost.
     if std::env::var_os("WAITER_MACROS_BENCH_UNTYPED").is_some() {
@@ -86,7 +88,7 @@ pub(crate) fn check_path(
             })
         })
         .collect();
-    emit_all(lit, &expr, &merge(checks), Site::Waitable)
+    emit_all(lit, &expr, &merge(checks), Site::Waitable, origin)
 }
 
 /// Whether the typed check of `lit` read from the output checks its result against the
@@ -129,10 +131,10 @@ impl Site {
     }
 }
 
-fn emit_all(lit: &LitStr, expr: &str, checks: &[Check], site: Site) -> TokenStream {
+fn emit_all(lit: &LitStr, expr: &str, checks: &[Check], site: Site, origin: &str) -> TokenStream {
     checks
         .iter()
-        .map(|c| emit::emit(lit, expr, &c.ty, &c.ops, c.need, site))
+        .map(|c| emit::emit(lit, expr, &c.ty, &c.ops, c.need, site, origin))
         .collect()
 }
 

@@ -1,6 +1,7 @@
 //! botocore's `waiters-2.json` format (the AWS SDKs' own) recognised where a Smithy `@waitable`
-//! value is expected: one error that says how to translate it, and the waiters' names, so that
-//! the fallback declares their functions and the callers report nothing more.
+//! value is expected: one error that says to read the file with `botocore = ".."` or how to
+//! translate it, and the waiters' names, so that the fallback declares their functions and the
+//! callers report nothing more. (Reading the file itself: [`super::file`].)
 
 use proc_macro2::Span;
 
@@ -45,13 +46,20 @@ pub(super) fn botocore_message(node: &Node) -> String {
     format!(
         "this is a botocore `waiters-2.json` waiter (the AWS SDKs' own format, with `delay`, \
          `maxAttempts` and `matcher: \"path\"`), not the value of a Smithy `@waitable` trait. \
-         Paste the waiter from the service's Smithy model instead (the `@waitable( .. )` of the \
-         IDL, or the `\"smithy.waiters#waitable\"` value of the JSON model), or translate it: \
-         `delay` -> `minDelay`, {max_wait}, drop `operation` (the function under \
-         `#[waitable]` is the operation), `description` -> `documentation`, \
-         `matcher: \"path\"`/`\"pathAll\"`/`\"pathAny\"` with `argument` -> `matcher: {{ output: \
-         {{ path: <argument>, expected: .., comparator: \"stringEquals\"` (`\"allStringEquals\"`, \
-         `\"anyStringEquals\"`) `}} }}`, `\"status\"` -> `success`, `\"error\"` -> `errorType`"
+         Read botocore's file itself instead: save it in your crate and write \
+         `#[waitable(botocore = \"models/<service>/waiters-2.json\")]` (the waiters of this \
+         function's operation; `waiters = [\"Name\"]` for some of them). Or paste the waiter \
+         from the service's Smithy model (the `@waitable( .. )` of the IDL, or the \
+         `\"smithy.waiters#waitable\"` value of the JSON model), or translate it: `delay` -> \
+         `minDelay`, {max_wait}, drop `operation` (the function under `#[waitable]` is the \
+         operation), `description` -> `documentation`, `matcher: \"path\"`/`\"pathAll\"`/\
+         `\"pathAny\"` with `argument` -> `matcher: {{ output: {{ path: <argument>, expected: \
+         .., comparator: \"stringEquals\"` (`\"allStringEquals\"`, `\"anyStringEquals\"`) `}} \
+         }}`, a boolean `expected: true` -> `comparator: \"booleanEquals\", expected: \"true\"`, \
+         `\"error\"` -> `errorType`, but `\"error\"` with `expected: false` (no error) -> \
+         `success: true` and with `expected: true` (any error) -> `success: false`, `\"status\"` \
+         has no Smithy form (`status: 200` is `success: true`; any other status needs the file \
+         read with `botocore = \"..\"`)"
     )
 }
 
@@ -146,16 +154,8 @@ pub(super) fn botocore_waiters(node: &Node) -> Vec<WaiterDef> {
                 && m.key.chars().all(|c| c.is_ascii_alphanumeric())
         })
         .map(|m| WaiterDef {
-            name: m.key.clone(),
-            name_span: m.key_span,
-            documentation: None,
-            acceptors: Vec::new(),
-            acceptors_written: 0,
             acceptors_span: m.value.span,
-            min_delay: None,
-            max_delay: None,
-            deprecated: false,
-            tags: Vec::new(),
+            ..WaiterDef::named(m.key.clone(), m.key_span)
         })
         .collect()
 }

@@ -34,44 +34,55 @@ pub(crate) fn check(cx: &Ctxt, model: &Waitable, op: &Operation) -> Vec<Vec<Acce
             waiter
                 .acceptors
                 .iter()
-                .map(|acceptor| {
-                    let errors_before = cx.error_count();
-                    let (condition, on_list) = match &acceptor.matcher {
-                        Matcher::Output(m) => {
-                            let (condition, on_list) = paths::condition(cx, op, m, false);
-                            (Some(condition), on_list)
+                .enumerate()
+                .map(|(index, acceptor)| {
+                    // A waiter read from a model file: its messages say where in the file.
+                    let origin = model
+                        .origin
+                        .as_ref()
+                        .map(|o| o.acceptor(&waiter.name, index));
+                    cx.in_context(origin.clone(), || {
+                        let errors_before = cx.error_count();
+                        let (condition, on_list) = match &acceptor.matcher {
+                            Matcher::Output(m) => {
+                                let (condition, on_list) = paths::condition(cx, op, m, false);
+                                (Some(condition), on_list)
+                            }
+                            Matcher::InputOutput(m) => {
+                                let (condition, on_list) = paths::condition(cx, op, m, true);
+                                (Some(condition), on_list)
+                            }
+                            Matcher::Success(_) | Matcher::ErrorType(_) | Matcher::Status(..) => {
+                                (None, false)
+                            }
+                        };
+                        let message = paths::message(cx, op, acceptor);
+                        // The typed-path checks run after expansion (const evaluation); an acceptor
+                        // whose paths already have an error gets none, so that one mistake is one
+                        // error. The others get theirs even when the attribute has errors elsewhere
+                        // (the fallback emits them): every error arrives in one pass.
+                        // The one error about a non-boolean `expected` leaves the path's field
+                        // chain worth checking.
+                        let own_errors = match &acceptor.matcher {
+                            Matcher::Output(m) | Matcher::InputOutput(m) => {
+                                usize::from(m.expected_not_boolean)
+                            }
+                            Matcher::Success(_) | Matcher::ErrorType(_) | Matcher::Status(..) => 0,
+                        };
+                        let typed = if acceptor.read_cleanly
+                            && cx.error_count() == errors_before + own_errors
+                        {
+                            let origin = origin.as_deref().unwrap_or_default();
+                            typed_checks(op, acceptor, on_list, &mut error_type_checked, origin)
+                        } else {
+                            TokenStream::new()
+                        };
+                        AcceptorCode {
+                            condition,
+                            message,
+                            typed,
                         }
-                        Matcher::InputOutput(m) => {
-                            let (condition, on_list) = paths::condition(cx, op, m, true);
-                            (Some(condition), on_list)
-                        }
-                        Matcher::Success(_) | Matcher::ErrorType(_) => (None, false),
-                    };
-                    let message = paths::message(cx, op, acceptor);
-                    // The typed-path checks run after expansion (const evaluation); an acceptor
-                    // whose paths already have an error gets none, so that one mistake is one
-                    // error. The others get theirs even when the attribute has errors elsewhere
-                    // (the fallback emits them): every error arrives in one pass.
-                    // The one error about a non-boolean `expected` leaves the path's field
-                    // chain worth checking.
-                    let own_errors = match &acceptor.matcher {
-                        Matcher::Output(m) | Matcher::InputOutput(m) => {
-                            usize::from(m.expected_not_boolean)
-                        }
-                        Matcher::Success(_) | Matcher::ErrorType(_) => 0,
-                    };
-                    let typed = if acceptor.read_cleanly
-                        && cx.error_count() == errors_before + own_errors
-                    {
-                        typed_checks(op, acceptor, on_list, &mut error_type_checked)
-                    } else {
-                        TokenStream::new()
-                    };
-                    AcceptorCode {
-                        condition,
-                        message,
-                        typed,
-                    }
+                    })
                 })
                 .collect()
         })
@@ -124,6 +135,7 @@ fn typed_checks(
     acceptor: &super::model::Acceptor,
     on_list: bool,
     error_type_checked: &mut bool,
+    origin: &str,
 ) -> TokenStream {
     let mut tokens = TokenStream::new();
     if let Matcher::ErrorType(error_type) = &acceptor.matcher {
@@ -138,6 +150,7 @@ fn typed_checks(
                 &m.path,
                 Root::Output,
                 comparator_need(m, on_list),
+                origin,
             ));
             Root::Output
         }
@@ -147,13 +160,14 @@ fn typed_checks(
                 &m.path,
                 Root::InputOutput,
                 comparator_need(m, on_list),
+                origin,
             ));
             Root::InputOutput
         }
-        Matcher::Success(_) | Matcher::ErrorType(_) => Root::Output,
+        Matcher::Success(_) | Matcher::ErrorType(_) | Matcher::Status(..) => Root::Output,
     };
     if let Some(message) = &acceptor.message {
-        tokens.extend(check_path(op, message, root, Some(Need::Message)));
+        tokens.extend(check_path(op, message, root, Some(Need::Message), origin));
     }
     tokens
 }
@@ -182,6 +196,19 @@ fn rules(cx: &Ctxt, model: &Waitable, op: Option<&Operation>) {
     }
     let mut seen: HashMap<String, &str> = HashMap::new();
     for waiter in &model.waiters {
+        let context = model.origin.as_ref().map(|o| o.waiter(&waiter.name));
+        cx.in_context(context, || waiter_rules(cx, waiter, op, &mut seen));
+    }
+}
+
+/// The rules of one waiter (`seen`: the names so far, folded to lower case).
+fn waiter_rules<'m>(
+    cx: &Ctxt,
+    waiter: &'m super::model::WaiterDef,
+    op: Option<&Operation>,
+    seen: &mut HashMap<String, &'m str>,
+) {
+    {
         let name = waiter.name.as_str();
         if !is_valid_name(name) {
             cx.error(

@@ -21,14 +21,18 @@ use super::signature::{MaybeItemFn, Operation, result_parts, waiter_lifetime};
 use crate::ctxt::warning_tokens;
 use crate::krate;
 
+/// The items of every waiter. The first waiter's body also holds the warnings, and `tracking`
+/// (the statements that make the compiler rebuild the crate when a model file changes).
 pub(crate) fn expand(
     item: &MaybeItemFn,
     op: &Operation,
     model: &Waitable,
     code: &[Vec<AcceptorCode>],
     warnings: &[(Span, String)],
+    tracking: TokenStream,
 ) -> TokenStream {
     let warnings = warning_tokens("waitable", warnings);
+    let warnings = quote!(#warnings #tracking);
     model
         .waiters
         .iter()
@@ -109,6 +113,9 @@ fn metadata(op: &Operation, waiter: &WaiterDef) -> TokenStream {
     }
     let fingerprint = fingerprint::fingerprint(waiter);
     expr.extend(quote!(.with_fingerprint(#fingerprint)));
+    if let Some(secs) = waiter.published_max_wait {
+        expr.extend(quote!(.with_published_max_wait(::core::time::Duration::from_secs(#secs))));
+    }
     expr
 }
 
@@ -139,6 +146,7 @@ fn acceptor_description(acceptor: &Acceptor) -> TokenStream {
     let matcher = match &acceptor.matcher {
         Matcher::Success(b) => quote!(#rt::MatcherDescription::Success(#b)),
         Matcher::ErrorType(code) => quote!(#rt::MatcherDescription::ErrorType(#code)),
+        Matcher::Status(status, _) => quote!(#rt::MatcherDescription::Status(#status)),
         Matcher::Output(m) => path(quote!(Output), m),
         Matcher::InputOutput(m) => path(quote!(InputOutput), m),
     };
@@ -410,6 +418,16 @@ fn docs(op: &Operation, waiter: &WaiterDef) -> Vec<TokenStream> {
         op.sig.ident,
         if op.blocking { "" } else { ".await" }
     ));
+    if let Some(file) = &waiter.read_from {
+        lines.push(String::new());
+        lines.push(format!("Read at build time from {file}."));
+    }
+    if let Some(secs) = waiter.published_max_wait {
+        lines.push(format!(
+            "botocore waits at most {secs} s (`delay` x `maxAttempts`): \
+             `.wait(Duration::from_secs({secs}))`."
+        ));
+    }
     lines.push(String::new());
     lines.push("# Acceptors".to_owned());
     lines.push(String::new());
@@ -445,6 +463,7 @@ fn describe_acceptor(acceptor: &Acceptor) -> String {
         Matcher::Success(true) => "the operation succeeds".to_owned(),
         Matcher::Success(false) => "the operation fails with any error".to_owned(),
         Matcher::ErrorType(e) => format!("the operation fails with error code `{}`", e.value()),
+        Matcher::Status(status, _) => format!("the answer's HTTP status is {status}"),
         Matcher::Output(m) | Matcher::InputOutput(m) => {
             let of = if matches!(acceptor.matcher, Matcher::Output(_)) {
                 "the output"
@@ -492,6 +511,10 @@ fn classify(op: &Operation, acceptors: &[Acceptor], code: &[AcceptorCode]) -> To
                 } else {
                     quote_spanned!(expected.span()=> #p::error_type(__result, #expected))
                 }
+            }
+            (Matcher::Status(status, span), None) => {
+                let p = krate::private_at(*span);
+                quote_spanned!(*span=> #p::status(__result, #status))
             }
             (Matcher::Output(_) | Matcher::InputOutput(_), None) => quote!(false),
         };

@@ -3,8 +3,8 @@
 //!
 //! It covers what decides a wait: the delays (the spec's defaults when the model omits them,
 //! so that writing `minDelay: 2` changes nothing) and every acceptor in order (its state and
-//! matcher). Not the documentation, tags, deprecation or failure messages, which change no
-//! poll's meaning. The definition is written as a canonical text ([`canonical`]), hashed with
+//! matcher). Not the documentation, tags, deprecation, failure messages, the model file it was
+//! read from or the maximum wait it publishes, which change no poll's meaning. The definition is written as a canonical text ([`canonical`]), hashed with
 //! the crate's one FNV-1a. A new matcher kind adds one case to [`matcher`], with a name of its
 //! own; the others' texts, so every fingerprint taken before, stay as they are.
 
@@ -48,6 +48,7 @@ fn matcher(matcher: &Matcher) -> String {
         Matcher::ErrorType(code) => format!("errorType({})", string(&code.value())),
         Matcher::Output(path) => format!("output({})", self::path(path)),
         Matcher::InputOutput(path) => format!("inputOutput({})", self::path(path)),
+        Matcher::Status(status, _) => format!("status({status})"),
     }
 }
 
@@ -78,18 +79,11 @@ mod tests {
     use super::*;
 
     fn waiter(acceptors: Vec<Acceptor>, min_delay: Option<u64>) -> WaiterDef {
-        WaiterDef {
-            name: "StreamExists".into(),
-            name_span: Span::call_site(),
-            documentation: None,
-            acceptors_written: acceptors.len(),
-            acceptors,
-            acceptors_span: Span::call_site(),
-            min_delay: min_delay.map(|d| (d, Span::call_site())),
-            max_delay: None,
-            deprecated: false,
-            tags: Vec::new(),
-        }
+        let mut waiter = WaiterDef::named("StreamExists".into(), Span::call_site());
+        waiter.acceptors_written = acceptors.len();
+        waiter.acceptors = acceptors;
+        waiter.min_delay = min_delay.map(|d| (d, Span::call_site()));
+        waiter
     }
 
     fn acceptor(state: State, matcher: Matcher) -> Acceptor {
@@ -167,5 +161,18 @@ mod tests {
         let mut acceptors = stream_exists();
         acceptors.reverse();
         assert_ne!(fingerprint(&waiter(acceptors, None)), base);
+        // botocore's `status` matcher: its status is part of it.
+        let status = |code| {
+            let mut acceptors = stream_exists();
+            acceptors[1].matcher = Matcher::Status(code, Span::call_site());
+            fingerprint(&waiter(acceptors, None))
+        };
+        assert_ne!(status(404), base);
+        assert_ne!(status(404), status(410));
+        // Where the model came from, and the maximum wait it publishes, decide no poll.
+        let mut read = waiter(stream_exists(), None);
+        read.read_from = Some("kinesis/2013-12-02/waiters-2.json".into());
+        read.published_max_wait = Some(180);
+        assert_eq!(fingerprint(&read), base);
     }
 }

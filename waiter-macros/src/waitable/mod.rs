@@ -1,8 +1,10 @@
 //! `#[waitable(...)]`: the value of a Smithy `@waitable` trait on an `async fn`.
 //!
 //! Phases, as in `serde_derive`, all reporting into one [`Ctxt`]:
-//! * parse: [`node`] reads the tokens as a Smithy node value (IDL or JSON form), [`read`] types
-//!   it into the [`model`] (and recognises botocore's format: [`botocore`]), [`signature`] reads
+//! * parse: [`args`] tells a pasted trait value from a model file's arguments; [`node`] reads
+//!   the tokens as a Smithy node value (IDL or JSON form), [`read`] types it into the [`model`]
+//!   (and recognises botocore's format pasted: [`botocore`]), or [`file`] reads the waiters
+//!   from a botocore or Smithy model file; [`signature`] reads
 //!   the annotated function's signature (never its body, which passes through untouched, as
 //!   `tracing-attributes` does);
 //! * check: [`check`] applies the cross-member rules and compiles every JMESPath path and
@@ -17,9 +19,11 @@ use quote::quote;
 
 use crate::ctxt::Ctxt;
 
+mod args;
 mod botocore;
 mod check;
 mod expand;
+mod file;
 mod fingerprint;
 pub(crate) mod model;
 mod node;
@@ -49,18 +53,26 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let expanded = crate::krate::with(krate.as_ref(), || {
         let cx = Ctxt::new();
         let op = signature::read(&cx, &item_fn.sig);
-        let model = match node::parse_trait_value(attr) {
-            Ok(node) => read::read(&cx, &node),
-            Err(err) => {
-                cx.syn_error(err);
-                model::Waitable {
-                    waiters: Vec::new(),
+        let no_waiters = || model::Waitable {
+            waiters: Vec::new(),
+            origin: None,
+        };
+        let (model, tracking) = match args::read(&cx, attr) {
+            args::Source::Pasted(attr) => match node::parse_trait_value(attr) {
+                Ok(node) => (read::read(&cx, &node), TokenStream::new()),
+                Err(err) => {
+                    cx.syn_error(err);
+                    (no_waiters(), TokenStream::new())
                 }
-            }
+            },
+            args::Source::File(args) => file::read(&cx, &args, &op),
+            args::Source::Nothing => (no_waiters(), TokenStream::new()),
         };
         let code = check::check(&cx, &model, &op);
+        // A build with errors is never up to date, so only a successful one needs the model
+        // file tracked.
         match cx.check() {
-            Ok(warnings) => expand::expand(&item_fn, &op, &model, &code, &warnings),
+            Ok(warnings) => expand::expand(&item_fn, &op, &model, &code, &warnings, tracking),
             Err(errors) => {
                 let errors = errors.to_compile_error();
                 let fallback = expand::fallback(&item_fn, &op, &model, &code);

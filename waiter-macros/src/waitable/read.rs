@@ -19,6 +19,7 @@ pub(crate) fn read(cx: &Ctxt, node: &Node) -> Waitable {
         // report nothing more: the translation advice is the one error.
         return Waitable {
             waiters: botocore_waiters(node),
+            origin: None,
         };
     }
     if let Some(members) = object(
@@ -32,7 +33,10 @@ pub(crate) fn read(cx: &Ctxt, node: &Node) -> Waitable {
             }
         }
     }
-    Waitable { waiters }
+    Waitable {
+        waiters,
+        origin: None,
+    }
 }
 
 fn object<'a>(cx: &Ctxt, node: &'a Node, what: &str) -> Option<&'a [Member]> {
@@ -163,16 +167,8 @@ fn duplicate(cx: &Ctxt, members: &[Member], member: &Member) -> bool {
 fn read_waiter(cx: &Ctxt, entry: &Member) -> Option<WaiterDef> {
     let members = object(cx, &entry.value, &format!("the waiter `{}`", entry.key))?;
     let mut waiter = WaiterDef {
-        name: entry.key.clone(),
-        name_span: entry.key_span,
-        documentation: None,
-        acceptors: Vec::new(),
-        acceptors_written: 0,
         acceptors_span: entry.value.span,
-        min_delay: None,
-        max_delay: None,
-        deprecated: false,
-        tags: Vec::new(),
+        ..WaiterDef::named(entry.key.clone(), entry.key_span)
     };
     let mut has_acceptors = false;
     const KNOWN: &[&str] = &[

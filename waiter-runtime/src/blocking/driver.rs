@@ -11,14 +11,11 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use super::BlockingPoller;
 use crate::timer;
-use crate::waiter::acceptor::Polled;
 use crate::waiter::machine::{Machine, Next};
 use crate::waiter::options::Options;
 use crate::waiter::{FinalPoll, PollEvent, PollObserver, WaiterError};
-
-/// One blocking poll.
-pub(crate) type BlockingPoller<'a, O, E> = Box<dyn FnMut() -> Polled<O, E> + Send + 'a>;
 
 /// What a blocking driver reads the time from and sleeps on.
 pub(crate) trait Clock {

@@ -72,16 +72,45 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::waiter::acceptor::Polled;
+use crate::waiter::options::Options;
+
 #[cfg(test)]
 mod agreement_tests;
 mod driver;
 mod iter;
+mod not_a_future;
 mod steer;
 mod waiter;
 
 pub use iter::WaiterIter;
 pub use steer::Resumed;
-pub use waiter::Waiter;
+
+/// One blocking poll.
+pub(crate) type BlockingPoller<'a, O, E> = Box<dyn FnMut() -> Polled<O, E> + Send + 'a>;
+
+/// A blocking waiter ready to run: set options, then call [`wait`](Self::wait) with the maximum
+/// time you are willing to wait. [`#[waitable]`](crate::waitable) on a plain `fn` returns one
+/// (see the [module](self) docs); it takes the same options as the async
+/// [`Waiter`](crate::Waiter), and does nothing until `wait` is called.
+///
+/// **At the deadline.** A blocking poll cannot be cancelled: a poll still running at the
+/// deadline is allowed to finish. Its result is used if it decides (a `success` or `failure`
+/// acceptor, an error no acceptor matches); otherwise the wait ends as
+/// [`ExceededMaxWait`](crate::WaiterError::ExceededMaxWait) with it, and no other poll follows. So
+/// the wait ends at most one poll's duration after `max_wait`: bound it with your client's
+/// request timeout (ureq's `timeout_global`, `reqwest::blocking`'s `timeout`). Retries inside
+/// the poll never start past the deadline, nor wait for the adaptive rate limiter past it (a
+/// poll's first attempt does wait for its token: it has no error to return before it; the
+/// limiter's lowest rate is a token every 2 s), and the last poll starts early enough to
+/// answer, as in the async waiter. The clock is the system's.
+#[must_use = "a blocking waiter does nothing until `.wait(max_wait)`"]
+pub struct Waiter<'a, O, E, Obs = ()> {
+    // Private to this module and its children (`waiter`, `steer`), which drive it.
+    options: Options,
+    poller: BlockingPoller<'a, O, E>,
+    observer: Obs,
+}
 
 /// Warns once per process, through `tracing`, when a blocking call (`what`) runs on a thread
 /// inside a tokio runtime's `block_on`, where it blocks the runtime. The one case that can be

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
+use super::Waiter;
 use super::iter::WaiterIter;
-use super::waiter::Waiter;
 use crate::ProvideErrorMetadata;
 use crate::waiter::acceptor::Polled;
 use crate::waiter::checkpoint::Resume;

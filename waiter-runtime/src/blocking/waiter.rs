@@ -1,38 +1,18 @@
-//! [`Waiter`]: the blocking waiter and its options; [`wait`](Waiter::wait) and
-//! [`iter`](Waiter::iter) run the decision core on the calling thread (`blocking/driver.rs`).
+//! [`Waiter`]'s options, `wait` and `iter`: the decision core driven on the calling thread
+//! (`blocking/driver.rs`). (The struct is defined in the module above, so that its path is its
+//! public one.)
 
 use std::time::Duration;
 
-use super::driver::{self, BlockingPoller, Clock, Driver, SystemClock};
+use super::driver::{self, Clock, Driver, SystemClock};
 use super::iter::WaiterIter;
+use super::{BlockingPoller, Waiter};
 use crate::ProvideErrorMetadata;
 use crate::retry::{Retrier, RetryConfig};
 use crate::timer;
 use crate::waiter::acceptor::Polled;
 use crate::waiter::options::Options;
 use crate::waiter::{FinalPoll, PollEvent, PollObserver, WaiterError, WaiterMetadata};
-
-/// A blocking waiter ready to run: set options, then call [`wait`](Self::wait) with the maximum
-/// time you are willing to wait. [`#[waitable]`](crate::waitable) on a plain `fn` returns one
-/// (see the [module](super) docs); it takes the same options as the async
-/// [`Waiter`](crate::Waiter), and does nothing until `wait` is called.
-///
-/// **At the deadline.** A blocking poll cannot be cancelled: a poll still running at the
-/// deadline is allowed to finish. Its result is used if it decides (a `success` or `failure`
-/// acceptor, an error no acceptor matches); otherwise the wait ends as
-/// [`ExceededMaxWait`](WaiterError::ExceededMaxWait) with it, and no other poll follows. So
-/// the wait ends at most one poll's duration after `max_wait`: bound it with your client's
-/// request timeout (ureq's `timeout_global`, `reqwest::blocking`'s `timeout`). Retries inside
-/// the poll never start past the deadline, nor wait for the adaptive rate limiter past it (a
-/// poll's first attempt does wait for its token: it has no error to return before it; the
-/// limiter's lowest rate is a token every 2 s), and the last poll starts early enough to
-/// answer, as in the async waiter. The clock is the system's.
-#[must_use = "a blocking waiter does nothing until `.wait(max_wait)`"]
-pub struct Waiter<'a, O, E, Obs = ()> {
-    pub(super) options: Options,
-    pub(super) poller: BlockingPoller<'a, O, E>,
-    observer: Obs,
-}
 
 impl<O, E, Obs> std::fmt::Debug for Waiter<'_, O, E, Obs> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -14,7 +14,7 @@ use serde_json::{Map, Number, Value};
 
 use super::data_model::timestamp;
 use super::view::{Array, Node, Object, Plan, SearchArray, SearchObject, Searchable, Sink, Walk};
-use super::walk::walk_items;
+use super::walk::{walk_arrays, walk_items};
 
 // ---------------------------------------------------------------------------------------------
 // scalars
@@ -190,6 +190,19 @@ impl<T: Searchable> Searchable for Option<T> {
         T::__walk_in(items, |p| get(p).and_then(Option::as_ref), walk, sink)
     }
     #[inline]
+    fn __walk_in_arrays<'a, P, G>(
+        arrays: &mut dyn Iterator<Item = &'a [P]>,
+        get: G,
+        walk: Walk<'_>,
+        sink: &mut Sink<'_, 'a>,
+    ) where
+        Self: 'a,
+        P: 'a,
+        G: Fn(&'a P) -> Option<&'a Self>,
+    {
+        T::__walk_in_arrays(arrays, |p| get(p).and_then(Option::as_ref), walk, sink)
+    }
+    #[inline]
     fn __walk_as_items<'a>(&'a self, plan: &mut Plan, sink: &mut Sink<'_, 'a>) -> bool {
         match self {
             Some(v) => v.__walk_as_items(plan, sink),
@@ -313,11 +326,8 @@ macro_rules! list {
                             let total = items.iter().filter_map(&get).map(|v| v.len()).sum();
                             sink.out.reserve(total);
                         }
-                        for p in items {
-                            if let Some(v) = get(p) {
-                                walk_items(v.as_slice(), then, sink);
-                            }
-                        }
+                        let mut arrays = items.iter().filter_map(&get).map(|v| v.as_slice());
+                        walk_arrays(&mut arrays, then, sink);
                         sink.then = Some(then);
                         return;
                     }
@@ -325,6 +335,38 @@ macro_rules! list {
                 for p in items {
                     if let Some(v) = get(p) {
                         v.__walk(walk, sink);
+                    }
+                }
+            }
+            /// [`__walk_in`](Searchable::__walk_in) over many arrays of parents: the arrays
+            /// of all of them are walked by one `then` plan too.
+            #[inline]
+            fn __walk_in_arrays<'a, P, G>(
+                arrays: &mut dyn Iterator<Item = &'a [P]>,
+                get: G,
+                walk: Walk<'_>,
+                sink: &mut Sink<'_, 'a>,
+            ) where
+                Self: 'a,
+                P: 'a,
+                G: Fn(&'a P) -> Option<&'a Self>,
+            {
+                if walk.spreads() {
+                    if let Some(then) = sink.then.take() {
+                        let mut inner = arrays
+                            .flat_map(<[P]>::iter)
+                            .filter_map(&get)
+                            .map(|v| v.as_slice());
+                        walk_arrays(&mut inner, then, sink);
+                        sink.then = Some(then);
+                        return;
+                    }
+                }
+                for items in arrays {
+                    for p in items {
+                        if let Some(v) = get(p) {
+                            v.__walk(walk, sink);
+                        }
                     }
                 }
             }

@@ -199,6 +199,45 @@ pub trait Searchable {
         }
     }
 
+    /// [`__walk`](Searchable::__walk) on every element of every array of `arrays`, all at
+    /// the same level of the same plan (the inner arrays of `items[].a.b[].c.d` once the plan
+    /// is recorded): derived structs choose the member once for all the arrays, and the
+    /// member's type its own once too ([`__walk_in_arrays`](Searchable::__walk_in_arrays)), so
+    /// that no dispatch is repeated per array. The arrays come through a `dyn Iterator`: one
+    /// type per element type, whatever produced them, which bounds the generic depth of
+    /// recursive types. Hidden plumbing (see `__walk`).
+    #[doc(hidden)]
+    #[inline]
+    fn __walk_arrays<'a>(
+        arrays: &mut dyn Iterator<Item = &'a [Self]>,
+        walk: Walk<'_>,
+        sink: &mut Sink<'_, 'a>,
+    ) where
+        Self: Sized + 'a,
+    {
+        Self::__walk_in_arrays(arrays, Some, walk, sink)
+    }
+
+    /// [`__walk_in`](Searchable::__walk_in) on every array of `arrays`: the values of one
+    /// member of the elements of many arrays. Derived structs choose their member once for all
+    /// of them; `Option` forwards. Hidden plumbing (see `__walk`).
+    #[doc(hidden)]
+    #[inline]
+    fn __walk_in_arrays<'a, P, G>(
+        arrays: &mut dyn Iterator<Item = &'a [P]>,
+        get: G,
+        walk: Walk<'_>,
+        sink: &mut Sink<'_, 'a>,
+    ) where
+        Self: Sized + 'a,
+        P: 'a,
+        G: Fn(&'a P) -> Option<&'a Self>,
+    {
+        for items in arrays {
+            Self::__walk_in(items, &get, walk, sink);
+        }
+    }
+
     /// `self[].a.b[].c.d` (the walk of `plan` on every element, `sink` holding `[].c.d`) when
     /// `self` is an array; `false`, with nothing walked, when it is not (the projection is
     /// null). `Vec` walks its elements with static dispatch; the default goes through

@@ -23,9 +23,10 @@
 //!    ([`Walk::member`]) and chooses member `b` once for the whole slice.
 //! 3. **The member's type.** `b`'s type, `Vec<B>`, gets every element's `b` at once
 //!    (`Vec::__walk_in`, at level 1 of the outer plan): its names are done and the plan spreads,
-//!    so it takes `then` out of the sink and calls [`walk_items`] on each `b` vector in turn, all
-//!    with the same `then` (recorded on the first `B`, kept for the other arrays: keys make that
-//!    safe even if their element types differed).
+//!    so it takes `then` out of the sink and hands the `b` vectors to [`walk_arrays`]: the first
+//!    records `then` ([`walk_items`]), then one `B::__walk_arrays` walks all the others with it,
+//!    choosing `B`'s member once for all of them (keys make one plan for many arrays safe even
+//!    if their element types differed).
 //! 4. **The leaves.** `B::__walk_slice` chooses member `c` once; `String::__walk` calls
 //!    [`Walk::str`], which pushes the borrowed `&str` onto [`Out`]: no conversion, check or drop
 //!    per element.
@@ -49,6 +50,10 @@
 //!   its own once too (`Option` forwards `__walk_in`, `Vec` takes the `then` plan once for all its
 //!   arrays), so two levels cost no per-element dispatch; below that `__walk_in` walks element by
 //!   element, which bounds the generic depth (recursive types included).
+//!   `__walk_arrays(&mut dyn Iterator<Item = &[Self]>, ..)` and `__walk_in_arrays(.., get, ..)`
+//!   do the same over many arrays at once (the inner arrays of a flattening projection), so
+//!   that the member choices are made once for all of them, not once per array; the arrays
+//!   come through a `dyn Iterator`, one type whatever produced them (recursive types again).
 //! * [`SearchArray`]'s hidden `__walk_items(&mut Plan, &mut Sink)`: the one call a compiled
 //!   projection makes into an array of the data; [`SearchObject`]'s hidden
 //!   `__walk_member_items(name, ..)`, the one call into an object whose member is the array
@@ -368,4 +373,28 @@ pub(crate) fn walk_items<'a, T: Searchable>(items: &'a [T], plan: &mut Plan, s: 
         tries += 1;
     }
     T::__walk_slice(rest, Walk::start(plan), s);
+}
+
+/// The walk of `plan` on every element of every array of `arrays` (the inner arrays of
+/// `items[].a.b[].c.d`, the output already reserved for all of them where their parents were
+/// one array): the first arrays record the plan ([`walk_items`]); once it is complete, one
+/// [`Searchable::__walk_arrays`] walks all the others, each level's member chosen once for
+/// all of them rather than once per array.
+#[inline]
+pub(crate) fn walk_arrays<'a, T: Searchable + 'a>(
+    arrays: &mut dyn Iterator<Item = &'a [T]>,
+    plan: &mut Plan,
+    s: &mut Sink<'_, 'a>,
+) {
+    while !plan.complete() {
+        let Some(items) = arrays.next() else {
+            return;
+        };
+        walk_items(items, plan, s);
+    }
+    // Often the one array was the first: then there is nothing to choose a member for.
+    let mut arrays = arrays.peekable();
+    if arrays.peek().is_some() {
+        T::__walk_arrays(&mut arrays, Walk::start(plan), s);
+    }
 }

@@ -84,6 +84,15 @@ pub trait MaxWaitGiven: sealed::Sealed {}
 )]
 pub trait SetMaxWaitGiven: sealed::Sealed {}
 
+/// The bound of the blocking `Waiter`'s `Future` impl (`blocking/not_a_future.rs`), which no
+/// waiter meets: it turns `blocking_waiter.await` into one error saying to call `.wait(..)`.
+#[diagnostic::on_unimplemented(
+    message = "a blocking waiter is not awaited: write `.wait(Duration::from_secs(300))`, which waits on this thread and returns the outcome",
+    label = "a `blocking::Waiter`: `#[waitable]` is on a plain `fn`",
+    note = "`#[waitable]` on a plain `fn` makes blocking waiters: call `.wait(max_wait)` without `.await` (in async code, inside `tokio::task::spawn_blocking`), or put `#[waitable]` on an `async fn` for a waiter to await"
+)]
+pub trait BlockingWaitGiven: sealed::Sealed {}
+
 /// What [`MaxWaitGiven`] and [`SetMaxWaitGiven`] are asked of: a waiter (or a set) awaited as
 /// it is.
 pub struct WithoutMaxWait<W>(core::marker::PhantomData<W>);
@@ -94,9 +103,11 @@ impl sealed::Sealed for WithoutMaxWait<()> {}
 impl MaxWaitGiven for WithoutMaxWait<()> {}
 #[diagnostic::do_not_recommend]
 impl SetMaxWaitGiven for WithoutMaxWait<()> {}
+#[diagnostic::do_not_recommend]
+impl BlockingWaitGiven for WithoutMaxWait<()> {}
 
 mod sealed {
-    /// Nameable by no other crate: [`super::MaxWaitGiven`] and [`super::SetMaxWaitGiven`] have
-    /// the implementations above only.
+    /// Nameable by no other crate: [`super::MaxWaitGiven`], [`super::SetMaxWaitGiven`] and
+    /// [`super::BlockingWaitGiven`] have the implementations above only.
     pub trait Sealed {}
 }

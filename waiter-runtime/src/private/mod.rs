@@ -18,10 +18,11 @@ pub mod jmespath {
 }
 pub use crate::jmespath::expression::EvalFn;
 pub use crate::jmespath::{Fields, InputOutput, Searchable};
+pub use crate::waiter::OutputStatus;
 pub use crate::waiter::acceptor::{AcceptorState, Matched, Polled};
 pub use crate::waiter::matchers::{
-    ErrorCode, all_string_equals, any_string_equals, boolean_equals, error_type, failure_message,
-    shape_name, string_equals, success,
+    ErrorCode, ErrorStatus, all_string_equals, any_string_equals, boolean_equals, error_type,
+    failure_message, shape_name, status, string_equals, success,
 };
 pub use crate::waiter::poller::{PollParam, ResultParts};
 pub use crate::waiter::{Waiter, WaiterMetadata};
@@ -33,8 +34,8 @@ mod error_codes;
 mod input;
 pub mod typed;
 pub use checks::{
-    ForeignErrorCode, InputSearchable, MaxWaitGiven, OutputSearchable, SetMaxWaitGiven,
-    WithoutMaxWait, foreign_error_type, searchable_input,
+    BlockingWaitGiven, ForeignErrorCode, InputSearchable, MaxWaitGiven, OutputSearchable,
+    SetMaxWaitGiven, WithoutMaxWait, foreign_error_type, searchable_input,
 };
 pub use error_codes::{
     DerivedErrorCodes, ErrorCodes, KnownCode, UnknownErrorCodes, codeless, error_type_hint,

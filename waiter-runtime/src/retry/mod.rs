@@ -44,6 +44,7 @@ pub mod classifiers;
 mod config;
 #[cfg(feature = "http")]
 pub mod layer;
+pub(crate) mod metrics;
 mod quota;
 mod rate_limit;
 mod report;

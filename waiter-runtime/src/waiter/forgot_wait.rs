@@ -15,7 +15,9 @@
 //! itself, rustc reports its own "is not a future" instead.
 //!
 //! A [`WaitAll`] awaited without `.wait(max_wait)` gets the same treatment, with its own
-//! message ([`SetMaxWaitGiven`](crate::__private_v0_1::SetMaxWaitGiven)).
+//! message ([`SetMaxWaitGiven`](crate::__private_v0_1::SetMaxWaitGiven)), and so does a
+//! blocking waiter awaited at all (`blocking/not_a_future.rs`: call `.wait(max_wait)`, no
+//! `.await`).
 //!
 //! rustc still adds "help: remove the `.await`" (and "consider making `fn ..` asynchronous")
 //! after our message, which the note contradicts ("keep the `.await`, after `.wait(..)`"):

@@ -119,7 +119,7 @@ impl<O, E> Machine<O, E> {
         now: Instant,
     ) -> Result<Self, WaiterError<O, E>> {
         Self::build(options, max_wait, start, now).inspect_err(|error| {
-            crate::metrics::wait_failed(options.metadata.name, error, Duration::ZERO);
+            crate::waiter::metrics::wait_failed(options.metadata.name, error, Duration::ZERO);
         })
     }
 
@@ -409,9 +409,9 @@ impl<O, E> Machine<O, E> {
             // retries gave up at it.
             (_, _, result, None) => Next::Done(Err(self.exceeded(elapsed, false, Some(result)))),
         };
-        crate::metrics::polled(&event);
+        crate::waiter::metrics::polled(&event);
         if let Next::Done(outcome) = &next {
-            crate::metrics::wait_ended(self.waiter, outcome, elapsed);
+            crate::waiter::metrics::wait_ended(self.waiter, outcome, elapsed);
         }
         (event, next)
     }
@@ -506,7 +506,7 @@ impl<O, E> Machine<O, E> {
 
     /// A wait ended without a poll's decision: counted (feature `metrics`).
     fn ended(&self, error: WaiterError<O, E>, elapsed: Duration) -> WaiterError<O, E> {
-        crate::metrics::wait_failed(self.waiter, &error, elapsed);
+        crate::waiter::metrics::wait_failed(self.waiter, &error, elapsed);
         error
     }
 

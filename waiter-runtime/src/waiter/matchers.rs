@@ -1,6 +1,7 @@
 //! The acceptor matchers of the Smithy waiters model, which the code `#[waitable]` emits calls
 //! (so that each waiter's expansion stays small):
-//! * `success` and `errorType`, which need no JMESPath;
+//! * `success` and `errorType`, which need no JMESPath, and botocore's `status` (the HTTP
+//!   status of the answer);
 //! * the comparators of `output` and `inputOutput` matchers (`stringEquals`, `booleanEquals`,
 //!   `allStringEquals`, `anyStringEquals`), which take the result of the matcher's compiled
 //!   path by reference (an evaluation error never matches), and [`failure_message`], the message
@@ -18,6 +19,7 @@
 //! assert_eq!(failure_message(&states).as_deref(), Some("running; stopped"));
 //! ```
 
+use super::OutputStatus;
 use crate::ProvideErrorMetadata;
 use crate::jmespath::{Array, Node, SearchError};
 
@@ -84,6 +86,56 @@ impl<E: ProvideErrorMetadata + ?Sized> ErrorCode for E {
     #[inline]
     fn error_code(&self) -> Option<&str> {
         self.code()
+    }
+}
+
+/// botocore's `status` matcher: the HTTP status of the poll's answer is `expected`. An error's
+/// is its [`http_status`](ProvideErrorMetadata::http_status) (an error that carries none matches
+/// no status); an output's is its [`OutputStatus::http_status`], 200 when it says nothing (a
+/// successful answer).
+///
+/// ```
+/// use waiter_runtime::{OutputStatus, ProvideErrorMetadata};
+/// use waiter_runtime::__private_v0_1::status;
+///
+/// struct NotFound;
+/// impl ProvideErrorMetadata for NotFound {
+///     fn code(&self) -> Option<&str> { Some("NotFound") }
+///     fn http_status(&self) -> Option<u16> { Some(404) }
+/// }
+/// struct Output;
+/// impl OutputStatus for Output {}
+///
+/// assert!(status::<Output, NotFound>(&Err(NotFound), 404));
+/// assert!(!status::<Output, NotFound>(&Err(NotFound), 200));
+/// assert!(status::<Output, NotFound>(&Ok(Output), 200));
+/// assert!(!status::<Output, NotFound>(&Ok(Output), 404));
+/// ```
+#[inline]
+pub fn status<O: OutputStatus, E: ErrorStatus>(result: &Result<O, E>, expected: u16) -> bool {
+    match result {
+        Ok(output) => output.http_status().unwrap_or(200) == expected,
+        Err(error) => error.error_status() == Some(expected),
+    }
+}
+
+/// The HTTP status a `status` matcher compares on an error: [`ProvideErrorMetadata::http_status`].
+/// Implemented for every [`ProvideErrorMetadata`]; it exists to say so when an error type lacks
+/// it.
+#[diagnostic::on_unimplemented(
+    message = "a `status` matcher reads the HTTP status of the error, but `{Self}` does not implement `ProvideErrorMetadata`",
+    label = "this waiter has a `status` acceptor",
+    note = "add `#[derive(waiter_runtime::ProvideErrorMetadata)]` to `{Self}` (with `#[error_metadata(status)]` on the field holding the status), or implement `waiter_runtime::ProvideErrorMetadata` for it with its `http_status`"
+)]
+pub trait ErrorStatus {
+    /// The error's HTTP status.
+    fn error_status(&self) -> Option<u16>;
+}
+
+impl<E: ProvideErrorMetadata + ?Sized> ErrorStatus for E {
+    #[inline]
+    fn error_status(&self) -> Option<u16> {
+        self.http_status()
     }
 }
 

@@ -49,6 +49,10 @@ pub struct WaiterMetadata {
     /// for metadata made by hand, unless [`with_fingerprint`](Self::with_fingerprint) says
     /// otherwise.
     pub fingerprint: u64,
+    /// The longest wait the model publishes, for a waiter read from botocore's
+    /// `waiters-2.json`: its `delay` x `maxAttempts` (`None` for a Smithy waiter, whose caller
+    /// alone chooses the maximum wait). A value to give `.wait(..)`, never applied by itself.
+    pub published_max_wait: Option<Duration>,
 }
 
 impl WaiterMetadata {
@@ -69,6 +73,7 @@ impl WaiterMetadata {
             tags: &[],
             acceptors: &[],
             fingerprint: 0,
+            published_max_wait: None,
         }
     }
 
@@ -109,6 +114,22 @@ impl WaiterMetadata {
         self
     }
 
+    /// Sets the published maximum wait (botocore's `delay` x `maxAttempts`).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use waiter_runtime::waiter::WaiterMetadata;
+    ///
+    /// // DynamoDB's `TableExists` in botocore: `delay` 20, `maxAttempts` 25.
+    /// const META: WaiterMetadata = WaiterMetadata::new("TableExists", "describe_table")
+    ///     .with_published_max_wait(Duration::from_secs(20 * 25));
+    /// assert_eq!(META.published_max_wait, Some(Duration::from_secs(500)));
+    /// ```
+    pub const fn with_published_max_wait(mut self, max_wait: Duration) -> Self {
+        self.published_max_wait = Some(max_wait);
+        self
+    }
+
     /// Describes the acceptors, in the model's order (`#[waitable]` always does).
     pub const fn with_acceptors(mut self, acceptors: &'static [AcceptorDescription]) -> Self {
         self.acceptors = acceptors;
@@ -124,8 +145,9 @@ impl WaiterMetadata {
     }
 
     /// The errors the acceptors name, which a retry layer inside a poll returns at once: the
-    /// `errorType` codes, or every error when an acceptor is `success: false`. A waiter whose
-    /// acceptors are not described names every error (its polls make one attempt each).
+    /// `errorType` codes and the HTTP statuses of `status` matchers, or every error when an
+    /// acceptor is `success: false`. A waiter whose acceptors are not described names every
+    /// error (its polls make one attempt each).
     ///
     /// ```
     /// use waiter_runtime::waiter::{AcceptorDescription, AcceptorState, MatcherDescription, WaiterMetadata};
@@ -149,6 +171,10 @@ impl WaiterMetadata {
         }
         NamedErrors::codes(self.acceptors.iter().filter_map(|a| match a.matcher {
             MatcherDescription::ErrorType(code) => Some(code),
+            _ => None,
+        }))
+        .with_statuses(self.acceptors.iter().filter_map(|a| match a.matcher {
+            MatcherDescription::Status(status) => Some(status),
             _ => None,
         }))
     }
@@ -228,6 +254,10 @@ pub enum MatcherDescription {
         /// The expected value, as the model writes it.
         expected: &'static str,
     },
+    /// botocore's `status`: the answer's HTTP status (an error's
+    /// [`http_status`](crate::ProvideErrorMetadata::http_status), an output's
+    /// [`OutputStatus`](crate::OutputStatus), 200 when it says nothing).
+    Status(u16),
 }
 
 impl fmt::Display for MatcherDescription {
@@ -235,6 +265,7 @@ impl fmt::Display for MatcherDescription {
         let (prefix, path, comparator, expected) = match *self {
             MatcherDescription::Success(expected) => return write!(f, "success {expected}"),
             MatcherDescription::ErrorType(code) => return write!(f, "errorType {code}"),
+            MatcherDescription::Status(status) => return write!(f, "status {status}"),
             MatcherDescription::Output {
                 path,
                 comparator,
@@ -314,6 +345,30 @@ mod tests {
         assert!(named.names(Some("ValidationError")));
         assert!(!named.names(Some("RequestLimitExceeded")));
         assert!(!named.names(None));
+        assert!(!named.names_status(Some(404)));
+    }
+
+    #[test]
+    fn named_errors_include_the_statuses_of_status_matchers() {
+        // S3's `BucketExists` in botocore.
+        const ACCEPTORS: &[AcceptorDescription] = &[
+            AcceptorDescription::new(AcceptorState::Success, MatcherDescription::Status(200)),
+            AcceptorDescription::new(AcceptorState::Success, MatcherDescription::Status(403)),
+            AcceptorDescription::new(AcceptorState::Retry, MatcherDescription::Status(404)),
+        ];
+        let named = WaiterMetadata::new("BucketExists", "head_bucket")
+            .with_acceptors(ACCEPTORS)
+            .named_errors();
+        assert!(named.names_status(Some(404)));
+        assert!(named.names_status(Some(403)));
+        assert!(!named.names_status(Some(500)));
+        assert!(!named.names_status(None));
+        assert!(!named.names(Some("NotFound")));
+        assert_eq!(
+            AcceptorDescription::new(AcceptorState::Retry, MatcherDescription::Status(404))
+                .to_string(),
+            "retry when status 404"
+        );
     }
 
     #[test]

@@ -395,3 +395,12 @@ async fn on_a_runtime_thread_it_blocks_but_never_deadlocks() {
         "{waited:?}"
     );
 }
+
+/// The compiler names the blocking waiter by its public path, `blocking::Waiter`, never by the
+/// module that defines it (issue 39: messages showed `waiter_runtime::blocking::waiter::Waiter`
+/// beside `blocking::Waiter`): its definition is at that path.
+#[test]
+fn the_compiler_names_the_blocking_waiter_by_its_public_path() {
+    let name = std::any::type_name::<waiter_runtime::blocking::Waiter<'static, (), ()>>();
+    assert_eq!(name, "waiter_runtime::blocking::Waiter<'_, (), ()>");
+}

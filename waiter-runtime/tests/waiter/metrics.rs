@@ -17,11 +17,21 @@ use waiter_runtime::waiter::TransientPollErrors;
 // The scripted service of the transient-errors tests (its waiter polls every 2 s).
 use crate::transient_errors::{Error, Service};
 
-/// Every counter's total and every histogram's values, by `name{label=value,...}`.
+/// Every counter's total and every histogram's values, by `name{label=value,...}`, and every
+/// description by name.
 #[derive(Default, Clone)]
 struct Recording {
     counters: Arc<Mutex<BTreeMap<String, u64>>>,
     histograms: Arc<Mutex<BTreeMap<String, Vec<f64>>>>,
+    descriptions: Arc<Mutex<BTreeMap<String, Description>>>,
+}
+
+/// What a recorder was told about a metric: its kind, unit and help text.
+#[derive(Debug, Clone, PartialEq)]
+struct Description {
+    kind: &'static str,
+    unit: Option<Unit>,
+    help: String,
 }
 
 struct Handle(Recording, String);
@@ -61,9 +71,15 @@ fn key_text(key: &Key) -> String {
 }
 
 impl Recorder for Recording {
-    fn describe_counter(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
-    fn describe_gauge(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
-    fn describe_histogram(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+    fn describe_counter(&self, name: KeyName, unit: Option<Unit>, help: SharedString) {
+        self.describe("counter", name, unit, help);
+    }
+    fn describe_gauge(&self, name: KeyName, unit: Option<Unit>, help: SharedString) {
+        self.describe("gauge", name, unit, help);
+    }
+    fn describe_histogram(&self, name: KeyName, unit: Option<Unit>, help: SharedString) {
+        self.describe("histogram", name, unit, help);
+    }
     fn register_counter(&self, key: &Key, _: &Metadata<'_>) -> Counter {
         Counter::from_arc(Arc::new(Handle(self.clone(), key_text(key))))
     }
@@ -76,6 +92,33 @@ impl Recorder for Recording {
 }
 
 impl Recording {
+    fn describe(&self, kind: &'static str, name: KeyName, unit: Option<Unit>, help: SharedString) {
+        let description = Description {
+            kind,
+            unit,
+            help: help.to_string(),
+        };
+        let previous = self
+            .descriptions
+            .lock()
+            .unwrap()
+            .insert(name.as_str().to_owned(), description);
+        assert!(previous.is_none(), "{} described twice", name.as_str());
+    }
+
+    fn descriptions(&self) -> BTreeMap<String, Description> {
+        self.descriptions.lock().unwrap().clone()
+    }
+
+    /// The names of every metric recorded so far.
+    fn recorded_names(&self) -> Vec<String> {
+        let name = |key: &String| key[..key.find('{').unwrap()].to_owned();
+        let mut names: Vec<String> = self.counters.lock().unwrap().keys().map(name).collect();
+        names.extend(self.histograms.lock().unwrap().keys().map(name));
+        names.sort();
+        names.dedup();
+        names
+    }
     /// Runs `fut` on a paused clock with this recorder installed on the thread.
     fn run<F: Future>(&self, fut: F) -> F::Output {
         metrics::with_local_recorder(self, || {
@@ -226,4 +269,114 @@ fn quota_refusals_and_rate_limiter_waits() {
         recording.histogram("retry_rate_limit_wait_seconds{}"),
         [1.0, 1.0]
     );
+}
+
+/// The table of the `metrics` module's docs (`src/docs/metrics.md`): name -> description.
+fn documented() -> BTreeMap<String, Description> {
+    let table = include_str!("../../src/docs/metrics.md");
+    let rows = table.lines().filter(|line| line.starts_with("| `"));
+    rows.map(|row| {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        // | name | kind | unit | labels | help |
+        let kind = match cells[2] {
+            "counter" => "counter",
+            "histogram" => "histogram",
+            "gauge" => "gauge",
+            other => panic!("unknown kind {other}"),
+        };
+        let unit = match cells[3] {
+            "count" => Some(Unit::Count),
+            "seconds" => Some(Unit::Seconds),
+            other => panic!("unknown unit {other}"),
+        };
+        let description = Description {
+            kind,
+            unit,
+            help: cells[5].to_owned(),
+        };
+        (cells[1].trim_matches('`').to_owned(), description)
+    })
+    .collect()
+}
+
+#[test]
+fn describe_tells_the_recorder_every_documented_metric_with_its_unit_and_help() {
+    let recording = Recording::default();
+    metrics::with_local_recorder(&recording, waiter_runtime::metrics::describe);
+    let documented = documented();
+    assert!(documented.len() >= 10, "{documented:?}");
+    assert_eq!(recording.descriptions(), documented);
+}
+
+#[test]
+fn every_metric_recorded_is_documented() {
+    let recording = Recording::default();
+    recording.run(async {
+        let service = Service::new(vec![Err(Error::Throttled), Ok("CREATING"), Ok("READY")]);
+        let _ = service
+            .wait_until_stack_ready()
+            .retry(config(3))
+            .wait(Duration::from_secs(60))
+            .await;
+        let throttled = Service::new(vec![Err(Error::Throttled)]);
+        let _ = throttled
+            .wait_until_stack_ready()
+            .transient_poll_errors(TransientPollErrors::Retry)
+            .wait(Duration::from_secs(3))
+            .await;
+        let empty = Retrier::new(config(3)).with_quota(RetryQuota::builder().capacity(0).build());
+        let _: Result<(), Error> = empty.run(|| async { Err(Error::Throttled) }).await;
+        let limited = Retrier::new(config(2)).with_rate_limiter(Arc::new(SlowLimiter));
+        let _: Result<(), Error> = limited.run(|| async { Err(Error::Throttled) }).await;
+    });
+    let documented = documented();
+    let recorded = recording.recorded_names();
+    assert_eq!(recorded.len(), documented.len(), "{recorded:?}");
+    for name in recorded {
+        assert!(documented.contains_key(&name), "{name} is not documented");
+    }
+}
+
+/// Set in the copy of this test binary that the test below starts.
+const FRESH_PROCESS: &str = "WAITER_METRICS_FRESH_PROCESS";
+
+#[test]
+fn the_first_recording_in_a_process_describes_the_metrics() {
+    let name = "metrics::the_first_recording_in_a_process_describes_the_metrics";
+    if std::env::var_os(FRESH_PROCESS).is_none() {
+        // The descriptions are made once per process: this test runs alone in a new one.
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([name, "--exact", "--test-threads=1"])
+            .env(FRESH_PROCESS, "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("1 passed"), "{stdout}");
+        return;
+    }
+    let recording = Recording::default();
+    recording.run(async {
+        let service = Service::new(vec![Err(Error::Throttled), Ok("READY")]);
+        let _ = service
+            .wait_until_stack_ready()
+            .retry(config(3))
+            .wait(Duration::from_secs(60))
+            .await;
+    });
+    // Nothing was described before this wait: it described both domains' metrics, once.
+    assert_eq!(recording.descriptions(), documented());
+    let again = Recording::default();
+    again.run(async {
+        let service = Service::new(vec![Ok("READY")]);
+        let _ = service
+            .wait_until_stack_ready()
+            .wait(Duration::from_secs(60))
+            .await;
+    });
+    assert!(again.descriptions().is_empty());
 }

@@ -15,17 +15,19 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "CertificateValidated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Certificate.DomainValidationOptions[].ValidationStatus", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Certificate.DomainValidationOptions[].ValidationStatus", "expected": "PENDING_VALIDATION", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Certificate.Status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 60
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/acm/2015-12-08/waiters-2.json")]
+    pub async fn describe_acme_domain_validation(
+        &self,
+    ) -> ::std::result::Result<shapes::DescribeAcmeDomainValidationResponse, AwsError> {
+        self.0.answer()
+    }
+    #[::waiter_runtime::waitable(botocore = "models/botocore/acm/2015-12-08/waiters-2.json")]
+    pub async fn describe_acme_endpoint(
+        &self,
+    ) -> ::std::result::Result<shapes::DescribeAcmeEndpointResponse, AwsError> {
+        self.0.answer()
+    }
+    #[::waiter_runtime::waitable(botocore = "models/botocore/acm/2015-12-08/waiters-2.json")]
     pub async fn describe_certificate(
         &self,
     ) -> ::std::result::Result<shapes::DescribeCertificateResponse, AwsError> {
@@ -37,6 +39,14 @@ impl Client {
 pub async fn poll(name: &str, answer: Canned) -> Outcome {
     let client = Client(answer);
     match name {
+        "AcmeDomainValidationDeleted" => {
+            first_poll(client.wait_until_acme_domain_validation_deleted()).await
+        }
+        "AcmeDomainValidationValidated" => {
+            first_poll(client.wait_until_acme_domain_validation_validated()).await
+        }
+        "AcmeEndpointActive" => first_poll(client.wait_until_acme_endpoint_active()).await,
+        "AcmeEndpointDeleted" => first_poll(client.wait_until_acme_endpoint_deleted()).await,
         "CertificateValidated" => first_poll(client.wait_until_certificate_validated()).await,
         other => panic!("no waiter {other}"),
     }

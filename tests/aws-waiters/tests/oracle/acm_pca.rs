@@ -15,50 +15,20 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "AuditReportCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "AuditReportStatus", "expected": "SUCCESS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "AuditReportStatus", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "AccessDeniedException"}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a Audit Report is created"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/acm-pca/2017-08-22/waiters-2.json")]
     pub async fn describe_certificate_authority_audit_report(
         &self,
     ) -> ::std::result::Result<shapes::DescribeCertificateAuthorityAuditReportResponse, AwsError>
     {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "CertificateIssued": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}},
-                {"state": "retry", "matcher": {"errorType": "RequestInProgressException"}},
-                {"state": "failure", "matcher": {"errorType": "AccessDeniedException"}}
-            ],
-            "minDelay": 1,
-            "documentation": "Wait until a certificate is issued"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/acm-pca/2017-08-22/waiters-2.json")]
     pub async fn get_certificate(
         &self,
     ) -> ::std::result::Result<shapes::GetCertificateResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "CertificateAuthorityCSRCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}},
-                {"state": "retry", "matcher": {"errorType": "RequestInProgressException"}},
-                {"state": "failure", "matcher": {"errorType": "AccessDeniedException"}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a Certificate Authority CSR is created"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/acm-pca/2017-08-22/waiters-2.json")]
     pub async fn get_certificate_authority_csr(
         &self,
     ) -> ::std::result::Result<shapes::GetCertificateAuthorityCsrResponse, AwsError> {

@@ -15,72 +15,19 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "AnomalyDetectorActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "anomalyDetector.status.statusCode", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "anomalyDetector.status.statusCode", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "anomalyDetector.status.statusCode", "expected": "UPDATING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until the anomaly detector reaches ACTIVE status"
-        },
-        "AnomalyDetectorDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "retry", "matcher": {"output": {"path": "anomalyDetector.status.statusCode", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until the anomaly detector reaches DELETED status"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/amp/2020-08-01/waiters-2.json")]
     pub async fn describe_anomaly_detector(
         &self,
     ) -> ::std::result::Result<shapes::DescribeAnomalyDetectorResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ScraperActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "scraper.status.statusCode", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "scraper.status.statusCode", "expected": "CREATION_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until a scraper reaches ACTIVE status"
-        },
-        "ScraperDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "failure", "matcher": {"output": {"path": "scraper.status.statusCode", "expected": "DELETION_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until a scraper reaches DELETED status"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/amp/2020-08-01/waiters-2.json")]
     pub async fn describe_scraper(
         &self,
     ) -> ::std::result::Result<shapes::DescribeScraperResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "WorkspaceActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "workspace.status.statusCode", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "workspace.status.statusCode", "expected": "UPDATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "workspace.status.statusCode", "expected": "CREATING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until a workspace reaches ACTIVE status"
-        },
-        "WorkspaceDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "retry", "matcher": {"output": {"path": "workspace.status.statusCode", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until a workspace reaches DELETED status"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/amp/2020-08-01/waiters-2.json")]
     pub async fn describe_workspace(
         &self,
     ) -> ::std::result::Result<shapes::DescribeWorkspaceResponse, AwsError> {

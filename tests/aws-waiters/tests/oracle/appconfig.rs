@@ -15,29 +15,11 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "DeploymentComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "State", "expected": "ROLLED_BACK", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "State", "expected": "REVERTED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/appconfig/2019-10-09/waiters-2.json")]
     pub async fn get_deployment(&self) -> ::std::result::Result<shapes::Deployment, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "EnvironmentReadyForDeployment": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "ReadyForDeployment", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "State", "expected": "RolledBack", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "State", "expected": "Reverted", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/appconfig/2019-10-09/waiters-2.json")]
     pub async fn get_environment(&self) -> ::std::result::Result<shapes::Environment, AwsError> {
         self.0.answer()
     }

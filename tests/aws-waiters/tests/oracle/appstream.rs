@@ -15,24 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "FleetStarted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Fleets[].State", "expected": "RUNNING", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Fleets[].State", "expected": "STOPPING", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Fleets[].State", "expected": "STOPPED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "FleetStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Fleets[].State", "expected": "STOPPED", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Fleets[].State", "expected": "STARTING", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Fleets[].State", "expected": "RUNNING", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/appstream/2016-12-01/waiters-2.json")]
     pub async fn describe_fleets(
         &self,
     ) -> ::std::result::Result<shapes::DescribeFleetsResult, AwsError> {

@@ -15,33 +15,17 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "PlanEvaluationStatusPassed": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "evaluationState", "expected": "passed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "evaluationState", "expected": "actionRequired", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "evaluationState", "expected": "pendingEvaluation", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/arc-region-switch/2022-07-26/waiters-2.json"
+    )]
     pub async fn get_plan_evaluation_status(
         &self,
     ) -> ::std::result::Result<shapes::GetPlanEvaluationStatusResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "PlanExecutionCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "executionState", "expected": "completed", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "executionState", "expected": "completedWithExceptions", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "executionState", "expected": "failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "executionState", "expected": "canceled", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "executionState", "expected": "planExecutionTimedOut", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/arc-region-switch/2022-07-26/waiters-2.json"
+    )]
     pub async fn get_plan_execution(
         &self,
     ) -> ::std::result::Result<shapes::GetPlanExecutionResponse, AwsError> {

@@ -15,15 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "TransformerJobSucceeded": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "succeeded", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "failed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/b2bi/2022-06-23/waiters-2.json")]
     pub async fn get_transformer_job(
         &self,
     ) -> ::std::result::Result<shapes::GetTransformerJobResponse, AwsError> {

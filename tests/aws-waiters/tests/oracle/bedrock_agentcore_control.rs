@@ -15,81 +15,29 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "MemoryCreated": {
-            "acceptors": [
-                {"state": "retry", "matcher": {"output": {"path": "memory.status", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "memory.status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "memory.status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/bedrock-agentcore-control/2023-06-05/waiters-2.json"
+    )]
     pub async fn get_memory(&self) -> ::std::result::Result<shapes::GetMemoryOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "PolicyActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a Policy is active"
-        },
-        "PolicyDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until a Policy is deleted"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/bedrock-agentcore-control/2023-06-05/waiters-2.json"
+    )]
     pub async fn get_policy(&self) -> ::std::result::Result<shapes::GetPolicyResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "PolicyEngineActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a PolicyEngine is active"
-        },
-        "PolicyEngineDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until a PolicyEngine is deleted"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/bedrock-agentcore-control/2023-06-05/waiters-2.json"
+    )]
     pub async fn get_policy_engine(
         &self,
     ) -> ::std::result::Result<shapes::GetPolicyEngineResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "PolicyGenerationCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "GENERATED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "GENERATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "GENERATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until policy generation is completed"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/bedrock-agentcore-control/2023-06-05/waiters-2.json"
+    )]
     pub async fn get_policy_generation(
         &self,
     ) -> ::std::result::Result<shapes::GetPolicyGenerationResponse, AwsError> {

@@ -15,17 +15,9 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ResourceRequestSuccess": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ProgressEvent.OperationStatus", "expected": "SUCCESS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ProgressEvent.OperationStatus", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ProgressEvent.OperationStatus", "expected": "CANCEL_COMPLETE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until resource operation request is successful"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/cloudcontrol/2021-09-30/waiters-2.json"
+    )]
     pub async fn get_resource_request_status(
         &self,
     ) -> ::std::result::Result<shapes::GetResourceRequestStatusOutput, AwsError> {

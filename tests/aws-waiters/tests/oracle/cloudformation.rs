@@ -15,149 +15,42 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ChangeSetCreateComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "CREATE_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationError"}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until change set status is CREATE_COMPLETE."
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/cloudformation/2010-05-15/waiters-2.json"
+    )]
     pub async fn describe_change_set(
         &self,
     ) -> ::std::result::Result<shapes::DescribeChangeSetOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "StackRefactorCreateComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "CREATE_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationError"}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until the stack refactor status is CREATE_COMPLETE."
-        },
-        "StackRefactorExecuteComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ExecutionStatus", "expected": "EXECUTE_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ExecutionStatus", "expected": "EXECUTE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ExecutionStatus", "expected": "ROLLBACK_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationError"}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until the stack refactor status is EXECUTE_COMPLETE."
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/cloudformation/2010-05-15/waiters-2.json"
+    )]
     pub async fn describe_stack_refactor(
         &self,
     ) -> ::std::result::Result<shapes::DescribeStackRefactorOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "StackCreateComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "CREATE_COMPLETE", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_COMPLETE", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_IN_PROGRESS", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_FAILED", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_IN_PROGRESS", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_FAILED", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_COMPLETE", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "CREATE_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "DELETE_COMPLETE", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "DELETE_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "ROLLBACK_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "ROLLBACK_COMPLETE", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationError"}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until stack status is CREATE_COMPLETE."
-        },
-        "StackDeleteComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "DELETE_COMPLETE", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ValidationError"}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "DELETE_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "CREATE_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "ROLLBACK_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_IN_PROGRESS", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_COMPLETE", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_COMPLETE", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until stack status is DELETE_COMPLETE."
-        },
-        "StackExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}},
-                {"state": "retry", "matcher": {"errorType": "ValidationError"}}
-            ],
-            "minDelay": 5
-        },
-        "StackImportComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "IMPORT_COMPLETE", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "ROLLBACK_COMPLETE", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "ROLLBACK_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "IMPORT_ROLLBACK_IN_PROGRESS", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "IMPORT_ROLLBACK_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "IMPORT_ROLLBACK_COMPLETE", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationError"}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until stack status is IMPORT_COMPLETE."
-        },
-        "StackRollbackComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_COMPLETE", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "DELETE_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationError"}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until stack status is UPDATE_ROLLBACK_COMPLETE."
-        },
-        "StackUpdateComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_COMPLETE", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Stacks[].StackStatus", "expected": "UPDATE_ROLLBACK_COMPLETE", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationError"}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until stack status is UPDATE_COMPLETE."
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/cloudformation/2010-05-15/waiters-2.json"
+    )]
     pub async fn describe_stacks(
         &self,
     ) -> ::std::result::Result<shapes::DescribeStacksOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "TypeRegistrationComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ProgressStatus", "expected": "COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ProgressStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until type registration is COMPLETE."
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/cloudformation/2010-05-15/waiters-2.json"
+    )]
     pub async fn describe_type_registration(
         &self,
     ) -> ::std::result::Result<shapes::DescribeTypeRegistrationOutput, AwsError> {
         self.0.answer()
     }
 }
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeStacksOutput {}
 
 /// Polls the waiter `name` once against `answer`.
 pub async fn poll(name: &str, answer: Canned) -> Outcome {

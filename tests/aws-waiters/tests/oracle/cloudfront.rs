@@ -15,57 +15,25 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "DistributionDeployed": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Distribution.Status", "expected": "Deployed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until a distribution is deployed."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/cloudfront/2020-05-31/waiters-2.json")]
     pub async fn get_distribution(
         &self,
     ) -> ::std::result::Result<shapes::GetDistributionResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "InvalidationCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Invalidation.Status", "expected": "Completed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 20,
-            "documentation": "Wait until an invalidation has completed."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/cloudfront/2020-05-31/waiters-2.json")]
     pub async fn get_invalidation(
         &self,
     ) -> ::std::result::Result<shapes::GetInvalidationResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "InvalidationForDistributionTenantCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Invalidation.Status", "expected": "Completed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 20,
-            "documentation": "Wait until an invalidation for distribution tenant has completed."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/cloudfront/2020-05-31/waiters-2.json")]
     pub async fn get_invalidation_for_distribution_tenant(
         &self,
     ) -> ::std::result::Result<shapes::GetInvalidationForDistributionTenantResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "StreamingDistributionDeployed": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "StreamingDistribution.Status", "expected": "Deployed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until a streaming distribution is deployed."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/cloudfront/2020-05-31/waiters-2.json")]
     pub async fn get_streaming_distribution(
         &self,
     ) -> ::std::result::Result<shapes::GetStreamingDistributionResult, AwsError> {

@@ -15,33 +15,13 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "AlarmExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(MetricAlarms[]) > `0`", "expected": "true", "comparator": "booleanEquals"}}}
-            ],
-            "minDelay": 5
-        },
-        "CompositeAlarmExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(CompositeAlarms[]) > `0`", "expected": "true", "comparator": "booleanEquals"}}}
-            ],
-            "minDelay": 5
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/cloudwatch/2010-08-01/waiters-2.json")]
     pub async fn describe_alarms(
         &self,
     ) -> ::std::result::Result<shapes::DescribeAlarmsOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "AlarmMuteRuleExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}}
-            ],
-            "minDelay": 5
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/cloudwatch/2010-08-01/waiters-2.json")]
     pub async fn get_alarm_mute_rule(
         &self,
     ) -> ::std::result::Result<shapes::GetAlarmMuteRuleOutput, AwsError> {
@@ -49,12 +29,16 @@ impl Client {
     }
 }
 
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::GetAlarmMuteRuleOutput {}
+
 /// Polls the waiter `name` once against `answer`.
 pub async fn poll(name: &str, answer: Canned) -> Outcome {
     let client = Client(answer);
     match name {
         "AlarmExists" => first_poll(client.wait_until_alarm_exists()).await,
         "CompositeAlarmExists" => first_poll(client.wait_until_composite_alarm_exists()).await,
+        "LogAlarmExists" => first_poll(client.wait_until_log_alarm_exists()).await,
         "AlarmMuteRuleExists" => first_poll(client.wait_until_alarm_mute_rule_exists()).await,
         other => panic!("no waiter {other}"),
     }

@@ -15,16 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "DeploymentSuccessful": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "deploymentInfo.status", "expected": "Succeeded", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "deploymentInfo.status", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "deploymentInfo.status", "expected": "Stopped", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/codedeploy/2014-10-06/waiters-2.json")]
     pub async fn get_deployment(
         &self,
     ) -> ::std::result::Result<shapes::GetDeploymentOutput, AwsError> {

@@ -15,33 +15,17 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "CodeReviewCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "CodeReview.State", "expected": "Completed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CodeReview.State", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "CodeReview.State", "expected": "Pending", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a code review is complete."
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/codeguru-reviewer/2019-09-19/waiters-2.json"
+    )]
     pub async fn describe_code_review(
         &self,
     ) -> ::std::result::Result<shapes::DescribeCodeReviewResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "RepositoryAssociationSucceeded": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "RepositoryAssociation.State", "expected": "Associated", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "RepositoryAssociation.State", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RepositoryAssociation.State", "expected": "Associating", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a repository association is complete."
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/codeguru-reviewer/2019-09-19/waiters-2.json"
+    )]
     pub async fn describe_repository_association(
         &self,
     ) -> ::std::result::Result<shapes::DescribeRepositoryAssociationResponse, AwsError> {

@@ -15,124 +15,31 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "FleetActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a Fleet is activated. Use this after invoking CreateFleet or UpdateFleet."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/deadline/2023-10-12/waiters-2.json")]
     pub async fn get_fleet(&self) -> ::std::result::Result<shapes::GetFleetResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "JobComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "taskRunStatus", "expected": "SUCCEEDED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "taskRunStatus", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "taskRunStatus", "expected": "CANCELED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "taskRunStatus", "expected": "SUSPENDED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "taskRunStatus", "expected": "NOT_COMPATIBLE", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "lifecycleStatus", "expected": "ARCHIVED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until a job reaches any terminal status. Waits up to 1 hour by default."
-        },
-        "JobCreateComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "lifecycleStatus", "expected": "CREATE_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "lifecycleStatus", "expected": "UPDATE_IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "lifecycleStatus", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "lifecycleStatus", "expected": "UPDATE_SUCCEEDED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "lifecycleStatus", "expected": "UPLOAD_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "lifecycleStatus", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 1,
-            "documentation": "Wait until a job is created. Use this after invoking CreateJob."
-        },
-        "JobSucceeded": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "taskRunStatus", "expected": "SUCCEEDED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "taskRunStatus", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "taskRunStatus", "expected": "CANCELED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "taskRunStatus", "expected": "SUSPENDED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "taskRunStatus", "expected": "NOT_COMPATIBLE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "lifecycleStatus", "expected": "ARCHIVED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until a job has succeeded. Fails if the job reaches a non-successful terminal status. Waits up to 1 hour by default."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/deadline/2023-10-12/waiters-2.json")]
     pub async fn get_job(&self) -> ::std::result::Result<shapes::GetJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "LicenseEndpointDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "NOT_READY", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a LicenseEndpoint is Deleted. Use this after invoking DeleteLicenseEndpoint."
-        },
-        "LicenseEndpointValid": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "READY", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "NOT_READY", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a LicenseEndpoint is Ready. Use this after invoking CreateLicenseEndpoint."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/deadline/2023-10-12/waiters-2.json")]
     pub async fn get_license_endpoint(
         &self,
     ) -> ::std::result::Result<shapes::GetLicenseEndpointResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "QueueScheduling": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "SCHEDULING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        },
-        "QueueSchedulingBlocked": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "SCHEDULING_BLOCKED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/deadline/2023-10-12/waiters-2.json")]
     pub async fn get_queue(&self) -> ::std::result::Result<shapes::GetQueueResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "QueueFleetAssociationStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "STOPPED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a QueueFleetAssociation is stopped. Use this after setting the status to STOP_SCHEDULING_AND_COMPLETE_TASKS or STOP_SCHEDULING_AND_CANCEL_TASKS to wait for a QueueFleetAssociation to reach STOPPED"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/deadline/2023-10-12/waiters-2.json")]
     pub async fn get_queue_fleet_association(
         &self,
     ) -> ::std::result::Result<shapes::GetQueueFleetAssociationResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "QueueLimitAssociationStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "STOPPED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a QueueLimitAssociation is stopped. Use this after setting the status to STOP_LIMIT_USAGE_AND_COMPLETE_TASKS or STOP_LIMIT_USAGE_AND_CANCEL_TASKS to wait for a QueueLimitAssociation to reach STOPPED"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/deadline/2023-10-12/waiters-2.json")]
     pub async fn get_queue_limit_association(
         &self,
     ) -> ::std::result::Result<shapes::GetQueueLimitAssociationResponse, AwsError> {

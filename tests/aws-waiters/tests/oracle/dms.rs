@@ -15,242 +15,67 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "TestConnectionSucceeds": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Connections[].Status", "expected": "successful", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Connections[].Status", "expected": "failed", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until testing connection succeeds."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dms/2016-01-01/waiters-2.json")]
     pub async fn describe_connections(
         &self,
     ) -> ::std::result::Result<shapes::DescribeConnectionsResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "EndpointDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundFault"}},
-                {"state": "failure", "matcher": {"output": {"path": "Endpoints[].Status", "expected": "active", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Endpoints[].Status", "expected": "creating", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until testing endpoint is deleted."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dms/2016-01-01/waiters-2.json")]
     pub async fn describe_endpoints(
         &self,
     ) -> ::std::result::Result<shapes::DescribeEndpointsResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ExtensionPackAssociated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until DMS extension pack is associated."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dms/2016-01-01/waiters-2.json")]
     pub async fn describe_extension_pack_associations(
         &self,
     ) -> ::std::result::Result<shapes::DescribeExtensionPackAssociationsResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "MetadataModelAssessed": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until DMS metadata model is assessed."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dms/2016-01-01/waiters-2.json")]
     pub async fn describe_metadata_model_assessments(
         &self,
     ) -> ::std::result::Result<shapes::DescribeMetadataModelAssessmentsResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "MetadataModelConversionCancelled": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "CANCELED", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until DMS metadata model conversion is cancelled."
-        },
-        "MetadataModelConverted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until DMS metadata model is converted."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dms/2016-01-01/waiters-2.json")]
     pub async fn describe_metadata_model_conversions(
         &self,
     ) -> ::std::result::Result<shapes::DescribeMetadataModelConversionsResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "MetadataModelCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until DMS metadata model is created."
-        },
-        "MetadataModelCreationCancelled": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "CANCELED", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until DMS metadata model creation is cancelled."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dms/2016-01-01/waiters-2.json")]
     pub async fn describe_metadata_model_creations(
         &self,
     ) -> ::std::result::Result<shapes::DescribeMetadataModelCreationsResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "MetadataModelExportedAsScript": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 20,
-            "documentation": "Wait until DMS metadata model is exported as script."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dms/2016-01-01/waiters-2.json")]
     pub async fn describe_metadata_model_exports_as_script(
         &self,
     ) -> ::std::result::Result<shapes::DescribeMetadataModelExportsAsScriptResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "MetadataModelExportedToTarget": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 20,
-            "documentation": "Wait until DMS metadata model is exported to target."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dms/2016-01-01/waiters-2.json")]
     pub async fn describe_metadata_model_exports_to_target(
         &self,
     ) -> ::std::result::Result<shapes::DescribeMetadataModelExportsToTargetResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "MetadataModelImported": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Requests[].Status", "expected": "SUCCESS", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Requests[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until DMS metadata model is imported."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dms/2016-01-01/waiters-2.json")]
     pub async fn describe_metadata_model_imports(
         &self,
     ) -> ::std::result::Result<shapes::DescribeMetadataModelImportsResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ReplicationInstanceAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "deleting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "incompatible-credentials", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "incompatible-network", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "inaccessible-encryption-credentials", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until DMS replication instance is available."
-        },
-        "ReplicationInstanceDeleted": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationInstances[].ReplicationInstanceStatus", "expected": "available", "comparator": "anyStringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundFault"}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until DMS replication instance is deleted."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dms/2016-01-01/waiters-2.json")]
     pub async fn describe_replication_instances(
         &self,
     ) -> ::std::result::Result<shapes::DescribeReplicationInstancesResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ReplicationTaskDeleted": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "ready", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "creating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "stopped", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "running", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "failed", "comparator": "anyStringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundFault"}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until DMS replication task is deleted."
-        },
-        "ReplicationTaskReady": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "ready", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "starting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "running", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "stopping", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "stopped", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "failed", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "modifying", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "testing", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until DMS replication task is ready."
-        },
-        "ReplicationTaskRunning": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "running", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "ready", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "creating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "stopping", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "stopped", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "failed", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "modifying", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "testing", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until DMS replication task is running."
-        },
-        "ReplicationTaskStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "stopped", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "ready", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "creating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "starting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "failed", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "modifying", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "testing", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationTasks[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until DMS replication task is stopped."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dms/2016-01-01/waiters-2.json")]
     pub async fn describe_replication_tasks(
         &self,
     ) -> ::std::result::Result<shapes::DescribeReplicationTasksResponse, AwsError> {

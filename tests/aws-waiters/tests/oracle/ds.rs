@@ -15,15 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "HybridADUpdated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "UpdateActivities.SelfManagedInstances[].Status", "expected": "Updated", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "UpdateActivities.SelfManagedInstances[].Status", "expected": "UpdateFailed", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 120
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ds/2015-04-16/waiters-2.json")]
     pub async fn describe_hybrid_ad_update(
         &self,
     ) -> ::std::result::Result<shapes::DescribeHybridADUpdateResult, AwsError> {

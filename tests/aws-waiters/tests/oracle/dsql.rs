@@ -15,41 +15,11 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ClusterActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until a Cluster is ACTIVE"
-        },
-        "ClusterNotExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until a Cluster is gone"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dsql/2018-05-10/waiters-2.json")]
     pub async fn get_cluster(&self) -> ::std::result::Result<shapes::GetClusterOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "StreamActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until a Stream is ACTIVE"
-        },
-        "StreamNotExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until a Stream is gone"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dsql/2018-05-10/waiters-2.json")]
     pub async fn get_stream(&self) -> ::std::result::Result<shapes::GetStreamOutput, AwsError> {
         self.0.answer()
     }

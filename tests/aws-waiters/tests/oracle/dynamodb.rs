@@ -15,78 +15,37 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ContributorInsightsEnabled": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ContributorInsightsStatus", "expected": "ENABLED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ContributorInsightsStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 20
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dynamodb/2012-08-10/waiters-2.json")]
+    pub async fn describe_bulk_operation(
+        &self,
+    ) -> ::std::result::Result<shapes::DescribeBulkOperationOutput, AwsError> {
+        self.0.answer()
+    }
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dynamodb/2012-08-10/waiters-2.json")]
     pub async fn describe_contributor_insights(
         &self,
     ) -> ::std::result::Result<shapes::DescribeContributorInsightsOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ExportCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ExportDescription.ExportStatus", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ExportDescription.ExportStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 20
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dynamodb/2012-08-10/waiters-2.json")]
     pub async fn describe_export(
         &self,
     ) -> ::std::result::Result<shapes::DescribeExportOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ImportCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ImportTableDescription.ImportStatus", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ImportTableDescription.ImportStatus", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ImportTableDescription.ImportStatus", "expected": "CANCELLED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 20
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dynamodb/2012-08-10/waiters-2.json")]
     pub async fn describe_import(
         &self,
     ) -> ::std::result::Result<shapes::DescribeImportOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "KinesisStreamingDestinationActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "KinesisDataStreamDestinations[].DestinationStatus", "expected": "ACTIVE", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "length(KinesisDataStreamDestinations) > `0`  && length(KinesisDataStreamDestinations[?DestinationStatus == 'DISABLED' || DestinationStatus == 'ENABLE_FAILED']) ==  length(KinesisDataStreamDestinations)", "expected": "true", "comparator": "booleanEquals"}}}
-            ],
-            "minDelay": 20
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dynamodb/2012-08-10/waiters-2.json")]
     pub async fn describe_kinesis_streaming_destination(
         &self,
     ) -> ::std::result::Result<shapes::DescribeKinesisStreamingDestinationOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "TableExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Table.TableStatus", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 20
-        },
-        "TableNotExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 20
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/dynamodb/2012-08-10/waiters-2.json")]
     pub async fn describe_table(
         &self,
     ) -> ::std::result::Result<shapes::DescribeTableOutput, AwsError> {
@@ -98,6 +57,7 @@ impl Client {
 pub async fn poll(name: &str, answer: Canned) -> Outcome {
     let client = Client(answer);
     match name {
+        "BulkOperationCompleted" => first_poll(client.wait_until_bulk_operation_completed()).await,
         "ContributorInsightsEnabled" => {
             first_poll(client.wait_until_contributor_insights_enabled()).await
         }

@@ -15,504 +15,169 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "BundleTaskComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "BundleTasks[].State", "expected": "complete", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "BundleTasks[].State", "expected": "failed", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_bundle_tasks(
         &self,
     ) -> ::std::result::Result<shapes::DescribeBundleTasksResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ConversionTaskCancelled": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ConversionTasks[].State", "expected": "cancelled", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "ConversionTaskCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ConversionTasks[].State", "expected": "completed", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ConversionTasks[].State", "expected": "cancelled", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ConversionTasks[].State", "expected": "cancelling", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "ConversionTaskDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ConversionTasks[].State", "expected": "deleted", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_conversion_tasks(
         &self,
     ) -> ::std::result::Result<shapes::DescribeConversionTasksResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "CustomerGatewayAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "CustomerGateways[].State", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CustomerGateways[].State", "expected": "deleted", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CustomerGateways[].State", "expected": "deleting", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_customer_gateways(
         &self,
     ) -> ::std::result::Result<shapes::DescribeCustomerGatewaysResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ExportTaskCancelled": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ExportTasks[].State", "expected": "cancelled", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "ExportTaskCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ExportTasks[].State", "expected": "completed", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_export_tasks(
         &self,
     ) -> ::std::result::Result<shapes::DescribeExportTasksResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ImageUsageReportAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ImageUsageReports[].State", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ImageUsageReports[].State", "expected": "failed", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_image_usage_reports(
         &self,
     ) -> ::std::result::Result<shapes::DescribeImageUsageReportsResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ImageAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Images[].State", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Images[].State", "expected": "failed", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "ImageExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(Images[]) > `0`", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidAMIID.NotFound"}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_images(
         &self,
     ) -> ::std::result::Result<shapes::DescribeImagesResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "SnapshotImported": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ImportSnapshotTasks[].SnapshotTaskDetail.Status", "expected": "completed", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ImportSnapshotTasks[].SnapshotTaskDetail.Status", "expected": "error", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_import_snapshot_tasks(
         &self,
     ) -> ::std::result::Result<shapes::DescribeImportSnapshotTasksResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "InstanceStatusOk": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "InstanceStatuses[].InstanceStatus.Status", "expected": "ok", "comparator": "allStringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidInstanceID.NotFound"}}
-            ],
-            "minDelay": 15
-        },
-        "SystemStatusOk": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "InstanceStatuses[].SystemStatus.Status", "expected": "ok", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_instance_status(
         &self,
     ) -> ::std::result::Result<shapes::DescribeInstanceStatusResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "InstanceExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(Reservations[]) > `0`", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidInstanceID.NotFound"}}
-            ],
-            "minDelay": 5
-        },
-        "InstanceRunning": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Reservations[].Instances[].State.Name", "expected": "running", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Reservations[].Instances[].State.Name", "expected": "shutting-down", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Reservations[].Instances[].State.Name", "expected": "terminated", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Reservations[].Instances[].State.Name", "expected": "stopping", "comparator": "anyStringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidInstanceID.NotFound"}}
-            ],
-            "minDelay": 15
-        },
-        "InstanceStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Reservations[].Instances[].State.Name", "expected": "stopped", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Reservations[].Instances[].State.Name", "expected": "pending", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Reservations[].Instances[].State.Name", "expected": "terminated", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "InstanceTerminated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Reservations[].Instances[].State.Name", "expected": "terminated", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Reservations[].Instances[].State.Name", "expected": "pending", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Reservations[].Instances[].State.Name", "expected": "stopping", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_instances(
         &self,
     ) -> ::std::result::Result<shapes::DescribeInstancesResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "InternetGatewayExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(InternetGateways[].InternetGatewayId) > `0`", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidInternetGateway.NotFound"}}
-            ],
-            "minDelay": 5
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_internet_gateways(
         &self,
     ) -> ::std::result::Result<shapes::DescribeInternetGatewaysResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "KeyPairExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(KeyPairs[].KeyName) > `0`", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidKeyPair.NotFound"}}
-            ],
-            "minDelay": 5
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_key_pairs(
         &self,
     ) -> ::std::result::Result<shapes::DescribeKeyPairsResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "NatGatewayAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "NatGateways[].State", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "NatGateways[].State", "expected": "failed", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "NatGateways[].State", "expected": "deleting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "NatGateways[].State", "expected": "deleted", "comparator": "anyStringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "NatGatewayNotFound"}}
-            ],
-            "minDelay": 15
-        },
-        "NatGatewayDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "NatGateways[].State", "expected": "deleted", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "NatGatewayNotFound"}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_nat_gateways(
         &self,
     ) -> ::std::result::Result<shapes::DescribeNatGatewaysResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "NetworkInterfaceAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "NetworkInterfaces[].Status", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "InvalidNetworkInterfaceID.NotFound"}}
-            ],
-            "minDelay": 20
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_network_interfaces(
         &self,
     ) -> ::std::result::Result<shapes::DescribeNetworkInterfacesResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "SecondaryNetworkCreateComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "SecondaryNetworks[].State", "expected": "create-complete", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "SecondaryNetworks[].State", "expected": "create-failed", "comparator": "anyStringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidSecondaryNetworkId.NotFound"}}
-            ],
-            "minDelay": 10
-        },
-        "SecondaryNetworkDeleteComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "SecondaryNetworks[].State", "expected": "delete-complete", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "SecondaryNetworks[].State", "expected": "delete-failed", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_secondary_networks(
         &self,
     ) -> ::std::result::Result<shapes::DescribeSecondaryNetworksResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "SecondarySubnetCreateComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "SecondarySubnets[].State", "expected": "create-complete", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "SecondarySubnets[].State", "expected": "delete-failed", "comparator": "anyStringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidSecondarySubnetId.NotFound"}}
-            ],
-            "minDelay": 10
-        },
-        "SecondarySubnetDeleteComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "SecondarySubnets[].State", "expected": "delete-complete", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "SecondarySubnets[].State", "expected": "delete-failed", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_secondary_subnets(
         &self,
     ) -> ::std::result::Result<shapes::DescribeSecondarySubnetsResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "SecurityGroupVpcAssociationAssociated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "SecurityGroupVpcAssociations[].State", "expected": "associated", "comparator": "allStringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "SecurityGroupVpcAssociations[].State", "expected": "associating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "SecurityGroupVpcAssociations[].State", "expected": "association-failed", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 10
-        },
-        "SecurityGroupVpcAssociationDisassociated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "SecurityGroupVpcAssociations[].State", "expected": "disassociated", "comparator": "allStringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "SecurityGroupVpcAssociations[].State", "expected": "disassociating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "SecurityGroupVpcAssociations[].State", "expected": "disassociation-failed", "comparator": "anyStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "length(SecurityGroupVpcAssociations[]) == `0`", "expected": "true", "comparator": "booleanEquals"}}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_security_group_vpc_associations(
         &self,
     ) -> ::std::result::Result<shapes::DescribeSecurityGroupVpcAssociationsResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "SecurityGroupExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(SecurityGroups[].GroupId) > `0`", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidGroup.NotFound"}}
-            ],
-            "minDelay": 5
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_security_groups(
         &self,
     ) -> ::std::result::Result<shapes::DescribeSecurityGroupsResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "SnapshotCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Snapshots[].State", "expected": "completed", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Snapshots[].State", "expected": "error", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_snapshots(
         &self,
     ) -> ::std::result::Result<shapes::DescribeSnapshotsResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "SpotInstanceRequestFulfilled": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "SpotInstanceRequests[].Status.Code", "expected": "fulfilled", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "SpotInstanceRequests[].Status.Code", "expected": "request-canceled-and-instance-running", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "SpotInstanceRequests[].Status.Code", "expected": "schedule-expired", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "SpotInstanceRequests[].Status.Code", "expected": "canceled-before-fulfillment", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "SpotInstanceRequests[].Status.Code", "expected": "bad-parameters", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "SpotInstanceRequests[].Status.Code", "expected": "system-error", "comparator": "anyStringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidSpotInstanceRequestID.NotFound"}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_spot_instance_requests(
         &self,
     ) -> ::std::result::Result<shapes::DescribeSpotInstanceRequestsResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "StoreImageTaskComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "StoreImageTaskResults[].StoreTaskState", "expected": "Completed", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "StoreImageTaskResults[].StoreTaskState", "expected": "Failed", "comparator": "anyStringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "StoreImageTaskResults[].StoreTaskState", "expected": "InProgress", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 5
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_store_image_tasks(
         &self,
     ) -> ::std::result::Result<shapes::DescribeStoreImageTasksResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "SubnetAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Subnets[].State", "expected": "available", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_subnets(
         &self,
     ) -> ::std::result::Result<shapes::DescribeSubnetsResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "VolumeAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Volumes[].State", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Volumes[].State", "expected": "deleted", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "VolumeDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Volumes[].State", "expected": "deleted", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "InvalidVolume.NotFound"}}
-            ],
-            "minDelay": 15
-        },
-        "VolumeInUse": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Volumes[].State", "expected": "in-use", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Volumes[].State", "expected": "deleted", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_volumes(
         &self,
     ) -> ::std::result::Result<shapes::DescribeVolumesResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "VpcPeeringConnectionDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "VpcPeeringConnections[].Status.Code", "expected": "deleted", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "InvalidVpcPeeringConnectionID.NotFound"}}
-            ],
-            "minDelay": 15
-        },
-        "VpcPeeringConnectionExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}},
-                {"state": "retry", "matcher": {"errorType": "InvalidVpcPeeringConnectionID.NotFound"}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_vpc_peering_connections(
         &self,
     ) -> ::std::result::Result<shapes::DescribeVpcPeeringConnectionsResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "VpcAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Vpcs[].State", "expected": "available", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "VpcExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}},
-                {"state": "retry", "matcher": {"errorType": "InvalidVpcID.NotFound"}}
-            ],
-            "minDelay": 1
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_vpcs(
         &self,
     ) -> ::std::result::Result<shapes::DescribeVpcsResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "VpnConnectionAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "VpnConnections[].State", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "VpnConnections[].State", "expected": "deleting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "VpnConnections[].State", "expected": "deleted", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "VpnConnectionDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "VpnConnections[].State", "expected": "deleted", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "VpnConnections[].State", "expected": "pending", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn describe_vpn_connections(
         &self,
     ) -> ::std::result::Result<shapes::DescribeVpnConnectionsResult, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "PasswordDataAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(PasswordData) > `0`", "expected": "true", "comparator": "booleanEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ec2/2016-11-15/waiters-2.json")]
     pub async fn get_password_data(
         &self,
     ) -> ::std::result::Result<shapes::GetPasswordDataResult, AwsError> {
         self.0.answer()
     }
 }
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeVpcPeeringConnectionsResult {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeVpcsResult {}
 
 /// Polls the waiter `name` once against `answer`.
 pub async fn poll(name: &str, answer: Canned) -> Outcome {

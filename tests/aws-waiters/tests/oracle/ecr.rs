@@ -15,31 +15,13 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ImageScanComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "imageScanStatus.status", "expected": "COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "imageScanStatus.status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until an image scan is complete and findings can be accessed"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ecr/2015-09-21/waiters-2.json")]
     pub async fn describe_image_scan_findings(
         &self,
     ) -> ::std::result::Result<shapes::DescribeImageScanFindingsResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "LifecyclePolicyPreviewComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a lifecycle policy preview request is complete and results can be accessed"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ecr/2015-09-21/waiters-2.json")]
     pub async fn get_lifecycle_policy_preview(
         &self,
     ) -> ::std::result::Result<shapes::GetLifecyclePolicyPreviewResponse, AwsError> {

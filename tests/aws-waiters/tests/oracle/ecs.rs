@@ -15,104 +15,31 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "DaemonActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "daemon.status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "daemon.status", "expected": "DELETE_IN_PROGRESS", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ecs/2014-11-13/waiters-2.json")]
     pub async fn describe_daemon(
         &self,
     ) -> ::std::result::Result<shapes::DescribeDaemonResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "DaemonDeploymentStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "daemonDeployments[].status", "expected": "STOPPED", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "failures[].reason", "expected": "MISSING", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "DaemonDeploymentSuccessful": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "daemonDeployments[].status", "expected": "SUCCESSFUL", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "daemonDeployments[].status", "expected": "STOPPED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "daemonDeployments[].status", "expected": "ROLLBACK_FAILED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "daemonDeployments[].status", "expected": "ROLLBACK_SUCCESSFUL", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "failures[].reason", "expected": "MISSING", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ecs/2014-11-13/waiters-2.json")]
     pub async fn describe_daemon_deployments(
         &self,
     ) -> ::std::result::Result<shapes::DescribeDaemonDeploymentsResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "DaemonTaskDefinitionActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "daemonTaskDefinition.status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "daemonTaskDefinition.status", "expected": "DELETE_IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "daemonTaskDefinition.status", "expected": "DELETED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "DaemonTaskDefinitionDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "daemonTaskDefinition.status", "expected": "DELETED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ecs/2014-11-13/waiters-2.json")]
     pub async fn describe_daemon_task_definition(
         &self,
     ) -> ::std::result::Result<shapes::DescribeDaemonTaskDefinitionResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ServicesInactive": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "failures[].reason", "expected": "MISSING", "comparator": "anyStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "services[].status", "expected": "INACTIVE", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "ServicesStable": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "failures[].reason", "expected": "MISSING", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "services[].status", "expected": "DRAINING", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "services[].status", "expected": "INACTIVE", "comparator": "anyStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "length(services[?!(length(deployments) == `1` && runningCount == desiredCount)]) == `0`", "expected": "true", "comparator": "booleanEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ecs/2014-11-13/waiters-2.json")]
     pub async fn describe_services(
         &self,
     ) -> ::std::result::Result<shapes::DescribeServicesResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "TasksRunning": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "tasks[].lastStatus", "expected": "STOPPED", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "failures[].reason", "expected": "MISSING", "comparator": "anyStringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "tasks[].lastStatus", "expected": "RUNNING", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 6
-        },
-        "TasksStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "tasks[].lastStatus", "expected": "STOPPED", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 6
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ecs/2014-11-13/waiters-2.json")]
     pub async fn describe_tasks(
         &self,
     ) -> ::std::result::Result<shapes::DescribeTasksResponse, AwsError> {

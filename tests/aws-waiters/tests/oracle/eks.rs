@@ -15,92 +15,34 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "AddonActive": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "addon.status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "addon.status", "expected": "DEGRADED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "addon.status", "expected": "ACTIVE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        },
-        "AddonDeleted": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "addon.status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/eks/2017-11-01/waiters-2.json")]
     pub async fn describe_addon(
         &self,
     ) -> ::std::result::Result<shapes::DescribeAddonResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ClusterActive": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "cluster.status", "expected": "DELETING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "cluster.status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "cluster.status", "expected": "ACTIVE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "ClusterDeleted": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "cluster.status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "cluster.status", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "cluster.status", "expected": "PENDING", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/eks/2017-11-01/waiters-2.json")]
     pub async fn describe_cluster(
         &self,
     ) -> ::std::result::Result<shapes::DescribeClusterResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "FargateProfileActive": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "fargateProfile.status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "fargateProfile.status", "expected": "ACTIVE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        },
-        "FargateProfileDeleted": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "fargateProfile.status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/eks/2017-11-01/waiters-2.json")]
     pub async fn describe_fargate_profile(
         &self,
     ) -> ::std::result::Result<shapes::DescribeFargateProfileResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "NodegroupActive": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "nodegroup.status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "nodegroup.status", "expected": "ACTIVE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "NodegroupDeleted": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "nodegroup.status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/eks/2017-11-01/waiters-2.json")]
     pub async fn describe_nodegroup(
         &self,
     ) -> ::std::result::Result<shapes::DescribeNodegroupResponse, AwsError> {
+        self.0.answer()
+    }
+    #[::waiter_runtime::waitable(botocore = "models/botocore/eks/2017-11-01/waiters-2.json")]
+    pub async fn describe_update(
+        &self,
+    ) -> ::std::result::Result<shapes::DescribeUpdateResponse, AwsError> {
         self.0.answer()
     }
 }
@@ -117,6 +59,9 @@ pub async fn poll(name: &str, answer: Canned) -> Outcome {
         "FargateProfileDeleted" => first_poll(client.wait_until_fargate_profile_deleted()).await,
         "NodegroupActive" => first_poll(client.wait_until_nodegroup_active()).await,
         "NodegroupDeleted" => first_poll(client.wait_until_nodegroup_deleted()).await,
+        "CertificateAuthorityUpdateComplete" => {
+            first_poll(client.wait_until_certificate_authority_update_complete()).await
+        }
         other => panic!("no waiter {other}"),
     }
 }

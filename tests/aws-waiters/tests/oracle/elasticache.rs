@@ -15,57 +15,17 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "CacheClusterAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "deleted", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "deleting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "incompatible-network", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "restore-failed", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until ElastiCache cluster is available."
-        },
-        "CacheClusterDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "deleted", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "CacheClusterNotFound"}},
-                {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "available", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "creating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "incompatible-network", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "modifying", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "restore-failed", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CacheClusters[].CacheClusterStatus", "expected": "snapshotting", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until ElastiCache cluster is deleted."
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/elasticache/2015-02-02/waiters-2.json"
+    )]
     pub async fn describe_cache_clusters(
         &self,
     ) -> ::std::result::Result<shapes::CacheClusterMessage, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ReplicationGroupAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ReplicationGroups[].Status", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationGroups[].Status", "expected": "deleted", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until ElastiCache replication group is available."
-        },
-        "ReplicationGroupDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ReplicationGroups[].Status", "expected": "deleted", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ReplicationGroups[].Status", "expected": "available", "comparator": "anyStringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ReplicationGroupNotFoundFault"}}
-            ],
-            "minDelay": 15,
-            "documentation": "Wait until ElastiCache replication group is deleted."
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/elasticache/2015-02-02/waiters-2.json"
+    )]
     pub async fn describe_replication_groups(
         &self,
     ) -> ::std::result::Result<shapes::ReplicationGroupMessage, AwsError> {

@@ -15,29 +15,9 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "EnvironmentExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Environments[].Status", "expected": "Ready", "comparator": "allStringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Environments[].Status", "expected": "Launching", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 20
-        },
-        "EnvironmentTerminated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Environments[].Status", "expected": "Terminated", "comparator": "allStringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Environments[].Status", "expected": "Terminating", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 20
-        },
-        "EnvironmentUpdated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Environments[].Status", "expected": "Ready", "comparator": "allStringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Environments[].Status", "expected": "Updating", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 20
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/elasticbeanstalk/2010-12-01/waiters-2.json"
+    )]
     pub async fn describe_environments(
         &self,
     ) -> ::std::result::Result<shapes::EnvironmentDescriptionsMessage, AwsError> {

@@ -15,28 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "AnyInstanceInService": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "InstanceStates[].State", "expected": "InService", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "InstanceDeregistered": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "InstanceStates[].State", "expected": "OutOfService", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "InvalidInstance"}}
-            ],
-            "minDelay": 15
-        },
-        "InstanceInService": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "InstanceStates[].State", "expected": "InService", "comparator": "allStringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidInstance"}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/elb/2012-06-01/waiters-2.json")]
     pub async fn describe_instance_health(
         &self,
     ) -> ::std::result::Result<shapes::DescribeEndPointStateOutput, AwsError> {

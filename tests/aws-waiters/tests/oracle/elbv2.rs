@@ -15,57 +15,22 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "LoadBalancerAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "LoadBalancers[].State.Code", "expected": "active", "comparator": "allStringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "LoadBalancers[].State.Code", "expected": "provisioning", "comparator": "anyStringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "LoadBalancerNotFound"}}
-            ],
-            "minDelay": 15
-        },
-        "LoadBalancerExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}},
-                {"state": "retry", "matcher": {"errorType": "LoadBalancerNotFound"}}
-            ],
-            "minDelay": 15
-        },
-        "LoadBalancersDeleted": {
-            "acceptors": [
-                {"state": "retry", "matcher": {"output": {"path": "LoadBalancers[].State.Code", "expected": "active", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "LoadBalancerNotFound"}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/elbv2/2015-12-01/waiters-2.json")]
     pub async fn describe_load_balancers(
         &self,
     ) -> ::std::result::Result<shapes::DescribeLoadBalancersOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "TargetDeregistered": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "InvalidTarget"}},
-                {"state": "success", "matcher": {"output": {"path": "TargetHealthDescriptions[].TargetHealth.State", "expected": "unused", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "TargetInService": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "TargetHealthDescriptions[].TargetHealth.State", "expected": "healthy", "comparator": "allStringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvalidInstance"}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/elbv2/2015-12-01/waiters-2.json")]
     pub async fn describe_target_health(
         &self,
     ) -> ::std::result::Result<shapes::DescribeTargetHealthOutput, AwsError> {
         self.0.answer()
     }
 }
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeLoadBalancersOutput {}
 
 /// Polls the waiter `name` once against `answer`.
 pub async fn poll(name: &str, answer: Canned) -> Outcome {

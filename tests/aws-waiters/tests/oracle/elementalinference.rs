@@ -15,19 +15,9 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "FeedDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "TooManyRequestException"}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a Feed is deleted"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/elementalinference/2018-11-14/waiters-2.json"
+    )]
     pub async fn get_feed(&self) -> ::std::result::Result<shapes::GetFeedResponse, AwsError> {
         self.0.answer()
     }

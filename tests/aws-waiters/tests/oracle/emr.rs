@@ -15,40 +15,13 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ClusterRunning": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Cluster.Status.State", "expected": "RUNNING", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "Cluster.Status.State", "expected": "WAITING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Cluster.Status.State", "expected": "TERMINATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Cluster.Status.State", "expected": "TERMINATED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Cluster.Status.State", "expected": "TERMINATED_WITH_ERRORS", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "ClusterTerminated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Cluster.Status.State", "expected": "TERMINATED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Cluster.Status.State", "expected": "TERMINATED_WITH_ERRORS", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/emr/2009-03-31/waiters-2.json")]
     pub async fn describe_cluster(
         &self,
     ) -> ::std::result::Result<shapes::DescribeClusterOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "StepComplete": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Step.Status.State", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Step.Status.State", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Step.Status.State", "expected": "CANCELLED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/emr/2009-03-31/waiters-2.json")]
     pub async fn describe_step(
         &self,
     ) -> ::std::result::Result<shapes::DescribeStepOutput, AwsError> {

@@ -15,62 +15,25 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ApplicationDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 2,
-            "documentation": "Waits until an application is deleted"
-        },
-        "ApplicationReady": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "READY", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Waits until an application is ready"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/gameliftstreams/2018-05-10/waiters-2.json"
+    )]
     pub async fn get_application(
         &self,
     ) -> ::std::result::Result<shapes::GetApplicationOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "StreamGroupActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "ERROR", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "ACTIVE_WITH_ERRORS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Waits until a stream group is active"
-        },
-        "StreamGroupDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 30,
-            "documentation": "Waits until a stream group is deleted"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/gameliftstreams/2018-05-10/waiters-2.json"
+    )]
     pub async fn get_stream_group(
         &self,
     ) -> ::std::result::Result<shapes::GetStreamGroupOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "StreamSessionActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Waits until a stream session is active"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/gameliftstreams/2018-05-10/waiters-2.json"
+    )]
     pub async fn get_stream_session(
         &self,
     ) -> ::std::result::Result<shapes::GetStreamSessionOutput, AwsError> {

@@ -15,28 +15,16 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "VaultExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}},
-                {"state": "retry", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 3
-        },
-        "VaultNotExists": {
-            "acceptors": [
-                {"state": "retry", "matcher": {"success": true}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 3
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/glacier/2012-06-01/waiters-2.json")]
     pub async fn describe_vault(
         &self,
     ) -> ::std::result::Result<shapes::DescribeVaultOutput, AwsError> {
         self.0.answer()
     }
 }
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeVaultOutput {}
 
 /// Polls the waiter `name` once against `answer`.
 pub async fn poll(name: &str, answer: Canned) -> Outcome {

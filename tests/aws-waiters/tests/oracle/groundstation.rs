@@ -15,31 +15,17 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ContactScheduled": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "contactStatus", "expected": "FAILED_TO_SCHEDULE", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "contactStatus", "expected": "SCHEDULED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Waits until a contact has been scheduled"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/groundstation/2019-05-23/waiters-2.json"
+    )]
     pub async fn describe_contact(
         &self,
     ) -> ::std::result::Result<shapes::DescribeContactResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ContactUpdated": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "version.status", "expected": "FAILED_TO_UPDATE", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "version.status", "expected": "ACTIVE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Waits until a contact has been updated"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/groundstation/2019-05-23/waiters-2.json"
+    )]
     pub async fn describe_contact_version(
         &self,
     ) -> ::std::result::Result<shapes::DescribeContactVersionResponse, AwsError> {

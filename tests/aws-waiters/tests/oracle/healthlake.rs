@@ -15,54 +15,25 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "FHIRDatastoreActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "DatastoreProperties.DatastoreStatus", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DatastoreProperties.DatastoreStatus", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DatastoreProperties.DatastoreStatus", "expected": "DELETED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 60
-        },
-        "FHIRDatastoreDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "DatastoreProperties.DatastoreStatus", "expected": "DELETED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 120
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/healthlake/2017-07-01/waiters-2.json")]
+    pub async fn describe_data_transformation_job(
+        &self,
+    ) -> ::std::result::Result<shapes::DescribeDataTransformationJobResponse, AwsError> {
+        self.0.answer()
+    }
+    #[::waiter_runtime::waitable(botocore = "models/botocore/healthlake/2017-07-01/waiters-2.json")]
     pub async fn describe_fhir_datastore(
         &self,
     ) -> ::std::result::Result<shapes::DescribeFHIRDatastoreResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "FHIRExportJobCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ExportJobProperties.JobStatus", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "ExportJobProperties.JobStatus", "expected": "COMPLETED_WITH_ERRORS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ExportJobProperties.JobStatus", "expected": "CANCEL_COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ExportJobProperties.JobStatus", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ExportJobProperties.JobStatus", "expected": "CANCEL_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 120
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/healthlake/2017-07-01/waiters-2.json")]
     pub async fn describe_fhir_export_job(
         &self,
     ) -> ::std::result::Result<shapes::DescribeFHIRExportJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "FHIRImportJobCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ImportJobProperties.JobStatus", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "ImportJobProperties.JobStatus", "expected": "COMPLETED_WITH_ERRORS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ImportJobProperties.JobStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 120
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/healthlake/2017-07-01/waiters-2.json")]
     pub async fn describe_fhir_import_job(
         &self,
     ) -> ::std::result::Result<shapes::DescribeFHIRImportJobResponse, AwsError> {
@@ -74,6 +45,9 @@ impl Client {
 pub async fn poll(name: &str, answer: Canned) -> Outcome {
     let client = Client(answer);
     match name {
+        "DataTransformationJobCompleted" => {
+            first_poll(client.wait_until_data_transformation_job_completed()).await
+        }
         "FHIRDatastoreActive" => first_poll(client.wait_until_fhir_datastore_active()).await,
         "FHIRDatastoreDeleted" => first_poll(client.wait_until_fhir_datastore_deleted()).await,
         "FHIRExportJobCompleted" => first_poll(client.wait_until_fhir_export_job_completed()).await,

@@ -15,56 +15,37 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "InstanceProfileExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}}
-            ],
-            "minDelay": 1
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/iam/2010-05-08/waiters-2.json")]
     pub async fn get_instance_profile(
         &self,
     ) -> ::std::result::Result<shapes::GetInstanceProfileResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "PolicyExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}},
-                {"state": "retry", "matcher": {"errorType": "NoSuchEntity"}}
-            ],
-            "minDelay": 1
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/iam/2010-05-08/waiters-2.json")]
     pub async fn get_policy(&self) -> ::std::result::Result<shapes::GetPolicyResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "RoleExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}},
-                {"state": "retry", "matcher": {"errorType": "NoSuchEntity"}}
-            ],
-            "minDelay": 1
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/iam/2010-05-08/waiters-2.json")]
     pub async fn get_role(&self) -> ::std::result::Result<shapes::GetRoleResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "UserExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}},
-                {"state": "retry", "matcher": {"errorType": "NoSuchEntity"}}
-            ],
-            "minDelay": 1
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/iam/2010-05-08/waiters-2.json")]
     pub async fn get_user(&self) -> ::std::result::Result<shapes::GetUserResponse, AwsError> {
         self.0.answer()
     }
 }
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::GetInstanceProfileResponse {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::GetPolicyResponse {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::GetRoleResponse {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::GetUserResponse {}
 
 /// Polls the waiter `name` once against `answer`.
 pub async fn poll(name: &str, answer: Canned) -> Outcome {

@@ -15,22 +15,9 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ConnectionAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "connection.state", "expected": "available", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "connection.state", "expected": "deleted", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "connection.state", "expected": "down", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "ConnectionDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "connection.state", "expected": "deleted", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/interconnect/2022-07-26/waiters-2.json"
+    )]
     pub async fn get_connection(
         &self,
     ) -> ::std::result::Result<shapes::GetConnectionResponse, AwsError> {

@@ -15,60 +15,25 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "AssetActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "assetStatus.state", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "assetStatus.state", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3
-        },
-        "AssetNotExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 3
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/iotsitewise/2019-12-02/waiters-2.json"
+    )]
     pub async fn describe_asset(
         &self,
     ) -> ::std::result::Result<shapes::DescribeAssetResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "AssetModelActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "assetModelStatus.state", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "assetModelStatus.state", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3
-        },
-        "AssetModelNotExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 3
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/iotsitewise/2019-12-02/waiters-2.json"
+    )]
     pub async fn describe_asset_model(
         &self,
     ) -> ::std::result::Result<shapes::DescribeAssetModelResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "PortalActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "portalStatus.state", "expected": "ACTIVE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3
-        },
-        "PortalNotExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 3
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/iotsitewise/2019-12-02/waiters-2.json"
+    )]
     pub async fn describe_portal(
         &self,
     ) -> ::std::result::Result<shapes::DescribePortalResponse, AwsError> {

@@ -15,20 +15,13 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "StreamExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "StreamDescription.StreamStatus", "expected": "ACTIVE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        },
-        "StreamNotExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/kinesis/2013-12-02/waiters-2.json")]
+    pub async fn describe_channel(
+        &self,
+    ) -> ::std::result::Result<shapes::DescribeChannelOutput, AwsError> {
+        self.0.answer()
+    }
+    #[::waiter_runtime::waitable(botocore = "models/botocore/kinesis/2013-12-02/waiters-2.json")]
     pub async fn describe_stream(
         &self,
     ) -> ::std::result::Result<shapes::DescribeStreamOutput, AwsError> {
@@ -40,6 +33,7 @@ impl Client {
 pub async fn poll(name: &str, answer: Canned) -> Outcome {
     let client = Client(answer);
     match name {
+        "ChannelActive" => first_poll(client.wait_until_channel_active()).await,
         "StreamExists" => first_poll(client.wait_until_stream_exists()).await,
         "StreamNotExists" => first_poll(client.wait_until_stream_not_exists()).await,
         other => panic!("no waiter {other}"),

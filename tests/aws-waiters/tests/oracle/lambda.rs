@@ -15,67 +15,13 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "FunctionActiveV2": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Configuration.State", "expected": "Active", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Configuration.State", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Configuration.State", "expected": "Pending", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 1,
-            "documentation": "Waits for the function's State to be Active. This waiter uses GetFunction API. This should be used after new function creation."
-        },
-        "FunctionExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}},
-                {"state": "retry", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 1
-        },
-        "FunctionUpdatedV2": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Configuration.LastUpdateStatus", "expected": "Successful", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Configuration.LastUpdateStatus", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Configuration.LastUpdateStatus", "expected": "InProgress", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 1,
-            "documentation": "Waits for the function's LastUpdateStatus to be Successful. This waiter uses GetFunction API. This should be used after function updates."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/lambda/2015-03-31/waiters-2.json")]
     pub async fn get_function(
         &self,
     ) -> ::std::result::Result<shapes::GetFunctionResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "FunctionActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "Active", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "State", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "Pending", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Waits for the function's State to be Active. This waiter uses GetFunctionConfiguration API. This should be used after new function creation."
-        },
-        "FunctionUpdated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "LastUpdateStatus", "expected": "Successful", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "LastUpdateStatus", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "LastUpdateStatus", "expected": "InProgress", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Waits for the function's LastUpdateStatus to be Successful. This waiter uses GetFunctionConfiguration API. This should be used after function updates."
-        },
-        "PublishedVersionActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "Active", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "State", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "Pending", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Waits for the published version's State to be Active. This waiter uses GetFunctionConfiguration API. This should be used after new version is published."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/lambda/2015-03-31/waiters-2.json")]
     pub async fn get_function_configuration(
         &self,
     ) -> ::std::result::Result<shapes::FunctionConfiguration, AwsError> {

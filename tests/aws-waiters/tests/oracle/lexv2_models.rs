@@ -15,127 +15,58 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "BotAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "botStatus", "expected": "Available", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botStatus", "expected": "Deleting", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botStatus", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botStatus", "expected": "Inactive", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a bot is available"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/lexv2-models/2020-08-07/waiters-2.json"
+    )]
     pub async fn describe_bot(
         &self,
     ) -> ::std::result::Result<shapes::DescribeBotResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "BotAliasAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "botAliasStatus", "expected": "Available", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botAliasStatus", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botAliasStatus", "expected": "Deleting", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a bot alias is available"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/lexv2-models/2020-08-07/waiters-2.json"
+    )]
     pub async fn describe_bot_alias(
         &self,
     ) -> ::std::result::Result<shapes::DescribeBotAliasResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "BotLocaleBuilt": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Built", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Deleting", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "NotBuilt", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a bot locale is built"
-        },
-        "BotLocaleCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Built", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "botLocaleStatus", "expected": "ReadyExpressTesting", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "botLocaleStatus", "expected": "NotBuilt", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Deleting", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Failed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait unit a bot locale is created"
-        },
-        "BotLocaleExpressTestingAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Built", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "botLocaleStatus", "expected": "ReadyExpressTesting", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Deleting", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botLocaleStatus", "expected": "NotBuilt", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a bot locale build is ready for express testing"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/lexv2-models/2020-08-07/waiters-2.json"
+    )]
     pub async fn describe_bot_locale(
         &self,
     ) -> ::std::result::Result<shapes::DescribeBotLocaleResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "BotVersionAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "botStatus", "expected": "Available", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botStatus", "expected": "Deleting", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "botStatus", "expected": "Failed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a bot version is available"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/lexv2-models/2020-08-07/waiters-2.json"
+    )]
     pub async fn describe_bot_version(
         &self,
     ) -> ::std::result::Result<shapes::DescribeBotVersionResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "BotExportCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "exportStatus", "expected": "Completed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "exportStatus", "expected": "Deleting", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "exportStatus", "expected": "Failed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a bot has been exported"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/lexv2-models/2020-08-07/waiters-2.json"
+    )]
     pub async fn describe_export(
         &self,
     ) -> ::std::result::Result<shapes::DescribeExportResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "BotImportCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "importStatus", "expected": "Completed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "importStatus", "expected": "Deleting", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "importStatus", "expected": "Failed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until a bot has been imported"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/lexv2-models/2020-08-07/waiters-2.json"
+    )]
     pub async fn describe_import(
         &self,
     ) -> ::std::result::Result<shapes::DescribeImportResponse, AwsError> {
         self.0.answer()
     }
 }
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeBotVersionResponse {}
 
 /// Polls the waiter `name` once against `answer`.
 pub async fn poll(name: &str, answer: Canned) -> Outcome {

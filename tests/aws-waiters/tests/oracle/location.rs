@@ -15,16 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "JobCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "Completed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "Cancelled", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 60
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/location/2020-11-19/waiters-2.json")]
     pub async fn get_job(&self) -> ::std::result::Result<shapes::GetJobResponse, AwsError> {
         self.0.answer()
     }

@@ -15,57 +15,33 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "BatchPredictionAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Results[].Status", "expected": "COMPLETED", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Results[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/machinelearning/2014-12-12/waiters-2.json"
+    )]
     pub async fn describe_batch_predictions(
         &self,
     ) -> ::std::result::Result<shapes::DescribeBatchPredictionsOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "DataSourceAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Results[].Status", "expected": "COMPLETED", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Results[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/machinelearning/2014-12-12/waiters-2.json"
+    )]
     pub async fn describe_data_sources(
         &self,
     ) -> ::std::result::Result<shapes::DescribeDataSourcesOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "EvaluationAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Results[].Status", "expected": "COMPLETED", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Results[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/machinelearning/2014-12-12/waiters-2.json"
+    )]
     pub async fn describe_evaluations(
         &self,
     ) -> ::std::result::Result<shapes::DescribeEvaluationsOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "MLModelAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Results[].Status", "expected": "COMPLETED", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Results[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/machinelearning/2014-12-12/waiters-2.json"
+    )]
     pub async fn describe_ml_models(
         &self,
     ) -> ::std::result::Result<shapes::DescribeMLModelsOutput, AwsError> {

@@ -15,16 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "FindingRevealed": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "SUCCESS", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until the sensitive data occurrences are ready."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/macie2/2020-01-01/waiters-2.json")]
     pub async fn get_sensitive_data_occurrences(
         &self,
     ) -> ::std::result::Result<shapes::GetSensitiveDataOccurrencesResponse, AwsError> {

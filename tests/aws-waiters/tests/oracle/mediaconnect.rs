@@ -15,150 +15,44 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "FlowActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Flow.Status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Flow.Status", "expected": "STARTING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Flow.Status", "expected": "UPDATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
-                {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "STANDBY", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a flow is active"
-        },
-        "FlowDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "NotFoundException"}},
-                {"state": "retry", "matcher": {"output": {"path": "Flow.Status", "expected": "DELETING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
-                {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a flow is deleted"
-        },
-        "FlowStandby": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Flow.Status", "expected": "STANDBY", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Flow.Status", "expected": "STOPPING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
-                {"state": "failure", "matcher": {"output": {"path": "Flow.Status", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a flow is in standby mode"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/mediaconnect/2018-11-14/waiters-2.json"
+    )]
     pub async fn describe_flow(
         &self,
     ) -> ::std::result::Result<shapes::DescribeFlowResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "InputActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "RouterInput.State", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RouterInput.State", "expected": "STARTING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RouterInput.State", "expected": "UPDATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RouterInput.State", "expected": "MIGRATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
-                {"state": "failure", "matcher": {"output": {"path": "RouterInput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until the Input is ACTIVE"
-        },
-        "InputDeleted": {
-            "acceptors": [
-                {"state": "retry", "matcher": {"output": {"path": "RouterInput.State", "expected": "DELETING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
-                {"state": "failure", "matcher": {"output": {"path": "RouterInput.State", "expected": "ERROR", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "NotFoundException"}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until the Input is deleted"
-        },
-        "InputStandby": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "RouterInput.State", "expected": "STANDBY", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RouterInput.State", "expected": "STOPPING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
-                {"state": "failure", "matcher": {"output": {"path": "RouterInput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until the Input is STANDBY"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/mediaconnect/2018-11-14/waiters-2.json"
+    )]
+    pub async fn get_destination_endpoint(
+        &self,
+    ) -> ::std::result::Result<shapes::GetDestinationEndpointResponse, AwsError> {
+        self.0.answer()
+    }
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/mediaconnect/2018-11-14/waiters-2.json"
+    )]
     pub async fn get_router_input(
         &self,
     ) -> ::std::result::Result<shapes::GetRouterInputResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "OutputActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "RouterOutput.State", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RouterOutput.State", "expected": "STARTING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RouterOutput.State", "expected": "UPDATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RouterOutput.State", "expected": "MIGRATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
-                {"state": "failure", "matcher": {"output": {"path": "RouterOutput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until the Output is ACTIVE"
-        },
-        "OutputDeleted": {
-            "acceptors": [
-                {"state": "retry", "matcher": {"output": {"path": "RouterOutput.State", "expected": "DELETING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
-                {"state": "failure", "matcher": {"output": {"path": "RouterOutput.State", "expected": "ERROR", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "NotFoundException"}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until the Output is deleted"
-        },
-        "OutputRouted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "RouterOutput.RoutedState", "expected": "ROUTED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RouterOutput.RoutedState", "expected": "ROUTING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until the Output is ROUTED"
-        },
-        "OutputStandby": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "RouterOutput.State", "expected": "STANDBY", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RouterOutput.State", "expected": "STOPPING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}},
-                {"state": "failure", "matcher": {"output": {"path": "RouterOutput.State", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until the Output is STANDBY"
-        },
-        "OutputUnrouted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "RouterOutput.RoutedState", "expected": "UNROUTED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RouterOutput.RoutedState", "expected": "ROUTING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InternalServerErrorException"}},
-                {"state": "retry", "matcher": {"errorType": "ServiceUnavailableException"}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until the Output is UNROUTED"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/mediaconnect/2018-11-14/waiters-2.json"
+    )]
     pub async fn get_router_output(
         &self,
     ) -> ::std::result::Result<shapes::GetRouterOutputResponse, AwsError> {
+        self.0.answer()
+    }
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/mediaconnect/2018-11-14/waiters-2.json"
+    )]
+    pub async fn get_source_endpoint(
+        &self,
+    ) -> ::std::result::Result<shapes::GetSourceEndpointResponse, AwsError> {
         self.0.answer()
     }
 }
@@ -170,6 +64,18 @@ pub async fn poll(name: &str, answer: Canned) -> Outcome {
         "FlowActive" => first_poll(client.wait_until_flow_active()).await,
         "FlowDeleted" => first_poll(client.wait_until_flow_deleted()).await,
         "FlowStandby" => first_poll(client.wait_until_flow_standby()).await,
+        "DestinationEndpointConnected" => {
+            first_poll(client.wait_until_destination_endpoint_connected()).await
+        }
+        "DestinationEndpointDeregistered" => {
+            first_poll(client.wait_until_destination_endpoint_deregistered()).await
+        }
+        "DestinationEndpointDisconnected" => {
+            first_poll(client.wait_until_destination_endpoint_disconnected()).await
+        }
+        "DestinationEndpointRegistered" => {
+            first_poll(client.wait_until_destination_endpoint_registered()).await
+        }
         "InputActive" => first_poll(client.wait_until_input_active()).await,
         "InputDeleted" => first_poll(client.wait_until_input_deleted()).await,
         "InputStandby" => first_poll(client.wait_until_input_standby()).await,
@@ -178,6 +84,24 @@ pub async fn poll(name: &str, answer: Canned) -> Outcome {
         "OutputRouted" => first_poll(client.wait_until_output_routed()).await,
         "OutputStandby" => first_poll(client.wait_until_output_standby()).await,
         "OutputUnrouted" => first_poll(client.wait_until_output_unrouted()).await,
+        "SourceEndpointConnected" => {
+            first_poll(client.wait_until_source_endpoint_connected()).await
+        }
+        "SourceEndpointConnecting" => {
+            first_poll(client.wait_until_source_endpoint_connecting()).await
+        }
+        "SourceEndpointDeregistered" => {
+            first_poll(client.wait_until_source_endpoint_deregistered()).await
+        }
+        "SourceEndpointDisconnected" => {
+            first_poll(client.wait_until_source_endpoint_disconnected()).await
+        }
+        "SourceEndpointDisconnecting" => {
+            first_poll(client.wait_until_source_endpoint_disconnecting()).await
+        }
+        "SourceEndpointRegistered" => {
+            first_poll(client.wait_until_source_endpoint_registered()).await
+        }
         other => panic!("no waiter {other}"),
     }
 }

@@ -15,246 +15,67 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ChannelCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "IDLE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "State", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a channel has been created"
-        },
-        "ChannelDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a channel has been deleted"
-        },
-        "ChannelRunning": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "RUNNING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "STARTING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a channel is running"
-        },
-        "ChannelStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "IDLE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "STOPPING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a channel has is stopped"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/medialive/2017-10-14/waiters-2.json")]
     pub async fn describe_channel(
         &self,
     ) -> ::std::result::Result<shapes::DescribeChannelResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ChannelPlacementGroupAssigned": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "ASSIGNED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "ASSIGNING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until the channel placement group has been assigned"
-        },
-        "ChannelPlacementGroupDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until the channel placement group has been deleted"
-        },
-        "ChannelPlacementGroupUnassigned": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "UNASSIGNED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "UNASSIGNING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until the channel placement group has been unassigned"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/medialive/2017-10-14/waiters-2.json")]
     pub async fn describe_channel_placement_group(
         &self,
     ) -> ::std::result::Result<shapes::DescribeChannelPlacementGroupResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ClusterCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "State", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a cluster has been created"
-        },
-        "ClusterDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a cluster has been deleted"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/medialive/2017-10-14/waiters-2.json")]
     pub async fn describe_cluster(
         &self,
     ) -> ::std::result::Result<shapes::DescribeClusterResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "InputAttached": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "ATTACHED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DETACHED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until an input has been attached"
-        },
-        "InputDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until an input has been deleted"
-        },
-        "InputDetached": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "DETACHED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "ATTACHED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until an input has been detached"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/medialive/2017-10-14/waiters-2.json")]
     pub async fn describe_input(
         &self,
     ) -> ::std::result::Result<shapes::DescribeInputResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "MultiplexCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "IDLE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "State", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a multiplex has been created"
-        },
-        "MultiplexDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a multiplex has been deleted"
-        },
-        "MultiplexRunning": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "RUNNING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "STARTING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a multiplex is running"
-        },
-        "MultiplexStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "IDLE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "STOPPING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a multiplex has is stopped"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/medialive/2017-10-14/waiters-2.json")]
     pub async fn describe_multiplex(
         &self,
     ) -> ::std::result::Result<shapes::DescribeMultiplexResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "NodeDeregistered": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "DEREGISTERED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DEREGISTERING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "DRAINING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a node has been deregistered"
-        },
-        "NodeRegistered": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "State", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "State", "expected": "REGISTERING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "State", "expected": "REGISTRATION_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a node has been registered"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/medialive/2017-10-14/waiters-2.json")]
     pub async fn describe_node(
         &self,
     ) -> ::std::result::Result<shapes::DescribeNodeResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "SignalMapCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "CREATE_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Status", "expected": "CREATE_IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a signal map has been created"
-        },
-        "SignalMapMonitorDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DELETE_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DELETE_IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a signal map's monitor has been deleted"
-        },
-        "SignalMapMonitorDeployed": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DRY_RUN_DEPLOYMENT_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DEPLOYMENT_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DRY_RUN_DEPLOYMENT_IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DEPLOYMENT_IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DRY_RUN_DEPLOYMENT_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "MonitorDeployment.Status", "expected": "DEPLOYMENT_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a signal map's monitor has been deployed"
-        },
-        "SignalMapUpdated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "UPDATE_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Status", "expected": "UPDATE_IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "UPDATE_REVERTED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a signal map has been updated"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/medialive/2017-10-14/waiters-2.json")]
     pub async fn get_signal_map(
         &self,
     ) -> ::std::result::Result<shapes::GetSignalMapResponse, AwsError> {
         self.0.answer()
     }
 }
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeChannelResponse {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeChannelPlacementGroupResponse {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeClusterResponse {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeInputResponse {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeMultiplexResponse {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeNodeResponse {}
 
 /// Polls the waiter `name` once against `answer`.
 pub async fn poll(name: &str, answer: Canned) -> Outcome {

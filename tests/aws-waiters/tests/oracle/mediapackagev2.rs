@@ -15,18 +15,9 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "HarvestJobFinished": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Status", "expected": "QUEUED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Status", "expected": "IN_PROGRESS", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/mediapackagev2/2022-12-25/waiters-2.json"
+    )]
     pub async fn get_harvest_job(
         &self,
     ) -> ::std::result::Result<shapes::GetHarvestJobResponse, AwsError> {

@@ -15,30 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "DBInstanceAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "deleted", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "deleting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "failed", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "incompatible-restore", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "incompatible-parameters", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "DBInstanceDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "deleted", "comparator": "allStringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "DBInstanceNotFound"}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "creating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "modifying", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "rebooting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "resetting-master-credentials", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/neptune/2014-10-31/waiters-2.json")]
     pub async fn describe_db_instances(
         &self,
     ) -> ::std::result::Result<shapes::DBInstanceMessage, AwsError> {

@@ -15,130 +15,39 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ExportTaskCancelled": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "status != 'CANCELLING' && status != 'CANCELLED'", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until Export Task is Cancelled"
-        },
-        "ExportTaskSuccessful": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "SUCCEEDED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until Export Task is Successful"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/neptune-graph/2023-11-29/waiters-2.json"
+    )]
     pub async fn get_export_task(
         &self,
     ) -> ::std::result::Result<shapes::GetExportTaskOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "GraphAvailable": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "AVAILABLE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until Graph is Available"
-        },
-        "GraphDeleted": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "status != 'DELETING'", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until Graph is Deleted"
-        },
-        "GraphStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "STOPPED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status != 'STOPPING'", "expected": "true", "comparator": "booleanEquals"}}}
-            ],
-            "minDelay": 20,
-            "documentation": "Wait until Graph is Stopped"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/neptune-graph/2023-11-29/waiters-2.json"
+    )]
     pub async fn get_graph(&self) -> ::std::result::Result<shapes::GetGraphOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "GraphSnapshotAvailable": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "AVAILABLE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until GraphSnapshot is Available"
-        },
-        "GraphSnapshotDeleted": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "status != 'DELETING'", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until GraphSnapshot is Deleted"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/neptune-graph/2023-11-29/waiters-2.json"
+    )]
     pub async fn get_graph_snapshot(
         &self,
     ) -> ::std::result::Result<shapes::GetGraphSnapshotOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ImportTaskCancelled": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "status != 'CANCELLING' && status != 'CANCELLED'", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until Import Task is Cancelled"
-        },
-        "ImportTaskSuccessful": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "ROLLING_BACK", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "SUCCEEDED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 60,
-            "documentation": "Wait until Import Task is Successful"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/neptune-graph/2023-11-29/waiters-2.json"
+    )]
     pub async fn get_import_task(
         &self,
     ) -> ::std::result::Result<shapes::GetImportTaskOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "PrivateGraphEndpointAvailable": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "AVAILABLE", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until PrivateGraphEndpoint is Available"
-        },
-        "PrivateGraphEndpointDeleted": {
-            "acceptors": [
-                {"state": "failure", "matcher": {"output": {"path": "status != 'DELETING'", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until PrivateGraphEndpoint is Deleted"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/neptune-graph/2023-11-29/waiters-2.json"
+    )]
     pub async fn get_private_graph_endpoint(
         &self,
     ) -> ::std::result::Result<shapes::GetPrivateGraphEndpointOutput, AwsError> {

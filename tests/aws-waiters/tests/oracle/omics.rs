@@ -15,287 +15,77 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "AnnotationImportJobCreated": {
-            "acceptors": [
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "SUBMITTED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until an annotation import is completed"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_annotation_import_job(
         &self,
     ) -> ::std::result::Result<shapes::GetAnnotationImportResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "AnnotationStoreCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until an annotation store is created"
-        },
-        "AnnotationStoreDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until an annotation store is deleted."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_annotation_store(
         &self,
     ) -> ::std::result::Result<shapes::GetAnnotationStoreResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "AnnotationStoreVersionCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until an annotation store version is created"
-        },
-        "AnnotationStoreVersionDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until an annotation store version is deleted."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_annotation_store_version(
         &self,
     ) -> ::std::result::Result<shapes::GetAnnotationStoreVersionResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ReadSetActivationJobCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "SUBMITTED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "CANCELLING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until a job is completed."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_read_set_activation_job(
         &self,
     ) -> ::std::result::Result<shapes::GetReadSetActivationJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ReadSetExportJobCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "SUBMITTED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "CANCELLING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until a job is completed."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_read_set_export_job(
         &self,
     ) -> ::std::result::Result<shapes::GetReadSetExportJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ReadSetImportJobCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "SUBMITTED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "CANCELLING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until a job is completed."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_read_set_import_job(
         &self,
     ) -> ::std::result::Result<shapes::GetReadSetImportJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ReferenceImportJobCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "SUBMITTED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "CANCELLING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "COMPLETED_WITH_FAILURES", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until a job is completed."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_reference_import_job(
         &self,
     ) -> ::std::result::Result<shapes::GetReferenceImportJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "RunCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "PENDING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "STARTING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "RUNNING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "STOPPING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until a run is completed."
-        },
-        "RunRunning": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "RUNNING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "PENDING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "STARTING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until a run is running."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_run(&self) -> ::std::result::Result<shapes::GetRunResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "TaskCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "PENDING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "STARTING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "RUNNING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "STOPPING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until a task is completed."
-        },
-        "TaskRunning": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "RUNNING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "PENDING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "STARTING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until a task is running."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_run_task(
         &self,
     ) -> ::std::result::Result<shapes::GetRunTaskResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "VariantImportJobCreated": {
-            "acceptors": [
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "SUBMITTED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "CANCELLED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "COMPLETED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until variant import is completed"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_variant_import_job(
         &self,
     ) -> ::std::result::Result<shapes::GetVariantImportResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "VariantStoreCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until a variant store is created"
-        },
-        "VariantStoreDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until a variant store is deleted."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_variant_store(
         &self,
     ) -> ::std::result::Result<shapes::GetVariantStoreResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "WorkflowActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a workflow is active."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_workflow(
         &self,
     ) -> ::std::result::Result<shapes::GetWorkflowResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "WorkflowVersionActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "UPDATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 3,
-            "documentation": "Wait until a workflow version is active."
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/omics/2022-11-28/waiters-2.json")]
     pub async fn get_workflow_version(
         &self,
     ) -> ::std::result::Result<shapes::GetWorkflowVersionResponse, AwsError> {

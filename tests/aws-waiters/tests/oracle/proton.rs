@@ -15,128 +15,35 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ComponentDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "failure", "matcher": {"output": {"path": "component.deploymentStatus", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a Component is deleted. Use this after invoking DeleteComponent"
-        },
-        "ComponentDeployed": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "component.deploymentStatus", "expected": "SUCCEEDED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "component.deploymentStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a Component is deployed. Use this after invoking CreateComponent or UpdateComponent"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/proton/2020-07-20/waiters-2.json")]
     pub async fn get_component(
         &self,
     ) -> ::std::result::Result<shapes::GetComponentOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "EnvironmentDeployed": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "environment.deploymentStatus", "expected": "SUCCEEDED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "environment.deploymentStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until an Environment is deployed. Use this after invoking CreateEnvironment or UpdateEnvironment"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/proton/2020-07-20/waiters-2.json")]
     pub async fn get_environment(
         &self,
     ) -> ::std::result::Result<shapes::GetEnvironmentOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "EnvironmentTemplateVersionRegistered": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "environmentTemplateVersion.status", "expected": "DRAFT", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "environmentTemplateVersion.status", "expected": "PUBLISHED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "environmentTemplateVersion.status", "expected": "REGISTRATION_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until an EnvironmentTemplateVersion is registered. Use this after invoking CreateEnvironmentTemplateVersion"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/proton/2020-07-20/waiters-2.json")]
     pub async fn get_environment_template_version(
         &self,
     ) -> ::std::result::Result<shapes::GetEnvironmentTemplateVersionOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ServiceCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "service.status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "CREATE_FAILED_CLEANUP_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "CREATE_FAILED_CLEANUP_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until an Service has deployed its instances and possibly pipeline. Use this after invoking CreateService"
-        },
-        "ServiceDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a Service, its instances, and possibly pipeline have been deleted after DeleteService is invoked"
-        },
-        "ServicePipelineDeployed": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "service.pipeline.deploymentStatus", "expected": "SUCCEEDED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "service.pipeline.deploymentStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10,
-            "documentation": "Wait until an ServicePipeline is deployed. Use this after invoking CreateService or UpdateServicePipeline"
-        },
-        "ServiceUpdated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "service.status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "UPDATE_FAILED_CLEANUP_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "UPDATE_FAILED_CLEANUP_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "service.status", "expected": "UPDATE_COMPLETE_CLEANUP_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a Service, its instances, and possibly pipeline have been deployed after UpdateService is invoked"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/proton/2020-07-20/waiters-2.json")]
     pub async fn get_service(&self) -> ::std::result::Result<shapes::GetServiceOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ServiceInstanceDeployed": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "serviceInstance.deploymentStatus", "expected": "SUCCEEDED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "serviceInstance.deploymentStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a ServiceInstance is deployed. Use this after invoking CreateService or UpdateServiceInstance"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/proton/2020-07-20/waiters-2.json")]
     pub async fn get_service_instance(
         &self,
     ) -> ::std::result::Result<shapes::GetServiceInstanceOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ServiceTemplateVersionRegistered": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "serviceTemplateVersion.status", "expected": "DRAFT", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "serviceTemplateVersion.status", "expected": "PUBLISHED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "serviceTemplateVersion.status", "expected": "REGISTRATION_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until a ServiceTemplateVersion is registered. Use this after invoking CreateServiceTemplateVersion"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/proton/2020-07-20/waiters-2.json")]
     pub async fn get_service_template_version(
         &self,
     ) -> ::std::result::Result<shapes::GetServiceTemplateVersionOutput, AwsError> {

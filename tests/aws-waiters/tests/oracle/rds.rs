@@ -15,147 +15,31 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "DBClusterSnapshotAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "DBClusterSnapshots[].Status", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusterSnapshots[].Status", "expected": "deleted", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusterSnapshots[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusterSnapshots[].Status", "expected": "failed", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusterSnapshots[].Status", "expected": "incompatible-restore", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusterSnapshots[].Status", "expected": "incompatible-parameters", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "DBClusterSnapshotDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(DBClusterSnapshots) == `0`", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "success", "matcher": {"errorType": "DBClusterSnapshotNotFoundFault"}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusterSnapshots[].Status", "expected": "creating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusterSnapshots[].Status", "expected": "modifying", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusterSnapshots[].Status", "expected": "rebooting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusterSnapshots[].Status", "expected": "resetting-master-credentials", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rds/2014-10-31/waiters-2.json")]
     pub async fn describe_db_cluster_snapshots(
         &self,
     ) -> ::std::result::Result<shapes::DBClusterSnapshotMessage, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "DBClusterAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "DBClusters[].Status", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusters[].Status", "expected": "deleted", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusters[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusters[].Status", "expected": "failed", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusters[].Status", "expected": "incompatible-restore", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusters[].Status", "expected": "incompatible-parameters", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "DBClusterDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(DBClusters) == `0`", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "success", "matcher": {"errorType": "DBClusterNotFoundFault"}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusters[].Status", "expected": "creating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusters[].Status", "expected": "modifying", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusters[].Status", "expected": "rebooting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBClusters[].Status", "expected": "resetting-master-credentials", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rds/2014-10-31/waiters-2.json")]
     pub async fn describe_db_clusters(
         &self,
     ) -> ::std::result::Result<shapes::DBClusterMessage, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "DBInstanceAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "deleted", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "deleting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "failed", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "incompatible-restore", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "incompatible-parameters", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "DBInstanceDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(DBInstances) == `0`", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "success", "matcher": {"errorType": "DBInstanceNotFound"}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "creating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "modifying", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "rebooting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBInstances[].DBInstanceStatus", "expected": "resetting-master-credentials", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rds/2014-10-31/waiters-2.json")]
     pub async fn describe_db_instances(
         &self,
     ) -> ::std::result::Result<shapes::DBInstanceMessage, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "DBSnapshotAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "DBSnapshots[].Status", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBSnapshots[].Status", "expected": "deleted", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBSnapshots[].Status", "expected": "deleting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBSnapshots[].Status", "expected": "failed", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBSnapshots[].Status", "expected": "incompatible-restore", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBSnapshots[].Status", "expected": "incompatible-parameters", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "DBSnapshotCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "DBSnapshotNotFound"}},
-                {"state": "success", "matcher": {"output": {"path": "DBSnapshots[].Status", "expected": "available", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "DBSnapshotDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(DBSnapshots) == `0`", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "success", "matcher": {"errorType": "DBSnapshotNotFound"}},
-                {"state": "failure", "matcher": {"output": {"path": "DBSnapshots[].Status", "expected": "creating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBSnapshots[].Status", "expected": "modifying", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBSnapshots[].Status", "expected": "rebooting", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "DBSnapshots[].Status", "expected": "resetting-master-credentials", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rds/2014-10-31/waiters-2.json")]
     pub async fn describe_db_snapshots(
         &self,
     ) -> ::std::result::Result<shapes::DBSnapshotMessage, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "TenantDatabaseAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "TenantDatabases[].Status", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "TenantDatabases[].Status", "expected": "deleted", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "TenantDatabases[].Status", "expected": "incompatible-parameters", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "TenantDatabases[].Status", "expected": "incompatible-restore", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "TenantDatabaseDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "length(TenantDatabases) == `0`", "expected": "true", "comparator": "booleanEquals"}}},
-                {"state": "success", "matcher": {"errorType": "DBInstanceNotFoundFault"}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rds/2014-10-31/waiters-2.json")]
     pub async fn describe_tenant_databases(
         &self,
     ) -> ::std::result::Result<shapes::TenantDatabasesMessage, AwsError> {

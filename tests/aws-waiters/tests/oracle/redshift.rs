@@ -15,46 +15,13 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "SnapshotAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Snapshots[].Status", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Snapshots[].Status", "expected": "failed", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Snapshots[].Status", "expected": "deleted", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/redshift/2012-12-01/waiters-2.json")]
     pub async fn describe_cluster_snapshots(
         &self,
     ) -> ::std::result::Result<shapes::SnapshotMessage, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ClusterAvailable": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Clusters[].ClusterStatus", "expected": "available", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Clusters[].ClusterStatus", "expected": "deleting", "comparator": "anyStringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "ClusterNotFound"}}
-            ],
-            "minDelay": 60
-        },
-        "ClusterDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ClusterNotFound"}},
-                {"state": "failure", "matcher": {"output": {"path": "Clusters[].ClusterStatus", "expected": "creating", "comparator": "anyStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Clusters[].ClusterStatus", "expected": "modifying", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 60
-        },
-        "ClusterRestored": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Clusters[].RestoreStatus.Status", "expected": "completed", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Clusters[].ClusterStatus", "expected": "deleting", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 60
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/redshift/2012-12-01/waiters-2.json")]
     pub async fn describe_clusters(
         &self,
     ) -> ::std::result::Result<shapes::ClustersMessage, AwsError> {

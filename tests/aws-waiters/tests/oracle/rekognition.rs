@@ -15,24 +15,9 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ProjectVersionRunning": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ProjectVersionDescriptions[].Status", "expected": "RUNNING", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ProjectVersionDescriptions[].Status", "expected": "FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait until the ProjectVersion is running."
-        },
-        "ProjectVersionTrainingCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ProjectVersionDescriptions[].Status", "expected": "TRAINING_COMPLETED", "comparator": "allStringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ProjectVersionDescriptions[].Status", "expected": "TRAINING_FAILED", "comparator": "anyStringEquals"}}}
-            ],
-            "minDelay": 120,
-            "documentation": "Wait until the ProjectVersion training completes."
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/rekognition/2016-06-27/waiters-2.json"
+    )]
     pub async fn describe_project_versions(
         &self,
     ) -> ::std::result::Result<shapes::DescribeProjectVersionsResponse, AwsError> {

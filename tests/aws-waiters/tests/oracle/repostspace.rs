@@ -15,49 +15,15 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ChannelCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "channelStatus", "expected": "CREATED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "channelStatus", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "channelStatus", "expected": "CREATING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2
-        },
-        "ChannelDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "success", "matcher": {"output": {"path": "channelStatus", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "channelStatus", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "channelStatus", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 2
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/repostspace/2022-05-13/waiters-2.json"
+    )]
     pub async fn get_channel(&self) -> ::std::result::Result<shapes::GetChannelOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "SpaceCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "CREATED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "CREATING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 300,
-            "maxDelay": 300
-        },
-        "SpaceDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "status", "expected": "DELETING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 300,
-            "maxDelay": 300
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/repostspace/2022-05-13/waiters-2.json"
+    )]
     pub async fn get_space(&self) -> ::std::result::Result<shapes::GetSpaceOutput, AwsError> {
         self.0.answer()
     }

@@ -15,15 +15,14 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ResourceRecordSetsChanged": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ChangeInfo.Status", "expected": "INSYNC", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/route53/2013-04-01/waiters-2.json")]
     pub async fn get_change(&self) -> ::std::result::Result<shapes::GetChangeResponse, AwsError> {
+        self.0.answer()
+    }
+    #[::waiter_runtime::waitable(botocore = "models/botocore/route53/2013-04-01/waiters-2.json")]
+    pub async fn get_health_check_source(
+        &self,
+    ) -> ::std::result::Result<shapes::GetHealthCheckSourceResponse, AwsError> {
         self.0.answer()
     }
 }
@@ -34,6 +33,12 @@ pub async fn poll(name: &str, answer: Canned) -> Outcome {
     match name {
         "ResourceRecordSetsChanged" => {
             first_poll(client.wait_until_resource_record_sets_changed()).await
+        }
+        "HealthCheckSourceCreated" => {
+            first_poll(client.wait_until_health_check_source_created()).await
+        }
+        "HealthCheckSourceDeleted" => {
+            first_poll(client.wait_until_health_check_source_deleted()).await
         }
         other => panic!("no waiter {other}"),
     }

@@ -15,46 +15,25 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ClusterCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Cluster.Status", "expected": "DEPLOYED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Cluster.Status", "expected": "PENDING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a cluster is created"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/route53-recovery-control-config/2020-11-02/waiters-2.json"
+    )]
     pub async fn describe_cluster(
         &self,
     ) -> ::std::result::Result<shapes::DescribeClusterResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ControlPanelCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ControlPanel.Status", "expected": "DEPLOYED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "ControlPanel.Status", "expected": "PENDING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a control panel is created"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/route53-recovery-control-config/2020-11-02/waiters-2.json"
+    )]
     pub async fn describe_control_panel(
         &self,
     ) -> ::std::result::Result<shapes::DescribeControlPanelResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "RoutingControlCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "RoutingControl.Status", "expected": "DEPLOYED", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "RoutingControl.Status", "expected": "PENDING", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5,
-            "documentation": "Wait until a routing control is created"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/route53-recovery-control-config/2020-11-02/waiters-2.json"
+    )]
     pub async fn describe_routing_control(
         &self,
     ) -> ::std::result::Result<shapes::DescribeRoutingControlResponse, AwsError> {
@@ -62,13 +41,25 @@ impl Client {
     }
 }
 
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeClusterResponse {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeControlPanelResponse {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::DescribeRoutingControlResponse {}
+
 /// Polls the waiter `name` once against `answer`.
 pub async fn poll(name: &str, answer: Canned) -> Outcome {
     let client = Client(answer);
     match name {
         "ClusterCreated" => first_poll(client.wait_until_cluster_created()).await,
+        "ClusterDeleted" => first_poll(client.wait_until_cluster_deleted()).await,
         "ControlPanelCreated" => first_poll(client.wait_until_control_panel_created()).await,
+        "ControlPanelDeleted" => first_poll(client.wait_until_control_panel_deleted()).await,
         "RoutingControlCreated" => first_poll(client.wait_until_routing_control_created()).await,
+        "RoutingControlDeleted" => first_poll(client.wait_until_routing_control_deleted()).await,
         other => panic!("no waiter {other}"),
     }
 }

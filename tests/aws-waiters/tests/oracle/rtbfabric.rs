@@ -15,177 +15,41 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "CertificateAssociated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ASSOCIATED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DISASSOCIATED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "PENDING_DISASSOCIATION", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 15
-        },
-        "CertificateDisassociated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DISASSOCIATED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "PENDING_ASSOCIATION", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 15
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rtbfabric/2023-05-15/waiters-2.json")]
     pub async fn get_certificate_association(
         &self,
     ) -> ::std::result::Result<shapes::GetCertificateAssociationResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "InboundExternalLinkActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "REJECTED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "ISOLATED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "InboundExternalLinkDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "REJECTED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rtbfabric/2023-05-15/waiters-2.json")]
     pub async fn get_inbound_external_link(
         &self,
     ) -> ::std::result::Result<shapes::GetInboundExternalLinkResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "LinkAccepted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACCEPTED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "REJECTED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "LinkActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "REJECTED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "LinkDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "REJECTED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rtbfabric/2023-05-15/waiters-2.json")]
     pub async fn get_link(&self) -> ::std::result::Result<shapes::GetLinkResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "LinkRoutingRuleActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5
-        },
-        "LinkRoutingRuleDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 5
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rtbfabric/2023-05-15/waiters-2.json")]
     pub async fn get_link_routing_rule(
         &self,
     ) -> ::std::result::Result<shapes::GetLinkRoutingRuleResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "OutboundExternalLinkActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "REJECTED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "ISOLATED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "OutboundExternalLinkDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "REJECTED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rtbfabric/2023-05-15/waiters-2.json")]
     pub async fn get_outbound_external_link(
         &self,
     ) -> ::std::result::Result<shapes::GetOutboundExternalLinkResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "RequesterGatewayActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "RequesterGatewayDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rtbfabric/2023-05-15/waiters-2.json")]
     pub async fn get_requester_gateway(
         &self,
     ) -> ::std::result::Result<shapes::GetRequesterGatewayResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ResponderGatewayActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "ResponderGatewayDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "DELETED", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "ERROR", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/rtbfabric/2023-05-15/waiters-2.json")]
     pub async fn get_responder_gateway(
         &self,
     ) -> ::std::result::Result<shapes::GetResponderGatewayResponse, AwsError> {

@@ -15,36 +15,30 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "BucketExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}}
-            ],
-            "minDelay": 5
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/s3/2006-03-01/waiters-2.json")]
     pub async fn head_bucket(&self) -> ::std::result::Result<shapes::HeadBucketOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ObjectExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"success": true}}
-            ],
-            "minDelay": 5
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/s3/2006-03-01/waiters-2.json")]
     pub async fn head_object(&self) -> ::std::result::Result<shapes::HeadObjectOutput, AwsError> {
         self.0.answer()
     }
 }
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::HeadBucketOutput {}
+
+/// A successful answer (status 200), which botocore's `status` acceptors read.
+impl ::waiter_runtime::OutputStatus for shapes::HeadObjectOutput {}
 
 /// Polls the waiter `name` once against `answer`.
 pub async fn poll(name: &str, answer: Canned) -> Outcome {
     let client = Client(answer);
     match name {
         "BucketExists" => first_poll(client.wait_until_bucket_exists()).await,
+        "BucketNotExists" => first_poll(client.wait_until_bucket_not_exists()).await,
         "ObjectExists" => first_poll(client.wait_until_object_exists()).await,
+        "ObjectNotExists" => first_poll(client.wait_until_object_not_exists()).await,
         other => panic!("no waiter {other}"),
     }
 }

@@ -15,153 +15,43 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "EndpointDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ValidationException"}},
-                {"state": "failure", "matcher": {"output": {"path": "EndpointStatus", "expected": "Failed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "EndpointInService": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "EndpointStatus", "expected": "InService", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "EndpointStatus", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationException"}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/sagemaker/2017-07-24/waiters-2.json")]
     pub async fn describe_endpoint(
         &self,
     ) -> ::std::result::Result<shapes::DescribeEndpointOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ImageCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ImageStatus", "expected": "CREATED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ImageStatus", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationException"}}
-            ],
-            "minDelay": 60
-        },
-        "ImageDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "failure", "matcher": {"output": {"path": "ImageStatus", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationException"}}
-            ],
-            "minDelay": 60
-        },
-        "ImageUpdated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ImageStatus", "expected": "CREATED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ImageStatus", "expected": "UPDATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationException"}}
-            ],
-            "minDelay": 60
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/sagemaker/2017-07-24/waiters-2.json")]
     pub async fn describe_image(
         &self,
     ) -> ::std::result::Result<shapes::DescribeImageResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ImageVersionCreated": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ImageVersionStatus", "expected": "CREATED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ImageVersionStatus", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationException"}}
-            ],
-            "minDelay": 60
-        },
-        "ImageVersionDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "failure", "matcher": {"output": {"path": "ImageVersionStatus", "expected": "DELETE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationException"}}
-            ],
-            "minDelay": 60
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/sagemaker/2017-07-24/waiters-2.json")]
     pub async fn describe_image_version(
         &self,
     ) -> ::std::result::Result<shapes::DescribeImageVersionResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "NotebookInstanceDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ValidationException"}},
-                {"state": "failure", "matcher": {"output": {"path": "NotebookInstanceStatus", "expected": "Failed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "NotebookInstanceInService": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "NotebookInstanceStatus", "expected": "InService", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "NotebookInstanceStatus", "expected": "Failed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "NotebookInstanceStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "NotebookInstanceStatus", "expected": "Stopped", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "NotebookInstanceStatus", "expected": "Failed", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/sagemaker/2017-07-24/waiters-2.json")]
     pub async fn describe_notebook_instance(
         &self,
     ) -> ::std::result::Result<shapes::DescribeNotebookInstanceOutput, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "ProcessingJobCompletedOrStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "ProcessingJobStatus", "expected": "Completed", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "ProcessingJobStatus", "expected": "Stopped", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "ProcessingJobStatus", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationException"}}
-            ],
-            "minDelay": 60
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/sagemaker/2017-07-24/waiters-2.json")]
     pub async fn describe_processing_job(
         &self,
     ) -> ::std::result::Result<shapes::DescribeProcessingJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "TrainingJobCompletedOrStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "TrainingJobStatus", "expected": "Completed", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "TrainingJobStatus", "expected": "Stopped", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "TrainingJobStatus", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationException"}}
-            ],
-            "minDelay": 120
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/sagemaker/2017-07-24/waiters-2.json")]
     pub async fn describe_training_job(
         &self,
     ) -> ::std::result::Result<shapes::DescribeTrainingJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "TransformJobCompletedOrStopped": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "TransformJobStatus", "expected": "Completed", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "TransformJobStatus", "expected": "Stopped", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "TransformJobStatus", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ValidationException"}}
-            ],
-            "minDelay": 60
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/sagemaker/2017-07-24/waiters-2.json")]
     pub async fn describe_transform_job(
         &self,
     ) -> ::std::result::Result<shapes::DescribeTransformJobResponse, AwsError> {

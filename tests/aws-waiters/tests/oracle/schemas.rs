@@ -15,18 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "CodeBindingExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "CREATE_COMPLETE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Status", "expected": "CREATE_IN_PROGRESS", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "CREATE_FAILED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "NotFoundException"}}
-            ],
-            "minDelay": 2,
-            "documentation": "Wait until code binding is generated"
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/schemas/2019-12-02/waiters-2.json")]
     pub async fn describe_code_binding(
         &self,
     ) -> ::std::result::Result<shapes::DescribeCodeBindingResponse, AwsError> {

@@ -15,14 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "IdentityExists": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "VerificationAttributes.*.VerificationStatus", "expected": "Success", "comparator": "allStringEquals"}}}
-            ],
-            "minDelay": 3
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ses/2010-12-01/waiters-2.json")]
     pub async fn get_identity_verification_attributes(
         &self,
     ) -> ::std::result::Result<shapes::GetIdentityVerificationAttributesResponse, AwsError> {

@@ -15,16 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "SuccessfulSigningJob": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "status", "expected": "Succeeded", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "status", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"errorType": "ResourceNotFoundException"}}
-            ],
-            "minDelay": 20
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/signer/2017-08-25/waiters-2.json")]
     pub async fn describe_signing_job(
         &self,
     ) -> ::std::result::Result<shapes::DescribeSigningJobResponse, AwsError> {

@@ -15,15 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ExportSucceeded": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "exportStatus", "expected": "SUCCEEDED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "exportStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/simpledbv2/2025-09-26/waiters-2.json")]
     pub async fn get_export(&self) -> ::std::result::Result<shapes::GetExportResponse, AwsError> {
         self.0.answer()
     }

@@ -15,22 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "CommandExecuted": {
-            "acceptors": [
-                {"state": "retry", "matcher": {"output": {"path": "Status", "expected": "Pending", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Status", "expected": "InProgress", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "Status", "expected": "Delayed", "comparator": "stringEquals"}}},
-                {"state": "success", "matcher": {"output": {"path": "Status", "expected": "Success", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "Cancelled", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "TimedOut", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "Failed", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Status", "expected": "Cancelling", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"errorType": "InvocationDoesNotExist"}}
-            ],
-            "minDelay": 5
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/ssm/2014-11-06/waiters-2.json")]
     pub async fn get_command_invocation(
         &self,
     ) -> ::std::result::Result<shapes::GetCommandInvocationResult, AwsError> {

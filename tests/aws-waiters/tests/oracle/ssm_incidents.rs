@@ -15,27 +15,9 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "WaitForReplicationSetActive": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "replicationSet.status", "expected": "ACTIVE", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "replicationSet.status", "expected": "CREATING", "comparator": "stringEquals"}}},
-                {"state": "retry", "matcher": {"output": {"path": "replicationSet.status", "expected": "UPDATING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "replicationSet.status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait for a replication set to become ACTIVE"
-        },
-        "WaitForReplicationSetDeleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"errorType": "ResourceNotFoundException"}},
-                {"state": "retry", "matcher": {"output": {"path": "replicationSet.status", "expected": "DELETING", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "replicationSet.status", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30,
-            "documentation": "Wait for a replication set to be deleted"
-        }
-    })]
+    #[::waiter_runtime::waitable(
+        botocore = "models/botocore/ssm-incidents/2018-05-10/waiters-2.json"
+    )]
     pub async fn get_replication_set(
         &self,
     ) -> ::std::result::Result<shapes::GetReplicationSetOutput, AwsError> {

@@ -15,99 +15,43 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "LanguageModelCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "LanguageModel.ModelStatus", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "LanguageModel.ModelStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 120
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/transcribe/2017-10-26/waiters-2.json")]
     pub async fn describe_language_model(
         &self,
     ) -> ::std::result::Result<shapes::DescribeLanguageModelResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "CallAnalyticsJobCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "CallAnalyticsJob.CallAnalyticsJobStatus", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "CallAnalyticsJob.CallAnalyticsJobStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/transcribe/2017-10-26/waiters-2.json")]
     pub async fn get_call_analytics_job(
         &self,
     ) -> ::std::result::Result<shapes::GetCallAnalyticsJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "MedicalScribeJobCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "MedicalScribeJob.MedicalScribeJobStatus", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "MedicalScribeJob.MedicalScribeJobStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/transcribe/2017-10-26/waiters-2.json")]
     pub async fn get_medical_scribe_job(
         &self,
     ) -> ::std::result::Result<shapes::GetMedicalScribeJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "MedicalTranscriptionJobCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "MedicalTranscriptionJob.TranscriptionJobStatus", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "MedicalTranscriptionJob.TranscriptionJobStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/transcribe/2017-10-26/waiters-2.json")]
     pub async fn get_medical_transcription_job(
         &self,
     ) -> ::std::result::Result<shapes::GetMedicalTranscriptionJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "MedicalVocabularyReady": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "VocabularyState", "expected": "READY", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "VocabularyState", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/transcribe/2017-10-26/waiters-2.json")]
     pub async fn get_medical_vocabulary(
         &self,
     ) -> ::std::result::Result<shapes::GetMedicalVocabularyResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "TranscriptionJobCompleted": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "TranscriptionJob.TranscriptionJobStatus", "expected": "COMPLETED", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "TranscriptionJob.TranscriptionJobStatus", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/transcribe/2017-10-26/waiters-2.json")]
     pub async fn get_transcription_job(
         &self,
     ) -> ::std::result::Result<shapes::GetTranscriptionJobResponse, AwsError> {
         self.0.answer()
     }
-    #[::waiter_runtime::waitable({
-        "VocabularyReady": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "VocabularyState", "expected": "READY", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "VocabularyState", "expected": "FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 10
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/transcribe/2017-10-26/waiters-2.json")]
     pub async fn get_vocabulary(
         &self,
     ) -> ::std::result::Result<shapes::GetVocabularyResponse, AwsError> {

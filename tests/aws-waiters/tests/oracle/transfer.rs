@@ -15,22 +15,7 @@ pub mod shapes;
 pub struct Client(pub Canned);
 
 impl Client {
-    #[::waiter_runtime::waitable({
-        "ServerOffline": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Server.State", "expected": "OFFLINE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Server.State", "expected": "STOP_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        },
-        "ServerOnline": {
-            "acceptors": [
-                {"state": "success", "matcher": {"output": {"path": "Server.State", "expected": "ONLINE", "comparator": "stringEquals"}}},
-                {"state": "failure", "matcher": {"output": {"path": "Server.State", "expected": "START_FAILED", "comparator": "stringEquals"}}}
-            ],
-            "minDelay": 30
-        }
-    })]
+    #[::waiter_runtime::waitable(botocore = "models/botocore/transfer/2018-11-05/waiters-2.json")]
     pub async fn describe_server(
         &self,
     ) -> ::std::result::Result<shapes::DescribeServerResponse, AwsError> {

@@ -97,8 +97,8 @@ pub(super) fn object_impl(
         quote!(#wire => #v,)
     });
     // Locals of the generated code are hygienic: a user's `with = get` path is not one of them.
-    let [walk, sink, items, get, plan, at, name, index] = [
-        "walk", "sink", "items", "get", "plan", "at", "name", "index",
+    let [walk, sink, items, arrays, get, plan, at, name, index] = [
+        "walk", "sink", "items", "arrays", "get", "plan", "at", "name", "index",
     ]
     .map(|n| proc_macro2::Ident::new(n, proc_macro2::Span::mixed_site()));
     // The walk of compiled projections: by the array's plan (member index) or by name.
@@ -138,6 +138,36 @@ pub(super) fn object_impl(
             let w = walk_one(f, place);
             quote!(#i => for __el in #items { #w },)
         }
+    });
+    // The same over the elements of many arrays (`__walk_arrays`): the member chosen once for
+    // all of them, then nested loops, in which the member's type has chosen its own member
+    // (`__walk_in_arrays`).
+    let arrays_arms = plain.iter().enumerate().map(|(i, f)| {
+        let place = elem_access(f);
+        let ty = &f.ty;
+        if matches!(f.how, How::Node) && !maybe_unsized(ty) && !std_leaf(ty) {
+            let walk_in_arrays = {
+                let (p, _, span) = at_member(f, TokenStream::new());
+                quote_spanned!(span=> #p::Searchable::__walk_in_arrays)
+            };
+            quote!(#i => #walk_in_arrays(
+                #arrays,
+                |__el: &'__a Self| ::core::option::Option::Some(#place),
+                #walk,
+                #sink,
+            ),)
+        } else {
+            let w = walk_one(f, place);
+            quote!(#i => for #items in #arrays { for __el in #items { #w } },)
+        }
+    });
+    let in_arrays_arms = plain.iter().enumerate().map(|(i, f)| {
+        let w = walk_one(f, elem_access(f));
+        quote!(#i => for #items in #arrays {
+            for __p in #items {
+                if let ::core::option::Option::Some(__el) = #get(__p) { #w }
+            }
+        },)
     });
     let in_arms = plain.iter().enumerate().map(|(i, f)| {
         let w = walk_one(f, elem_access(f));
@@ -245,6 +275,61 @@ pub(super) fn object_impl(
                     for __p in #items {
                         if let ::core::option::Option::Some(__el) = #get(__p) {
                             Self::__searchable_walk_by_name(__el, #walk, #sink)
+                        }
+                    }
+                }
+            }
+        }
+        #[inline]
+        fn __walk_arrays<'__a>(
+            #arrays: &mut dyn ::core::iter::Iterator<Item = &'__a [Self]>,
+            #walk: #p::Walk<'_>,
+            #sink: &mut #p::Sink<'_, '__a>,
+        ) where
+            Self: '__a,
+        {
+            match #walk.member(Self::__searchable_key()) {
+                ::core::option::Option::Some(#index) => {
+                    let #walk = #walk.next();
+                    match #index {
+                        #(#arrays_arms)*
+                        _ => {}
+                    }
+                }
+                ::core::option::Option::None => {
+                    for #items in #arrays {
+                        for __el in #items {
+                            Self::__searchable_walk_by_name(__el, #walk, #sink)
+                        }
+                    }
+                }
+            }
+        }
+        #[inline]
+        fn __walk_in_arrays<'__a, __P, __G>(
+            #arrays: &mut dyn ::core::iter::Iterator<Item = &'__a [__P]>,
+            #get: __G,
+            #walk: #p::Walk<'_>,
+            #sink: &mut #p::Sink<'_, '__a>,
+        ) where
+            Self: '__a,
+            __P: '__a,
+            __G: Fn(&'__a __P) -> ::core::option::Option<&'__a Self>,
+        {
+            match #walk.member(Self::__searchable_key()) {
+                ::core::option::Option::Some(#index) => {
+                    let #walk = #walk.next();
+                    match #index {
+                        #(#in_arrays_arms)*
+                        _ => {}
+                    }
+                }
+                ::core::option::Option::None => {
+                    for #items in #arrays {
+                        for __p in #items {
+                            if let ::core::option::Option::Some(__el) = #get(__p) {
+                                Self::__searchable_walk_by_name(__el, #walk, #sink)
+                            }
                         }
                     }
                 }

@@ -173,7 +173,9 @@ pub enum Op {
 /// Checks one field chain of `path` (its steps `ops`) from a root described by `root`, with
 /// the root's own wrappers `wraps`, and its result against `need` (with what it needs, for the
 /// message): panics with the message of the first mistake, which is then a compile error at the
-/// call (the path literal).
+/// call (the path literal). `origin` starts the message: empty for a path written in the code,
+/// the model file, waiter and acceptor for one read from a file (whose every token is the
+/// attribute's path).
 #[track_caller]
 pub const fn check(
     root: &'static Desc,
@@ -181,6 +183,7 @@ pub const fn check(
     ops: &[Op],
     need: Option<(Need, &str)>,
     path: &'static str,
+    origin: &'static str,
 ) {
     let mut at = At {
         desc: root,
@@ -206,20 +209,47 @@ pub const fn check(
             ),
             Op::Need(need, what) => {
                 if !fits(at, need) {
-                    fail(leaf_message(at, need, what, Place { path, prefix: "" }));
+                    fail(leaf_message(
+                        at,
+                        need,
+                        what,
+                        Place {
+                            origin,
+                            path,
+                            prefix: "",
+                        },
+                    ));
                 }
                 (Ok(at), "", "")
             }
         };
         at = match step {
             Ok(next) => next,
-            Err(fault) => fail(message(fault, at.desc, name, Place { path, prefix })),
+            Err(fault) => fail(message(
+                fault,
+                at.desc,
+                name,
+                Place {
+                    origin,
+                    path,
+                    prefix,
+                },
+            )),
         };
         i += 1;
     }
     if let Some((need, what)) = need {
         if !fits(at, need) {
-            fail(leaf_message(at, need, what, Place { path, prefix: "" }));
+            fail(leaf_message(
+                at,
+                need,
+                what,
+                Place {
+                    origin,
+                    path,
+                    prefix: "",
+                },
+            ));
         }
     }
 }

@@ -30,14 +30,14 @@ pub(super) enum Fault {
 
 /// A compile-time message: a fixed buffer written in const.
 pub(super) struct Msg {
-    buf: [u8; 512],
+    buf: [u8; 1024],
     len: usize,
 }
 
 impl Msg {
     const fn new() -> Msg {
         Msg {
-            buf: [0; 512],
+            buf: [0; 1024],
             len: 0,
         }
     }
@@ -65,12 +65,18 @@ impl Msg {
 /// Where a step is in the path, for messages: the path and the prefix read so far.
 #[derive(Clone, Copy)]
 pub(super) struct Place {
+    /// Where the path comes from, when it is read from a model file (else empty).
+    pub(super) origin: &'static str,
     pub(super) path: &'static str,
     pub(super) prefix: &'static str,
 }
 
 pub(super) const fn head(place: Place) -> Msg {
-    Msg::new().push("path \"").push(place.path).push("\": ")
+    Msg::new()
+        .push(place.origin)
+        .push("path \"")
+        .push(place.path)
+        .push("\": ")
 }
 
 pub(super) const fn tail(m: Msg, place: Place) -> Msg {

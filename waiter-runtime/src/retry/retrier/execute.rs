@@ -155,7 +155,7 @@ impl Retrier {
                         attempt_began = Some(timer::now());
                     }
                     let result = op().await;
-                    crate::metrics::attempted();
+                    crate::retry::metrics::attempted();
                     result
                 }
             };
@@ -205,7 +205,7 @@ impl Retrier {
                 Some(ErrorKind::ThrottlingError)
             );
             if throttled {
-                crate::metrics::throttled();
+                crate::retry::metrics::throttled();
             }
             if let Some(limiter) = &inner.rate_limiter {
                 limiter.on_attempt_response(sent, throttled);
@@ -288,7 +288,7 @@ impl Retrier {
             token = match token.schedule_retry(reason.kind()) {
                 Ok(next) => next,
                 Err(exhausted) => {
-                    crate::metrics::quota_refused();
+                    crate::retry::metrics::quota_refused();
                     tracing::debug!(attempt, %reason, %exhausted, "not retrying");
                     if call.long_polling && config.behavior() == RetryBehavior::V2_1 {
                         long_polling_backoff(inner.sleep.as_ref(), delay).await;
@@ -309,7 +309,7 @@ impl Retrier {
                 quota_available = inner.quota.available(),
                 "retrying"
             );
-            crate::metrics::retried(reason.kind());
+            crate::retry::metrics::retried(reason.kind());
             if let Some(hook) = &inner.on_retry {
                 hook(&RetryEvent {
                     attempt,
@@ -394,7 +394,7 @@ pub(super) async fn acquire_timed(
     };
     if let Some(since) = waiting_since {
         let waited = timer::now().saturating_duration_since(since);
-        crate::metrics::rate_limit_waited(waited);
+        crate::retry::metrics::rate_limit_waited(waited);
         if let Some(scope) = poll_scope::current() {
             scope.record_rate_limit_wait(waited);
         }

@@ -36,7 +36,7 @@ impl Retrier {
             acquire_timed(limiter, ticket, None, inner.sleep.as_ref()).await;
             let sent = limiter.attempt_sent();
             let result = op().await;
-            crate::metrics::attempted();
+            crate::retry::metrics::attempted();
             if result.is_ok() {
                 limiter.on_response(false);
                 token.success();
@@ -66,7 +66,7 @@ impl Retrier {
         let token = inner.quota.acquire();
         let started = inner.config.max_total_time().map(|_| timer::now());
         let result = op().await;
-        crate::metrics::attempted();
+        crate::retry::metrics::attempted();
         if result.is_ok() {
             token.success();
             return result;
@@ -164,7 +164,7 @@ impl Retrier {
         let token = inner.quota.acquire();
         let started = inner.config.max_total_time().map(|_| timer::now());
         let result = op();
-        crate::metrics::attempted();
+        crate::retry::metrics::attempted();
         if result.is_ok() {
             token.success();
             return result;

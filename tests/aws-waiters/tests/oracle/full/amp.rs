@@ -80,6 +80,8 @@ pub struct ScraperDescription {
     pub destination: Destination,
     #[serde(rename = "roleConfiguration")]
     pub role_configuration: ::std::option::Option<RoleConfiguration>,
+    #[serde(rename = "exporters")]
+    pub exporters: ::std::option::Option<::std::vec::Vec<ExporterConfiguration>>,
 }
 /// `WorkspaceDescription`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -150,6 +152,8 @@ pub struct Source {
 pub struct Destination {
     #[serde(rename = "ampConfiguration")]
     pub amp_configuration: ::std::option::Option<AmpConfiguration>,
+    #[serde(rename = "cloudWatchConfiguration")]
+    pub cloud_watch_configuration: ::std::option::Option<CloudWatchConfiguration>,
 }
 /// `RoleConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -158,6 +162,14 @@ pub struct RoleConfiguration {
     pub source_role_arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "targetRoleArn")]
     pub target_role_arn: ::std::option::Option<::std::string::String>,
+}
+/// `ExporterConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ExporterConfiguration {
+    #[serde(rename = "openSearchConfiguration")]
+    pub open_search_configuration: ::std::option::Option<OpenSearchExporterConfiguration>,
+    #[serde(rename = "kafkaConfiguration")]
+    pub kafka_configuration: ::std::option::Option<KafkaExporterConfiguration>,
 }
 /// `WorkspaceStatus`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -202,6 +214,28 @@ pub struct VpcConfiguration {
 pub struct AmpConfiguration {
     #[serde(rename = "workspaceArn")]
     pub workspace_arn: ::std::string::String,
+}
+/// `CloudWatchConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct CloudWatchConfiguration {
+    #[serde(rename = "datasetArn")]
+    pub dataset_arn: ::std::string::String,
+}
+/// `OpenSearchExporterConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct OpenSearchExporterConfiguration {
+    #[serde(rename = "domainArn")]
+    pub domain_arn: ::std::string::String,
+}
+/// `KafkaExporterConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct KafkaExporterConfiguration {
+    #[serde(rename = "clusterArn")]
+    pub cluster_arn: ::std::string::String,
+    #[serde(rename = "topicFilter")]
+    pub topic_filter: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "consumerGroupFilter")]
+    pub consumer_group_filter: ::std::option::Option<::std::string::String>,
 }
 /// `IgnoreNearExpected` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -109,6 +109,8 @@ pub struct Plan {
     pub triggers: ::std::option::Option<::std::vec::Vec<Trigger>>,
     #[serde(rename = "reportConfiguration")]
     pub report_configuration: ::std::option::Option<ReportConfiguration>,
+    #[serde(rename = "serviceQuotaChecksEnabled")]
+    pub service_quota_checks_enabled: ::std::option::Option<bool>,
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     #[serde(rename = "regions")]
@@ -266,6 +268,19 @@ pub struct ExecutionBlockConfiguration {
     #[serde(rename = "lambdaEventSourceMappingConfig")]
     pub lambda_event_source_mapping_config:
         ::std::option::Option<LambdaEventSourceMappingConfiguration>,
+    #[serde(rename = "auroraServerlessScalingConfig")]
+    pub aurora_serverless_scaling_config:
+        ::std::option::Option<AuroraServerlessScalingConfiguration>,
+    #[serde(rename = "auroraProvisionedScalingConfig")]
+    pub aurora_provisioned_scaling_config:
+        ::std::option::Option<AuroraProvisionedScalingConfiguration>,
+    #[serde(rename = "neptuneGlobalDatabaseConfig")]
+    pub neptune_global_database_config: ::std::option::Option<NeptuneGlobalDatabaseConfiguration>,
+    #[serde(rename = "rdsSwitchoverReadReplicaConfig")]
+    pub rds_switchover_read_replica_config:
+        ::std::option::Option<RdsSwitchoverReadReplicaConfiguration>,
+    #[serde(rename = "ssmSendCommandConfig")]
+    pub ssm_send_command_config: ::std::option::Option<SsmSendCommandConfiguration>,
 }
 /// `S3ReportOutputConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -302,6 +317,8 @@ pub struct Ec2AsgCapacityIncreaseConfiguration {
     pub target_percent: ::std::option::Option<i64>,
     #[serde(rename = "capacityMonitoringApproach")]
     pub capacity_monitoring_approach: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "waitELBTargetGroupHealthy")]
+    pub wait_elb_target_group_healthy: ::std::option::Option<::std::string::String>,
 }
 /// `ExecutionApprovalConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -373,6 +390,8 @@ pub struct EcsCapacityIncreaseConfiguration {
     pub target_percent: ::std::option::Option<i64>,
     #[serde(rename = "capacityMonitoringApproach")]
     pub capacity_monitoring_approach: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "waitELBTargetGroupHealthy")]
+    pub wait_elb_target_group_healthy: ::std::option::Option<::std::string::String>,
 }
 /// `EksResourceScalingConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -472,6 +491,86 @@ pub struct LambdaEventSourceMappingConfiguration {
     #[serde(rename = "ungraceful")]
     pub ungraceful: ::std::option::Option<LambdaEventSourceMappingUngraceful>,
 }
+/// `AuroraServerlessScalingConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AuroraServerlessScalingConfiguration {
+    #[serde(rename = "timeoutMinutes")]
+    pub timeout_minutes: ::std::option::Option<i64>,
+    #[serde(rename = "crossAccountRole")]
+    pub cross_account_role: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "externalId")]
+    pub external_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "globalClusterIdentifier")]
+    pub global_cluster_identifier: ::std::string::String,
+    #[serde(rename = "regionDatabaseClusterArns")]
+    pub region_database_cluster_arns:
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    #[serde(rename = "targetPercent")]
+    pub target_percent: ::std::option::Option<i64>,
+}
+/// `AuroraProvisionedScalingConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AuroraProvisionedScalingConfiguration {
+    #[serde(rename = "timeoutMinutes")]
+    pub timeout_minutes: ::std::option::Option<i64>,
+    #[serde(rename = "crossAccountRole")]
+    pub cross_account_role: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "externalId")]
+    pub external_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "globalClusterIdentifier")]
+    pub global_cluster_identifier: ::std::string::String,
+    #[serde(rename = "regionDatabaseClusterArns")]
+    pub region_database_cluster_arns:
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    #[serde(rename = "instanceArns")]
+    pub instance_arns: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+}
+/// `NeptuneGlobalDatabaseConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct NeptuneGlobalDatabaseConfiguration {
+    #[serde(rename = "timeoutMinutes")]
+    pub timeout_minutes: ::std::option::Option<i64>,
+    #[serde(rename = "crossAccountRole")]
+    pub cross_account_role: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "externalId")]
+    pub external_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "behavior")]
+    pub behavior: ::std::string::String,
+    #[serde(rename = "ungraceful")]
+    pub ungraceful: ::std::option::Option<NeptuneUngraceful>,
+    #[serde(rename = "globalClusterIdentifier")]
+    pub global_cluster_identifier: ::std::string::String,
+    #[serde(rename = "regionDatabaseClusterArns")]
+    pub region_database_cluster_arns:
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+}
+/// `RdsSwitchoverReadReplicaConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RdsSwitchoverReadReplicaConfiguration {
+    #[serde(rename = "timeoutMinutes")]
+    pub timeout_minutes: ::std::option::Option<i64>,
+    #[serde(rename = "crossAccountRole")]
+    pub cross_account_role: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "externalId")]
+    pub external_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "dbInstanceArnMap")]
+    pub db_instance_arn_map:
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    #[serde(rename = "ungraceful")]
+    pub ungraceful: ::std::option::Option<RdsUngraceful>,
+}
+/// `SsmSendCommandConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SsmSendCommandConfiguration {
+    #[serde(rename = "timeoutMinutes")]
+    pub timeout_minutes: ::std::option::Option<i64>,
+    #[serde(rename = "regionDocuments")]
+    pub region_documents: ::std::collections::BTreeMap<::std::string::String, SsmDocumentConfig>,
+    #[serde(rename = "retryIntervalMinutes")]
+    pub retry_interval_minutes: f64,
+    #[serde(rename = "ungraceful")]
+    pub ungraceful: ::std::option::Option<SsmSendCommandUngraceful>,
+}
 /// `Lambdas`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct Lambdas {
@@ -481,6 +580,8 @@ pub struct Lambdas {
     pub external_id: ::std::option::Option<::std::string::String>,
     #[serde(rename = "arn")]
     pub arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "payload")]
+    pub payload: ::std::option::Option<::std::string::String>,
 }
 /// `LambdaUngraceful`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -599,4 +700,48 @@ pub struct EventSourceMapping {
 pub struct LambdaEventSourceMappingUngraceful {
     #[serde(rename = "behavior")]
     pub behavior: ::std::option::Option<::std::string::String>,
+}
+/// `NeptuneUngraceful`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct NeptuneUngraceful {
+    #[serde(rename = "ungraceful")]
+    pub ungraceful: ::std::option::Option<::std::string::String>,
+}
+/// `RdsUngraceful`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RdsUngraceful {
+    #[serde(rename = "ungraceful")]
+    pub ungraceful: ::std::option::Option<::std::string::String>,
+}
+/// `SsmDocumentConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SsmDocumentConfig {
+    #[serde(rename = "crossAccountRole")]
+    pub cross_account_role: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "externalId")]
+    pub external_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "documentArn")]
+    pub document_arn: ::std::string::String,
+    #[serde(rename = "targets")]
+    pub targets: ::std::vec::Vec<SsmTarget>,
+    #[serde(rename = "parameters")]
+    pub parameters: ::std::option::Option<
+        ::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<::std::string::String>>,
+    >,
+    #[serde(rename = "documentVersion")]
+    pub document_version: ::std::option::Option<::std::string::String>,
+}
+/// `SsmSendCommandUngraceful`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SsmSendCommandUngraceful {
+    #[serde(rename = "behavior")]
+    pub behavior: ::std::option::Option<::std::string::String>,
+}
+/// `SsmTarget`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SsmTarget {
+    #[serde(rename = "key")]
+    pub key: ::std::string::String,
+    #[serde(rename = "values")]
+    pub values: ::std::vec::Vec<::std::string::String>,
 }

@@ -24,6 +24,8 @@ pub struct GetPolicyResponse {
     pub policy_arn: ::std::string::String,
     #[serde(rename = "status")]
     pub status: ::std::string::String,
+    #[serde(rename = "enforcementMode")]
+    pub enforcement_mode: ::std::option::Option<::std::string::String>,
     #[serde(rename = "definition")]
     pub definition: PolicyDefinition,
     #[serde(rename = "description")]
@@ -106,8 +108,12 @@ pub struct Memory {
     pub strategies: ::std::option::Option<::std::vec::Vec<MemoryStrategy>>,
     #[serde(rename = "indexedKeys")]
     pub indexed_keys: ::std::option::Option<::std::vec::Vec<IndexedKey>>,
+    #[serde(rename = "namespaceKeys")]
+    pub namespace_keys: ::std::option::Option<::std::vec::Vec<NamespaceKeyEntry>>,
     #[serde(rename = "streamDeliveryResources")]
     pub stream_delivery_resources: ::std::option::Option<StreamDeliveryResources>,
+    #[serde(rename = "managedByResourceArn")]
+    pub managed_by_resource_arn: ::std::option::Option<::std::string::String>,
 }
 /// `PolicyDefinition` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -116,6 +122,8 @@ pub struct PolicyDefinition {
     pub cedar: ::std::option::Option<CedarPolicy>,
     #[serde(rename = "policyGeneration")]
     pub policy_generation: ::std::option::Option<PolicyGenerationDetails>,
+    #[serde(rename = "policy")]
+    pub policy: ::std::option::Option<PolicyStatement>,
 }
 /// `Resource` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -148,6 +156,8 @@ pub struct MemoryStrategy {
     pub status: ::std::option::Option<::std::string::String>,
     #[serde(rename = "memoryRecordSchema")]
     pub memory_record_schema: ::std::option::Option<MemoryRecordSchema>,
+    #[serde(rename = "recordExpiryDurationDays")]
+    pub record_expiry_duration_days: ::std::option::Option<i64>,
 }
 /// `IndexedKey`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -156,6 +166,14 @@ pub struct IndexedKey {
     pub key: ::std::string::String,
     #[serde(rename = "type")]
     pub r#type: ::std::string::String,
+}
+/// `NamespaceKeyEntry`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct NamespaceKeyEntry {
+    #[serde(rename = "key")]
+    pub key: ::std::string::String,
+    #[serde(rename = "validation")]
+    pub validation: ::std::option::Option<NamespaceKeyValidation>,
 }
 /// `StreamDeliveryResources`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -177,6 +195,12 @@ pub struct PolicyGenerationDetails {
     #[serde(rename = "policyGenerationAssetId")]
     pub policy_generation_asset_id: ::std::string::String,
 }
+/// `PolicyStatement`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PolicyStatement {
+    #[serde(rename = "statement")]
+    pub statement: ::std::string::String,
+}
 /// `StrategyConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct StrategyConfiguration {
@@ -196,6 +220,14 @@ pub struct StrategyConfiguration {
 pub struct MemoryRecordSchema {
     #[serde(rename = "metadataSchema")]
     pub metadata_schema: ::std::option::Option<::std::vec::Vec<MetadataSchemaEntry>>,
+}
+/// `NamespaceKeyValidation`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct NamespaceKeyValidation {
+    #[serde(rename = "allowedValues")]
+    pub allowed_values: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "regexPattern")]
+    pub regex_pattern: ::std::option::Option<::std::string::String>,
 }
 /// `StreamDeliveryResource` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -240,6 +272,8 @@ pub struct MetadataSchemaEntry {
     pub key: ::std::string::String,
     #[serde(rename = "type")]
     pub r#type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "extractionType")]
+    pub extraction_type: ::std::option::Option<::std::string::String>,
     #[serde(rename = "extractionConfig")]
     pub extraction_config: ::std::option::Option<ExtractionConfig>,
 }

@@ -50,6 +50,8 @@ pub struct DescribeChangeSetOutput {
     pub import_existing_resources: ::std::option::Option<bool>,
     #[serde(rename = "DeploymentMode")]
     pub deployment_mode: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "DeploymentConfig")]
+    pub deployment_config: ::std::option::Option<DeploymentConfig>,
 }
 /// `DescribeStackRefactorOutput`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -127,6 +129,14 @@ pub struct Change {
     #[serde(rename = "ResourceChange")]
     pub resource_change: ::std::option::Option<ResourceChange>,
 }
+/// `DeploymentConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DeploymentConfig {
+    #[serde(rename = "Mode")]
+    pub mode: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "DisableRollback")]
+    pub disable_rollback: ::std::option::Option<bool>,
+}
 /// `Stack`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct Stack {
@@ -154,6 +164,8 @@ pub struct Stack {
     pub stack_status_reason: ::std::option::Option<::std::string::String>,
     #[serde(rename = "DisableRollback")]
     pub disable_rollback: ::std::option::Option<bool>,
+    #[serde(rename = "DeploymentConfig")]
+    pub deployment_config: ::std::option::Option<DeploymentConfig>,
     #[serde(rename = "NotificationARNs")]
     pub notification_ar_ns: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(rename = "TimeoutInMinutes")]
@@ -182,6 +194,8 @@ pub struct Stack {
     pub detailed_status: ::std::option::Option<::std::string::String>,
     #[serde(rename = "LastOperations")]
     pub last_operations: ::std::option::Option<::std::vec::Vec<OperationEntry>>,
+    #[serde(rename = "AliasName")]
+    pub alias_name: ::std::option::Option<::std::string::String>,
 }
 /// `RollbackTrigger`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

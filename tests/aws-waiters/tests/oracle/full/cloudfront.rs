@@ -610,6 +610,8 @@ pub struct CustomOriginConfig {
     pub ip_address_type: ::std::option::Option<::std::string::String>,
     #[serde(rename = "OriginMtlsConfig")]
     pub origin_mtls_config: ::std::option::Option<OriginMtlsConfig>,
+    #[serde(rename = "OriginHttpVersion")]
+    pub origin_http_version: ::std::option::Option<::std::string::String>,
 }
 /// `VpcOriginConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -622,6 +624,8 @@ pub struct VpcOriginConfig {
     pub origin_read_timeout: ::std::option::Option<i64>,
     #[serde(rename = "OriginKeepaliveTimeout")]
     pub origin_keepalive_timeout: ::std::option::Option<i64>,
+    #[serde(rename = "OriginHttpVersion")]
+    pub origin_http_version: ::std::option::Option<::std::string::String>,
 }
 /// `OriginShield`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

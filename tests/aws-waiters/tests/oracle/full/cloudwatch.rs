@@ -8,6 +8,8 @@ pub struct DescribeAlarmsOutput {
     pub composite_alarms: ::std::option::Option<::std::vec::Vec<CompositeAlarm>>,
     #[serde(rename = "MetricAlarms")]
     pub metric_alarms: ::std::option::Option<::std::vec::Vec<MetricAlarm>>,
+    #[serde(rename = "LogAlarms")]
+    pub log_alarms: ::std::option::Option<::std::vec::Vec<LogAlarm>>,
     #[serde(rename = "NextToken")]
     pub next_token: ::std::option::Option<::std::string::String>,
 }
@@ -76,6 +78,8 @@ pub struct CompositeAlarm {
     pub actions_suppressor_wait_period: ::std::option::Option<i64>,
     #[serde(rename = "ActionsSuppressorExtensionPeriod")]
     pub actions_suppressor_extension_period: ::std::option::Option<i64>,
+    #[serde(rename = "ActionConfiguration")]
+    pub action_configuration: ::std::option::Option<ActionConfiguration>,
 }
 /// `MetricAlarm`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -138,10 +142,68 @@ pub struct MetricAlarm {
     pub evaluation_state: ::std::option::Option<::std::string::String>,
     #[serde(rename = "StateTransitionedTimestamp")]
     pub state_transitioned_timestamp: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "EvaluationWindow")]
+    pub evaluation_window: ::std::option::Option<EvaluationWindow>,
+    #[serde(rename = "WarmUpConfiguration")]
+    pub warm_up_configuration: ::std::option::Option<WarmUpConfiguration>,
     #[serde(rename = "EvaluationCriteria")]
     pub evaluation_criteria: ::std::option::Option<EvaluationCriteria>,
     #[serde(rename = "EvaluationInterval")]
     pub evaluation_interval: ::std::option::Option<i64>,
+    #[serde(rename = "ActionConfiguration")]
+    pub action_configuration: ::std::option::Option<ActionConfiguration>,
+}
+/// `LogAlarm`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct LogAlarm {
+    #[serde(rename = "AlarmName")]
+    pub alarm_name: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "AlarmArn")]
+    pub alarm_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "AlarmDescription")]
+    pub alarm_description: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "AlarmConfigurationUpdatedTimestamp")]
+    pub alarm_configuration_updated_timestamp: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ActionsEnabled")]
+    pub actions_enabled: ::std::option::Option<bool>,
+    #[serde(rename = "OKActions")]
+    pub ok_actions: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "AlarmActions")]
+    pub alarm_actions: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "InsufficientDataActions")]
+    pub insufficient_data_actions: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "StateValue")]
+    pub state_value: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StateReason")]
+    pub state_reason: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StateReasonData")]
+    pub state_reason_data: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StateUpdatedTimestamp")]
+    pub state_updated_timestamp: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ScheduledQueryConfiguration")]
+    pub scheduled_query_configuration: ::std::option::Option<ScheduledQueryConfiguration>,
+    #[serde(rename = "QueryResultsToEvaluate")]
+    pub query_results_to_evaluate: ::std::option::Option<i64>,
+    #[serde(rename = "QueryResultsToAlarm")]
+    pub query_results_to_alarm: ::std::option::Option<i64>,
+    #[serde(rename = "Threshold")]
+    pub threshold: ::std::option::Option<f64>,
+    #[serde(rename = "ComparisonOperator")]
+    pub comparison_operator: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "TreatMissingData")]
+    pub treat_missing_data: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StateTransitionedTimestamp")]
+    pub state_transitioned_timestamp: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "EvaluationState")]
+    pub evaluation_state: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ActionLogLineCount")]
+    pub action_log_line_count: ::std::option::Option<i64>,
+    #[serde(rename = "ActionLogLineRoleArn")]
+    pub action_log_line_role_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "WarmUpConfiguration")]
+    pub warm_up_configuration: ::std::option::Option<WarmUpConfiguration>,
+    #[serde(rename = "ActionConfiguration")]
+    pub action_configuration: ::std::option::Option<ActionConfiguration>,
 }
 /// `Rule`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -154,6 +216,12 @@ pub struct Rule {
 pub struct MuteTargets {
     #[serde(rename = "AlarmNames")]
     pub alarm_names: ::std::vec::Vec<::std::string::String>,
+}
+/// `ActionConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ActionConfiguration {
+    #[serde(rename = "AlarmTagsPropagation")]
+    pub alarm_tags_propagation: ::std::option::Option<AlarmTagsPropagation>,
 }
 /// `Dimension`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -181,11 +249,45 @@ pub struct MetricDataQuery {
     #[serde(rename = "AccountId")]
     pub account_id: ::std::option::Option<::std::string::String>,
 }
+/// `EvaluationWindow` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct EvaluationWindow {
+    #[serde(rename = "WallClockWindow")]
+    pub wall_clock_window: ::std::option::Option<WallClockWindow>,
+    #[serde(rename = "SlidingWindow")]
+    pub sliding_window: ::std::option::Option<SlidingWindow>,
+}
+/// `WarmUpConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct WarmUpConfiguration {
+    #[serde(rename = "WarmUpPeriodDurationInMinutes")]
+    pub warm_up_period_duration_in_minutes: i64,
+    #[serde(rename = "OnlyStartEvaluatingAfterWarmUpPeriodEnds")]
+    pub only_start_evaluating_after_warm_up_period_ends: ::std::option::Option<bool>,
+}
 /// `EvaluationCriteria` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct EvaluationCriteria {
     #[serde(rename = "PromQLCriteria")]
     pub prom_ql_criteria: ::std::option::Option<AlarmPromQLCriteria>,
+}
+/// `ScheduledQueryConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ScheduledQueryConfiguration {
+    #[serde(rename = "QueryString")]
+    pub query_string: ::std::string::String,
+    #[serde(rename = "LogGroupIdentifiers")]
+    pub log_group_identifiers: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "QueryARN")]
+    pub query_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ScheduledQueryRoleARN")]
+    pub scheduled_query_role_arn: ::std::string::String,
+    #[serde(rename = "ScheduleConfiguration")]
+    pub schedule_configuration: ScheduleConfiguration,
+    #[serde(rename = "AggregationExpression")]
+    pub aggregation_expression: ::std::string::String,
+    #[serde(rename = "Tags")]
+    pub tags: ::std::option::Option<::std::vec::Vec<Tag>>,
 }
 /// `Schedule`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -196,6 +298,16 @@ pub struct Schedule {
     pub duration: ::std::string::String,
     #[serde(rename = "Timezone")]
     pub timezone: ::std::option::Option<::std::string::String>,
+}
+/// `AlarmTagsPropagation`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AlarmTagsPropagation {
+    #[serde(rename = "Enabled")]
+    pub enabled: bool,
+    #[serde(rename = "IncludedTagKeys")]
+    pub included_tag_keys: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "ExcludedTagKeys")]
+    pub excluded_tag_keys: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 /// `MetricStat`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -209,6 +321,15 @@ pub struct MetricStat {
     #[serde(rename = "Unit")]
     pub unit: ::std::option::Option<::std::string::String>,
 }
+/// `WallClockWindow`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct WallClockWindow {
+    #[serde(rename = "Timezone")]
+    pub timezone: ::std::option::Option<::std::string::String>,
+}
+/// `SlidingWindow`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SlidingWindow {}
 /// `AlarmPromQLCriteria`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct AlarmPromQLCriteria {
@@ -218,6 +339,24 @@ pub struct AlarmPromQLCriteria {
     pub pending_period: ::std::option::Option<i64>,
     #[serde(rename = "RecoveryPeriod")]
     pub recovery_period: ::std::option::Option<i64>,
+}
+/// `ScheduleConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ScheduleConfiguration {
+    #[serde(rename = "ScheduleExpression")]
+    pub schedule_expression: ::std::string::String,
+    #[serde(rename = "StartTimeOffset")]
+    pub start_time_offset: i64,
+    #[serde(rename = "EndTimeOffset")]
+    pub end_time_offset: ::std::option::Option<i64>,
+}
+/// `Tag`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct Tag {
+    #[serde(rename = "Key")]
+    pub key: ::std::string::String,
+    #[serde(rename = "Value")]
+    pub value: ::std::string::String,
 }
 /// `Metric`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

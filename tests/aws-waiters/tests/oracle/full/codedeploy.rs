@@ -61,6 +61,8 @@ pub struct DeploymentInfo {
     pub additional_deployment_status_info: ::std::option::Option<::std::string::String>,
     #[serde(rename = "fileExistsBehavior")]
     pub file_exists_behavior: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "deploymentMode")]
+    pub deployment_mode: ::std::option::Option<::std::string::String>,
     #[serde(rename = "deploymentStatusMessages")]
     pub deployment_status_messages: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(rename = "computePlatform")]
@@ -71,6 +73,8 @@ pub struct DeploymentInfo {
     pub related_deployments: ::std::option::Option<RelatedDeployments>,
     #[serde(rename = "overrideAlarmConfiguration")]
     pub override_alarm_configuration: ::std::option::Option<AlarmConfiguration>,
+    #[serde(rename = "ec2DeploymentOptions")]
+    pub ec2_deployment_options: ::std::option::Option<EC2DeploymentOptions>,
 }
 /// `RevisionLocation`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -186,6 +190,13 @@ pub struct AlarmConfiguration {
     pub ignore_poll_alarm_failure: ::std::option::Option<bool>,
     #[serde(rename = "alarms")]
     pub alarms: ::std::option::Option<::std::vec::Vec<Alarm>>,
+}
+/// `EC2DeploymentOptions`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct EC2DeploymentOptions {
+    #[serde(rename = "autoScalingGroupProcessesToSuspend")]
+    pub auto_scaling_group_processes_to_suspend:
+        ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 /// `S3Location`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -223,6 +223,23 @@ pub struct JobParameter {
     pub string: ::std::option::Option<::std::string::String>,
     #[serde(rename = "path")]
     pub path: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "bool")]
+    pub bool: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "rangeExpr")]
+    pub range_expr: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "stringList")]
+    pub string_list: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "pathList")]
+    pub path_list: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "intList")]
+    pub int_list: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "floatList")]
+    pub float_list: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "boolList")]
+    pub bool_list: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "intListList")]
+    pub int_list_list:
+        ::std::option::Option<::std::vec::Vec<::std::vec::Vec<::std::string::String>>>,
 }
 /// `Attachments`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -285,6 +302,8 @@ pub struct ServiceManagedEc2FleetConfiguration {
     pub vpc_configuration: ::std::option::Option<VpcConfiguration>,
     #[serde(rename = "storageProfileId")]
     pub storage_profile_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "persistentVolumeConfiguration")]
+    pub persistent_volume_configuration: ::std::option::Option<PersistentVolumeConfiguration>,
     #[serde(rename = "autoScalingConfiguration")]
     pub auto_scaling_configuration:
         ::std::option::Option<ServiceManagedEc2AutoScalingConfiguration>,
@@ -421,6 +440,8 @@ pub struct ServiceManagedEc2InstanceCapabilities {
     pub custom_amounts: ::std::option::Option<::std::vec::Vec<FleetAmountCapability>>,
     #[serde(rename = "customAttributes")]
     pub custom_attributes: ::std::option::Option<::std::vec::Vec<FleetAttributeCapability>>,
+    #[serde(rename = "softwareAddOns")]
+    pub software_add_ons: ::std::option::Option<::std::vec::Vec<FleetSoftwareAddOn>>,
 }
 /// `ServiceManagedEc2InstanceMarketOptions`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -433,6 +454,20 @@ pub struct ServiceManagedEc2InstanceMarketOptions {
 pub struct VpcConfiguration {
     #[serde(rename = "resourceConfigurationArns")]
     pub resource_configuration_arns: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+}
+/// `PersistentVolumeConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PersistentVolumeConfiguration {
+    #[serde(rename = "sizeGiB")]
+    pub size_gi_b: ::std::option::Option<i64>,
+    #[serde(rename = "iops")]
+    pub iops: ::std::option::Option<i64>,
+    #[serde(rename = "throughputMiB")]
+    pub throughput_mi_b: ::std::option::Option<i64>,
+    #[serde(rename = "mountPath")]
+    pub mount_path: ::std::string::String,
+    #[serde(rename = "lastUsedTtlHours")]
+    pub last_used_ttl_hours: ::std::option::Option<i64>,
 }
 /// `ServiceManagedEc2AutoScalingConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -507,6 +542,12 @@ pub struct AcceleratorCapabilities {
     pub selections: ::std::vec::Vec<AcceleratorSelection>,
     #[serde(rename = "count")]
     pub count: ::std::option::Option<AcceleratorCountRange>,
+}
+/// `FleetSoftwareAddOn`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FleetSoftwareAddOn {
+    #[serde(rename = "name")]
+    pub name: ::std::string::String,
 }
 /// `SchedulingMaxPriorityOverrideAlwaysScheduleFirst`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -24,6 +24,8 @@ pub struct GetClusterOutput {
     pub encryption_details: ::std::option::Option<EncryptionDetails>,
     #[serde(rename = "endpoint")]
     pub endpoint: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "metricGroups")]
+    pub metric_groups: ::std::option::Option<::std::vec::Vec<MetricGroupResponse>>,
 }
 /// `GetStreamOutput`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -68,6 +70,12 @@ pub struct EncryptionDetails {
     pub kms_key_arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "encryptionStatus")]
     pub encryption_status: ::std::string::String,
+}
+/// `MetricGroupResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct MetricGroupResponse {
+    #[serde(rename = "metricGroup")]
+    pub metric_group: ::std::string::String,
 }
 /// `TargetDefinition` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -353,6 +353,14 @@ pub struct Image {
     pub source_image_region: ::std::option::Option<::std::string::String>,
     #[serde(rename = "FreeTierEligible")]
     pub free_tier_eligible: ::std::option::Option<bool>,
+    #[serde(rename = "PublicSsmParameterName")]
+    pub public_ssm_parameter_name: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ImageWatermarks")]
+    pub image_watermarks: ::std::option::Option<::std::vec::Vec<ImageWatermark>>,
+    #[serde(rename = "ScanResults")]
+    pub scan_results: ::std::option::Option<ScanResults>,
+    #[serde(rename = "InstanceTypeSpecification")]
+    pub instance_type_specification: ::std::option::Option<InstanceTypeSpecification>,
     #[serde(rename = "ImageId")]
     pub image_id: ::std::option::Option<::std::string::String>,
     #[serde(rename = "ImageLocation")]
@@ -413,6 +421,10 @@ pub struct InstanceStatus {
     pub system_status: ::std::option::Option<InstanceStatusSummary>,
     #[serde(rename = "AttachedEbsStatus")]
     pub attached_ebs_status: ::std::option::Option<EbsStatusSummary>,
+    #[serde(rename = "ApplicationStatus")]
+    pub application_status: ::std::option::Option<ApplicationStatusSummary>,
+    #[serde(rename = "PerformanceStatus")]
+    pub performance_status: ::std::option::Option<PerformanceStatusSummary>,
 }
 /// `Reservation`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -676,6 +688,8 @@ pub struct Snapshot {
     pub completion_time: ::std::option::Option<::std::string::String>,
     #[serde(rename = "FullSnapshotSizeInBytes")]
     pub full_snapshot_size_in_bytes: ::std::option::Option<i64>,
+    #[serde(rename = "AssociatedKmsKeys")]
+    pub associated_kms_keys: ::std::option::Option<::std::vec::Vec<AssociatedKmsKey>>,
     #[serde(rename = "SnapshotId")]
     pub snapshot_id: ::std::option::Option<::std::string::String>,
     #[serde(rename = "VolumeId")]
@@ -797,6 +811,8 @@ pub struct Subnet {
     pub block_public_access_states: ::std::option::Option<BlockPublicAccessStates>,
     #[serde(rename = "Type")]
     pub r#type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "NetworkFirewallConnectivityType")]
+    pub network_firewall_connectivity_type: ::std::option::Option<::std::string::String>,
     #[serde(rename = "SubnetId")]
     pub subnet_id: ::std::option::Option<::std::string::String>,
     #[serde(rename = "State")]
@@ -841,6 +857,10 @@ pub struct Volume {
     pub operator: ::std::option::Option<OperatorResponse>,
     #[serde(rename = "VolumeInitializationRate")]
     pub volume_initialization_rate: ::std::option::Option<i64>,
+    #[serde(rename = "VolumeArn")]
+    pub volume_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "OwnerId")]
+    pub owner_id: ::std::option::Option<::std::string::String>,
     #[serde(rename = "VolumeId")]
     pub volume_id: ::std::option::Option<::std::string::String>,
     #[serde(rename = "Size")]
@@ -875,6 +895,8 @@ pub struct VpcPeeringConnection {
     pub tags: ::std::option::Option<::std::vec::Vec<Tag>>,
     #[serde(rename = "VpcPeeringConnectionId")]
     pub vpc_peering_connection_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "MultipathResilienceStatus")]
+    pub multipath_resilience_status: ::std::option::Option<::std::string::String>,
 }
 /// `Vpc`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -896,6 +918,9 @@ pub struct Vpc {
     pub tags: ::std::option::Option<::std::vec::Vec<Tag>>,
     #[serde(rename = "BlockPublicAccessStates")]
     pub block_public_access_states: ::std::option::Option<BlockPublicAccessStates>,
+    #[serde(rename = "NetworkFirewallAssociations")]
+    pub network_firewall_associations:
+        ::std::option::Option<::std::vec::Vec<NetworkFirewallAssociation>>,
     #[serde(rename = "VpcId")]
     pub vpc_id: ::std::option::Option<::std::string::String>,
     #[serde(rename = "State")]
@@ -1041,6 +1066,46 @@ pub struct StateReason {
     #[serde(rename = "Message")]
     pub message: ::std::option::Option<::std::string::String>,
 }
+/// `ImageWatermark`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ImageWatermark {
+    #[serde(rename = "WatermarkKey")]
+    pub watermark_key: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SourceImageRegion")]
+    pub source_image_region: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SourceImageId")]
+    pub source_image_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SourceImageCreationTime")]
+    pub source_image_creation_time: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "WatermarkCreationTime")]
+    pub watermark_creation_time: ::std::option::Option<::std::string::String>,
+}
+/// `ScanResults`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ScanResults {
+    #[serde(rename = "HighestFindingSeverityLabel")]
+    pub highest_finding_severity_label: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "FindingScanDate")]
+    pub finding_scan_date: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "InformationalFixAvailableSince")]
+    pub informational_fix_available_since: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "LowFixAvailableSince")]
+    pub low_fix_available_since: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "MediumFixAvailableSince")]
+    pub medium_fix_available_since: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "HighFixAvailableSince")]
+    pub high_fix_available_since: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "CriticalFixAvailableSince")]
+    pub critical_fix_available_since: ::std::option::Option<::std::string::String>,
+}
+/// `InstanceTypeSpecification`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct InstanceTypeSpecification {
+    #[serde(rename = "SupportedInstanceTypes")]
+    pub supported_instance_types: ::std::option::Option<::std::vec::Vec<InstanceTypeItem>>,
+    #[serde(rename = "UnsupportedInstanceTypes")]
+    pub unsupported_instance_types: ::std::option::Option<::std::vec::Vec<InstanceTypeItem>>,
+}
 /// `ProductCode`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct ProductCode {
@@ -1124,6 +1189,24 @@ pub struct EbsStatusSummary {
     pub details: ::std::option::Option<::std::vec::Vec<EbsStatusDetails>>,
     #[serde(rename = "Status")]
     pub status: ::std::option::Option<::std::string::String>,
+}
+/// `ApplicationStatusSummary`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ApplicationStatusSummary {
+    #[serde(rename = "Status")]
+    pub status: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ImpairedSince")]
+    pub impaired_since: ::std::option::Option<::std::string::String>,
+}
+/// `PerformanceStatusSummary`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PerformanceStatusSummary {
+    #[serde(rename = "Status")]
+    pub status: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ImpairedSince")]
+    pub impaired_since: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "Remediation")]
+    pub remediation: ::std::option::Option<::std::string::String>,
 }
 /// `GroupIdentifier`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1465,6 +1548,12 @@ pub struct IpPermission {
     #[serde(rename = "PrefixListIds")]
     pub prefix_list_ids: ::std::option::Option<::std::vec::Vec<PrefixListId>>,
 }
+/// `AssociatedKmsKey`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AssociatedKmsKey {
+    #[serde(rename = "KmsKeyId")]
+    pub kms_key_id: ::std::option::Option<::std::string::String>,
+}
 /// `SpotInstanceStateFault`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct SpotInstanceStateFault {
@@ -1642,6 +1731,16 @@ pub struct VpcEncryptionControl {
     #[serde(rename = "Tags")]
     pub tags: ::std::option::Option<::std::vec::Vec<Tag>>,
 }
+/// `NetworkFirewallAssociation`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct NetworkFirewallAssociation {
+    #[serde(rename = "FirewallArn")]
+    pub firewall_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "FirewallOnboardingStatus")]
+    pub firewall_onboarding_status: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "FirewallMode")]
+    pub firewall_mode: ::std::option::Option<::std::string::String>,
+}
 /// `VpnConnectionOptions`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct VpnConnectionOptions {
@@ -1785,6 +1884,12 @@ pub struct EbsBlockDevice {
     pub availability_zone_id: ::std::option::Option<::std::string::String>,
     #[serde(rename = "EbsCardIndex")]
     pub ebs_card_index: ::std::option::Option<i64>,
+}
+/// `InstanceTypeItem`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct InstanceTypeItem {
+    #[serde(rename = "InstanceType")]
+    pub instance_type: ::std::option::Option<::std::string::String>,
 }
 /// `UserBucketDetails`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2031,6 +2136,8 @@ pub struct Placement {
 /// `Monitoring`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct Monitoring {
+    #[serde(rename = "MetricCategoryIds")]
+    pub metric_category_ids: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(rename = "State")]
     pub state: ::std::option::Option<::std::string::String>,
 }
@@ -2158,6 +2265,8 @@ pub struct SpotPlacement {
 /// `RunInstancesMonitoringEnabled`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct RunInstancesMonitoringEnabled {
+    #[serde(rename = "MetricCategoryIds")]
+    pub metric_category_ids: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(rename = "Enabled")]
     pub enabled: bool,
 }
@@ -2190,6 +2299,10 @@ pub struct VpcPeeringConnectionOptionsDescription {
     pub allow_egress_from_local_classic_link_to_remote_vpc: ::std::option::Option<bool>,
     #[serde(rename = "AllowEgressFromLocalVpcToRemoteClassicLink")]
     pub allow_egress_from_local_vpc_to_remote_classic_link: ::std::option::Option<bool>,
+    #[serde(rename = "AllowMultipathResilience")]
+    pub allow_multipath_resilience: ::std::option::Option<bool>,
+    #[serde(rename = "MultipathResilienceMode")]
+    pub multipath_resilience_mode: ::std::option::Option<::std::string::String>,
 }
 /// `VpcCidrBlockState`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2218,6 +2331,10 @@ pub struct VpcEncryptionControlExclusions {
     pub vpc_lattice: ::std::option::Option<VpcEncryptionControlExclusion>,
     #[serde(rename = "ElasticFileSystem")]
     pub elastic_file_system: ::std::option::Option<VpcEncryptionControlExclusion>,
+    #[serde(rename = "GlobalAccelerator")]
+    pub global_accelerator: ::std::option::Option<VpcEncryptionControlExclusion>,
+    #[serde(rename = "ApiGatewayV2")]
+    pub api_gateway_v2: ::std::option::Option<VpcEncryptionControlExclusion>,
 }
 /// `TunnelOption`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2270,6 +2387,12 @@ pub struct TunnelOption {
     pub log_options: ::std::option::Option<VpnTunnelLogOptions>,
     #[serde(rename = "EnableTunnelLifecycleControl")]
     pub enable_tunnel_lifecycle_control: ::std::option::Option<bool>,
+    #[serde(rename = "Phase1AdditionalKeyExchanges")]
+    pub phase1_additional_key_exchanges:
+        ::std::option::Option<::std::vec::Vec<VpnAdditionalKeyExchange>>,
+    #[serde(rename = "Phase2AdditionalKeyExchanges")]
+    pub phase2_additional_key_exchanges:
+        ::std::option::Option<::std::vec::Vec<VpnAdditionalKeyExchange>>,
 }
 /// `EbsInstanceBlockDevice`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2497,6 +2620,17 @@ pub struct VpnTunnelLogOptions {
     #[serde(rename = "CloudWatchLogOptions")]
     pub cloud_watch_log_options: ::std::option::Option<CloudWatchLogOptions>,
 }
+/// `VpnAdditionalKeyExchange`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct VpnAdditionalKeyExchange {
+    #[serde(rename = "AdditionalKeyExchangeRound")]
+    pub additional_key_exchange_round: ::std::option::Option<i64>,
+    #[serde(rename = "KeyExchangeMethods")]
+    pub key_exchange_methods:
+        ::std::option::Option<::std::vec::Vec<AdditionalKeyExchangeMethodsListValue>>,
+    #[serde(rename = "Requirement")]
+    pub requirement: ::std::option::Option<::std::string::String>,
+}
 /// `InstanceAttachmentEnaSrdSpecification`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct InstanceAttachmentEnaSrdSpecification {
@@ -2526,6 +2660,12 @@ pub struct CloudWatchLogOptions {
     pub bgp_log_group_arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "BgpLogOutputFormat")]
     pub bgp_log_output_format: ::std::option::Option<::std::string::String>,
+}
+/// `AdditionalKeyExchangeMethodsListValue`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AdditionalKeyExchangeMethodsListValue {
+    #[serde(rename = "Value")]
+    pub value: ::std::option::Option<i64>,
 }
 /// `InstanceAttachmentEnaSrdUdpSpecification`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -127,6 +127,10 @@ pub struct DaemonTaskDefinition {
     pub delete_requested_at: ::std::option::Option<::std::string::String>,
     #[serde(rename = "registeredBy")]
     pub registered_by: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "pidMode")]
+    pub pid_mode: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ipcMode")]
+    pub ipc_mode: ::std::option::Option<::std::string::String>,
 }
 /// `Service`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -281,6 +285,8 @@ pub struct Task {
     pub ephemeral_storage: ::std::option::Option<EphemeralStorage>,
     #[serde(rename = "fargateEphemeralStorage")]
     pub fargate_ephemeral_storage: ::std::option::Option<TaskEphemeralStorage>,
+    #[serde(rename = "trustedExecutionSummary")]
+    pub trusted_execution_summary: ::std::option::Option<TrustedExecutionSummary>,
 }
 /// `DaemonRevisionDetail`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -291,6 +297,8 @@ pub struct DaemonRevisionDetail {
     pub capacity_providers: ::std::option::Option<::std::vec::Vec<DaemonCapacityProvider>>,
     #[serde(rename = "totalRunningCount")]
     pub total_running_count: ::std::option::Option<i64>,
+    #[serde(rename = "totalWithoutDaemonCount")]
+    pub total_without_daemon_count: ::std::option::Option<i64>,
 }
 /// `DaemonDeploymentRevisionDetail`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -302,6 +310,8 @@ pub struct DaemonDeploymentRevisionDetail {
         ::std::option::Option<::std::vec::Vec<DaemonDeploymentCapacityProvider>>,
     #[serde(rename = "totalRunningInstanceCount")]
     pub total_running_instance_count: ::std::option::Option<i64>,
+    #[serde(rename = "totalWithoutDaemonInstanceCount")]
+    pub total_without_daemon_instance_count: ::std::option::Option<i64>,
     #[serde(rename = "totalDrainingInstanceCount")]
     pub total_draining_instance_count: ::std::option::Option<i64>,
 }
@@ -416,6 +426,8 @@ pub struct DaemonVolume {
     pub name: ::std::option::Option<::std::string::String>,
     #[serde(rename = "host")]
     pub host: ::std::option::Option<HostVolumeProperties>,
+    #[serde(rename = "logDriverVolumeConfiguration")]
+    pub log_driver_volume_configuration: ::std::option::Option<LogDriverVolumeConfiguration>,
 }
 /// `LoadBalancer`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -474,6 +486,8 @@ pub struct DeploymentConfiguration {
     pub linear_configuration: ::std::option::Option<LinearConfiguration>,
     #[serde(rename = "canaryConfiguration")]
     pub canary_configuration: ::std::option::Option<CanaryConfiguration>,
+    #[serde(rename = "earlySuccessCriteria")]
+    pub early_success_criteria: ::std::option::Option<DeploymentEarlySuccessCriteria>,
 }
 /// `TaskSet`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -697,6 +711,10 @@ pub struct Container {
     pub memory_reservation: ::std::option::Option<::std::string::String>,
     #[serde(rename = "gpuIds")]
     pub gpu_ids: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "neuronDeviceIds")]
+    pub neuron_device_ids: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "gpuSharingStrategy")]
+    pub gpu_sharing_strategy: ::std::option::Option<SharingStrategy>,
 }
 /// `InferenceAccelerator`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -739,6 +757,14 @@ pub struct TaskEphemeralStorage {
     #[serde(rename = "kmsKeyId")]
     pub kms_key_id: ::std::option::Option<::std::string::String>,
 }
+/// `TrustedExecutionSummary`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct TrustedExecutionSummary {
+    #[serde(rename = "isolationMode")]
+    pub isolation_mode: ::std::string::String,
+    #[serde(rename = "attestationPolicyStatus")]
+    pub attestation_policy_status: ::std::option::Option<::std::string::String>,
+}
 /// `DaemonCapacityProvider`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct DaemonCapacityProvider {
@@ -746,6 +772,8 @@ pub struct DaemonCapacityProvider {
     pub arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "runningCount")]
     pub running_count: ::std::option::Option<i64>,
+    #[serde(rename = "withoutDaemonCount")]
+    pub without_daemon_count: ::std::option::Option<i64>,
 }
 /// `DaemonDeploymentCapacityProvider`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -754,6 +782,8 @@ pub struct DaemonDeploymentCapacityProvider {
     pub arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "runningInstanceCount")]
     pub running_instance_count: ::std::option::Option<i64>,
+    #[serde(rename = "withoutDaemonInstanceCount")]
+    pub without_daemon_instance_count: ::std::option::Option<i64>,
     #[serde(rename = "drainingInstanceCount")]
     pub draining_instance_count: ::std::option::Option<i64>,
 }
@@ -895,6 +925,12 @@ pub struct HostVolumeProperties {
     #[serde(rename = "sourcePath")]
     pub source_path: ::std::option::Option<::std::string::String>,
 }
+/// `LogDriverVolumeConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct LogDriverVolumeConfiguration {
+    #[serde(rename = "driver")]
+    pub driver: ::std::string::String,
+}
 /// `AdvancedConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct AdvancedConfiguration {
@@ -914,6 +950,10 @@ pub struct DeploymentCircuitBreaker {
     pub enable: bool,
     #[serde(rename = "rollback")]
     pub rollback: bool,
+    #[serde(rename = "resetOnHealthyTask")]
+    pub reset_on_healthy_task: ::std::option::Option<bool>,
+    #[serde(rename = "thresholdConfiguration")]
+    pub threshold_configuration: ::std::option::Option<ThresholdConfiguration>,
 }
 /// `DeploymentAlarms`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -957,6 +997,16 @@ pub struct CanaryConfiguration {
     #[serde(rename = "canaryBakeTimeInMinutes")]
     pub canary_bake_time_in_minutes: ::std::option::Option<i64>,
 }
+/// `DeploymentEarlySuccessCriteria`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DeploymentEarlySuccessCriteria {
+    #[serde(rename = "enable")]
+    pub enable: bool,
+    #[serde(rename = "healthyPercent")]
+    pub healthy_percent: ::std::option::Option<i64>,
+    #[serde(rename = "sourceServiceRevisionCleanup")]
+    pub source_service_revision_cleanup: ::std::option::Option<::std::string::String>,
+}
 /// `Scale`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct Scale {
@@ -984,6 +1034,9 @@ pub struct ServiceConnectConfiguration {
     pub log_configuration: ::std::option::Option<LogConfiguration>,
     #[serde(rename = "accessLogConfiguration")]
     pub access_log_configuration: ::std::option::Option<ServiceConnectAccessLogConfiguration>,
+    #[serde(rename = "containerConfigurations")]
+    pub container_configurations:
+        ::std::option::Option<::std::vec::Vec<ServiceConnectContainerConfiguration>>,
 }
 /// `ServiceConnectServiceResource`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1010,6 +1063,8 @@ pub struct VpcLatticeConfiguration {
     pub target_group_arn: ::std::string::String,
     #[serde(rename = "portName")]
     pub port_name: ::std::string::String,
+    #[serde(rename = "advancedConfiguration")]
+    pub advanced_configuration: ::std::option::Option<VpcLatticeAdvancedConfiguration>,
 }
 /// `AwsVpcConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1058,6 +1113,12 @@ pub struct ManagedAgent {
     pub reason: ::std::option::Option<::std::string::String>,
     #[serde(rename = "lastStatus")]
     pub last_status: ::std::option::Option<::std::string::String>,
+}
+/// `SharingStrategy` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SharingStrategy {
+    #[serde(rename = "nvidiaMps")]
+    pub nvidia_mps: ::std::option::Option<NvidiaMpsAllocation>,
 }
 /// `ContainerOverride`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1115,6 +1176,14 @@ pub struct Tmpfs {
     #[serde(rename = "mountOptions")]
     pub mount_options: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
+/// `ThresholdConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ThresholdConfiguration {
+    #[serde(rename = "type")]
+    pub r#type: ::std::string::String,
+    #[serde(rename = "value")]
+    pub value: i64,
+}
 /// `DeploymentLifecycleHookTimeoutConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct DeploymentLifecycleHookTimeoutConfiguration {
@@ -1147,6 +1216,12 @@ pub struct ServiceConnectAccessLogConfiguration {
     #[serde(rename = "includeQueryParameters")]
     pub include_query_parameters: ::std::option::Option<::std::string::String>,
 }
+/// `ServiceConnectContainerConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ServiceConnectContainerConfiguration {
+    #[serde(rename = "logLevel")]
+    pub log_level: ::std::option::Option<::std::string::String>,
+}
 /// `ServiceManagedEBSVolumeConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct ServiceManagedEBSVolumeConfiguration {
@@ -1173,13 +1248,33 @@ pub struct ServiceManagedEBSVolumeConfiguration {
     #[serde(rename = "filesystemType")]
     pub filesystem_type: ::std::option::Option<::std::string::String>,
 }
+/// `VpcLatticeAdvancedConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct VpcLatticeAdvancedConfiguration {
+    #[serde(rename = "alternateTargetGroupArn")]
+    pub alternate_target_group_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "productionListenerRule")]
+    pub production_listener_rule: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "testListenerRule")]
+    pub test_listener_rule: ::std::option::Option<::std::string::String>,
+}
+/// `NvidiaMpsAllocation`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct NvidiaMpsAllocation {
+    #[serde(rename = "memory")]
+    pub memory: i64,
+    #[serde(rename = "maxComputePercent")]
+    pub max_compute_percent: ::std::option::Option<i64>,
+}
 /// `ResourceRequirement`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct ResourceRequirement {
     #[serde(rename = "value")]
-    pub value: ::std::string::String,
+    pub value: ::std::option::Option<::std::string::String>,
     #[serde(rename = "type")]
     pub r#type: ::std::string::String,
+    #[serde(rename = "sharingStrategy")]
+    pub sharing_strategy: ::std::option::Option<SharingStrategy>,
 }
 /// `ServiceConnectClientAlias`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

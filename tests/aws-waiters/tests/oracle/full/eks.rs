@@ -25,6 +25,12 @@ pub struct DescribeNodegroupResponse {
     #[serde(rename = "nodegroup")]
     pub nodegroup: ::std::option::Option<Nodegroup>,
 }
+/// `DescribeUpdateResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DescribeUpdateResponse {
+    #[serde(rename = "update")]
+    pub update: ::std::option::Option<Update>,
+}
 /// `Addon`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct Addon {
@@ -124,6 +130,12 @@ pub struct Cluster {
     pub deletion_protection: ::std::option::Option<bool>,
     #[serde(rename = "controlPlaneScalingConfig")]
     pub control_plane_scaling_config: ::std::option::Option<ControlPlaneScalingConfig>,
+    #[serde(rename = "kubeApiServerConfig")]
+    pub kube_api_server_config: ::std::option::Option<KubeApiServerConfigResponse>,
+    #[serde(rename = "kubeSchedulerConfig")]
+    pub kube_scheduler_config: ::std::option::Option<KubeSchedulerConfigResponse>,
+    #[serde(rename = "kubeControllerManagerConfig")]
+    pub kube_controller_manager_config: ::std::option::Option<KubeControllerManagerConfigResponse>,
 }
 /// `FargateProfile`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -209,6 +221,24 @@ pub struct Nodegroup {
     #[serde(rename = "warmPoolConfig")]
     pub warm_pool_config: ::std::option::Option<WarmPoolConfig>,
 }
+/// `Update`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct Update {
+    #[serde(rename = "id")]
+    pub id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "status")]
+    pub status: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "type")]
+    pub r#type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "params")]
+    pub params: ::std::option::Option<::std::vec::Vec<UpdateParam>>,
+    #[serde(rename = "createdAt")]
+    pub created_at: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "errors")]
+    pub errors: ::std::option::Option<::std::vec::Vec<ErrorDetail>>,
+    #[serde(rename = "cancellation")]
+    pub cancellation: ::std::option::Option<Cancellation>,
+}
 /// `AddonHealth`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct AddonHealth {
@@ -246,6 +276,8 @@ pub struct VpcConfigResponse {
     pub endpoint_private_access: ::std::option::Option<bool>,
     #[serde(rename = "publicAccessCidrs")]
     pub public_access_cidrs: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "controlPlaneEgressMode")]
+    pub control_plane_egress_mode: ::std::option::Option<::std::string::String>,
 }
 /// `KubernetesNetworkConfigResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -276,6 +308,8 @@ pub struct Identity {
 pub struct Certificate {
     #[serde(rename = "data")]
     pub data: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "active")]
+    pub active: ::std::option::Option<ActiveCertificateAuthority>,
 }
 /// `EncryptionConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -314,6 +348,10 @@ pub struct OutpostConfigResponse {
     pub control_plane_instance_type: ::std::string::String,
     #[serde(rename = "controlPlanePlacement")]
     pub control_plane_placement: ::std::option::Option<ControlPlanePlacementResponse>,
+    #[serde(rename = "etcdInstanceType")]
+    pub etcd_instance_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "etcdPlacement")]
+    pub etcd_placement: ::std::option::Option<EtcdPlacementResponse>,
 }
 /// `AccessConfigResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -364,6 +402,29 @@ pub struct StorageConfigResponse {
 pub struct ControlPlaneScalingConfig {
     #[serde(rename = "tier")]
     pub tier: ::std::option::Option<::std::string::String>,
+}
+/// `KubeApiServerConfigResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct KubeApiServerConfigResponse {
+    #[serde(rename = "eventTtl")]
+    pub event_ttl: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "serviceNodePortRange")]
+    pub service_node_port_range: ::std::option::Option<ServiceNodePortRange>,
+}
+/// `KubeSchedulerConfigResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct KubeSchedulerConfigResponse {
+    #[serde(rename = "nodeResourcesFit")]
+    pub node_resources_fit: ::std::option::Option<NodeResourcesFitConfig>,
+}
+/// `KubeControllerManagerConfigResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct KubeControllerManagerConfigResponse {
+    #[serde(rename = "podGcControllerConfig")]
+    pub pod_gc_controller_config: ::std::option::Option<PodGcControllerConfigResponse>,
+    #[serde(rename = "horizontalPodAutoscalerControllerConfig")]
+    pub horizontal_pod_autoscaler_controller_config:
+        ::std::option::Option<HorizontalPodAutoscalerControllerConfigResponse>,
 }
 /// `FargateProfileSelector`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -474,6 +535,32 @@ pub struct WarmPoolConfig {
     #[serde(rename = "reuseOnScaleIn")]
     pub reuse_on_scale_in: ::std::option::Option<bool>,
 }
+/// `UpdateParam`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct UpdateParam {
+    #[serde(rename = "type")]
+    pub r#type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "value")]
+    pub value: ::std::option::Option<::std::string::String>,
+}
+/// `ErrorDetail`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ErrorDetail {
+    #[serde(rename = "errorCode")]
+    pub error_code: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "errorMessage")]
+    pub error_message: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "resourceIds")]
+    pub resource_ids: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+}
+/// `Cancellation`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct Cancellation {
+    #[serde(rename = "status")]
+    pub status: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "reason")]
+    pub reason: ::std::option::Option<::std::string::String>,
+}
 /// `AddonIssue`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct AddonIssue {
@@ -489,6 +576,8 @@ pub struct AddonIssue {
 pub struct ElasticLoadBalancing {
     #[serde(rename = "enabled")]
     pub enabled: ::std::option::Option<bool>,
+    #[serde(rename = "gatewayApi")]
+    pub gateway_api: ::std::option::Option<GatewayApiConfiguration>,
 }
 /// `LogSetup`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -503,6 +592,14 @@ pub struct LogSetup {
 pub struct OIDC {
     #[serde(rename = "issuer")]
     pub issuer: ::std::option::Option<::std::string::String>,
+}
+/// `ActiveCertificateAuthority`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ActiveCertificateAuthority {
+    #[serde(rename = "id")]
+    pub id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "activatedBy")]
+    pub activated_by: ::std::option::Option<::std::string::String>,
 }
 /// `Provider`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -525,6 +622,14 @@ pub struct ClusterIssue {
 pub struct ControlPlanePlacementResponse {
     #[serde(rename = "groupName")]
     pub group_name: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "spreadLevel")]
+    pub spread_level: ::std::option::Option<::std::string::String>,
+}
+/// `EtcdPlacementResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct EtcdPlacementResponse {
+    #[serde(rename = "spreadLevel")]
+    pub spread_level: ::std::option::Option<::std::string::String>,
 }
 /// `RemoteNodeNetwork`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -543,6 +648,32 @@ pub struct RemotePodNetwork {
 pub struct BlockStorage {
     #[serde(rename = "enabled")]
     pub enabled: ::std::option::Option<bool>,
+}
+/// `ServiceNodePortRange`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ServiceNodePortRange {
+    #[serde(rename = "minPort")]
+    pub min_port: ::std::option::Option<i64>,
+    #[serde(rename = "maxPort")]
+    pub max_port: ::std::option::Option<i64>,
+}
+/// `NodeResourcesFitConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct NodeResourcesFitConfig {
+    #[serde(rename = "scoringStrategy")]
+    pub scoring_strategy: ::std::option::Option<ScoringStrategy>,
+}
+/// `PodGcControllerConfigResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PodGcControllerConfigResponse {
+    #[serde(rename = "terminatedPodGcThreshold")]
+    pub terminated_pod_gc_threshold: ::std::option::Option<i64>,
+}
+/// `HorizontalPodAutoscalerControllerConfigResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct HorizontalPodAutoscalerControllerConfigResponse {
+    #[serde(rename = "horizontalPodAutoscalerSyncPeriod")]
+    pub horizontal_pod_autoscaler_sync_period: ::std::option::Option<::std::string::String>,
 }
 /// `FargateProfileIssue`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -581,4 +712,32 @@ pub struct NodeRepairConfigOverrides {
     pub min_repair_wait_time_mins: ::std::option::Option<i64>,
     #[serde(rename = "repairAction")]
     pub repair_action: ::std::option::Option<::std::string::String>,
+}
+/// `GatewayApiConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct GatewayApiConfiguration {
+    #[serde(rename = "crds")]
+    pub crds: ::std::option::Option<CrdManagementConfiguration>,
+}
+/// `ScoringStrategy`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ScoringStrategy {
+    #[serde(rename = "type")]
+    pub r#type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "resources")]
+    pub resources: ::std::option::Option<::std::vec::Vec<ResourceWeight>>,
+}
+/// `CrdManagementConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct CrdManagementConfiguration {
+    #[serde(rename = "managed")]
+    pub managed: ::std::option::Option<bool>,
+}
+/// `ResourceWeight`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ResourceWeight {
+    #[serde(rename = "name")]
+    pub name: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "weight")]
+    pub weight: ::std::option::Option<i64>,
 }

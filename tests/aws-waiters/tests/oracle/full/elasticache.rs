@@ -133,6 +133,8 @@ pub struct ReplicationGroup {
     pub member_clusters_outpost_arns: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(rename = "KmsKeyId")]
     pub kms_key_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StorageEncryptionType")]
+    pub storage_encryption_type: ::std::option::Option<::std::string::String>,
     #[serde(rename = "ARN")]
     pub arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "UserGroupIds")]
@@ -156,6 +158,10 @@ pub struct ReplicationGroup {
     pub cluster_mode: ::std::option::Option<::std::string::String>,
     #[serde(rename = "Engine")]
     pub engine: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "Durability")]
+    pub durability: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "EffectiveDurability")]
+    pub effective_durability: ::std::option::Option<::std::string::String>,
 }
 /// `Endpoint`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -14,6 +14,8 @@ pub struct GetFeedResponse {
     pub data_endpoints: ::std::vec::Vec<::std::string::String>,
     #[serde(rename = "outputs")]
     pub outputs: ::std::vec::Vec<GetOutput>,
+    #[serde(rename = "accessRoleArn")]
+    pub access_role_arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "status")]
     pub status: ::std::string::String,
     #[serde(rename = "association")]
@@ -50,13 +52,169 @@ pub struct OutputConfig {
     pub cropping: ::std::option::Option<CroppingConfig>,
     #[serde(rename = "clipping")]
     pub clipping: ::std::option::Option<ClippingConfig>,
+    #[serde(rename = "subtitling")]
+    pub subtitling: ::std::option::Option<SubtitlingConfig>,
+    #[serde(rename = "contextualMetadata")]
+    pub contextual_metadata: ::std::option::Option<ContextualMetadataConfig>,
+    #[serde(rename = "function")]
+    pub function: ::std::option::Option<FunctionConfig>,
 }
 /// `CroppingConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
-pub struct CroppingConfig {}
+pub struct CroppingConfig {
+    #[serde(rename = "templateGroups")]
+    pub template_groups: ::std::option::Option<::std::vec::Vec<TemplateGroup>>,
+}
 /// `ClippingConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct ClippingConfig {
     #[serde(rename = "callbackMetadata")]
     pub callback_metadata: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "dataSourceConfiguration")]
+    pub data_source_configuration: ::std::option::Option<DataSourceConfiguration>,
+}
+/// `SubtitlingConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SubtitlingConfig {
+    #[serde(rename = "language")]
+    pub language: ::std::string::String,
+    #[serde(rename = "aspectRatio")]
+    pub aspect_ratio: ::std::option::Option<AspectRatio>,
+    #[serde(rename = "dictionary")]
+    pub dictionary: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "profanityFilter")]
+    pub profanity_filter: ::std::option::Option<::std::string::String>,
+}
+/// `ContextualMetadataConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ContextualMetadataConfig {
+    #[serde(rename = "summaryGeneration")]
+    pub summary_generation: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "extendedAnalysis")]
+    pub extended_analysis: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "customQuestions")]
+    pub custom_questions: ::std::option::Option<CustomQuestionsConfig>,
+}
+/// `FunctionConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FunctionConfig {
+    #[serde(rename = "functionArn")]
+    pub function_arn: ::std::string::String,
+    #[serde(rename = "trigger")]
+    pub trigger: Trigger,
+    #[serde(rename = "frameSettings")]
+    pub frame_settings: ::std::option::Option<FrameSettings>,
+    #[serde(rename = "subtitlingSettings")]
+    pub subtitling_settings: ::std::option::Option<SubtitlingSettings>,
+    #[serde(rename = "contextualMetadataSettings")]
+    pub contextual_metadata_settings: ::std::option::Option<ContextualMetadataSettings>,
+    #[serde(rename = "clippingSettings")]
+    pub clipping_settings: ::std::option::Option<ClippingSettings>,
+}
+/// `TemplateGroup`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct TemplateGroup {
+    #[serde(rename = "name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "templateUris")]
+    pub template_uris: ::std::vec::Vec<::std::string::String>,
+}
+/// `DataSourceConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DataSourceConfiguration {
+    #[serde(rename = "fixtureId")]
+    pub fixture_id: ::std::string::String,
+}
+/// `AspectRatio`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AspectRatio {
+    #[serde(rename = "width")]
+    pub width: i64,
+    #[serde(rename = "height")]
+    pub height: i64,
+}
+/// `CustomQuestionsConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct CustomQuestionsConfig {
+    #[serde(rename = "shot")]
+    pub shot: ::std::option::Option<QuestionSetReference>,
+    #[serde(rename = "scene")]
+    pub scene: ::std::option::Option<QuestionSetReference>,
+}
+/// `Trigger` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct Trigger {
+    #[serde(rename = "fixedInterval")]
+    pub fixed_interval: ::std::option::Option<FixedIntervalTrigger>,
+    #[serde(rename = "perShot")]
+    pub per_shot: ::std::option::Option<ShotTrigger>,
+    #[serde(rename = "perScene")]
+    pub per_scene: ::std::option::Option<SceneTrigger>,
+    #[serde(rename = "perClip")]
+    pub per_clip: ::std::option::Option<ClipTrigger>,
+}
+/// `FrameSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FrameSettings {
+    #[serde(rename = "frameSampling")]
+    pub frame_sampling: FrameSamplingStrategy,
+    #[serde(rename = "frameSize")]
+    pub frame_size: ::std::option::Option<FrameSize>,
+}
+/// `SubtitlingSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SubtitlingSettings {
+    #[serde(rename = "outputName")]
+    pub output_name: ::std::string::String,
+}
+/// `ContextualMetadataSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ContextualMetadataSettings {
+    #[serde(rename = "outputName")]
+    pub output_name: ::std::string::String,
+}
+/// `ClippingSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ClippingSettings {
+    #[serde(rename = "outputName")]
+    pub output_name: ::std::string::String,
+}
+/// `QuestionSetReference`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct QuestionSetReference {
+    #[serde(rename = "questionSetId")]
+    pub question_set_id: ::std::string::String,
+    #[serde(rename = "version")]
+    pub version: ::std::string::String,
+}
+/// `FixedIntervalTrigger`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FixedIntervalTrigger {
+    #[serde(rename = "intervalSeconds")]
+    pub interval_seconds: i64,
+}
+/// `ShotTrigger`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ShotTrigger {}
+/// `SceneTrigger`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SceneTrigger {}
+/// `ClipTrigger`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ClipTrigger {}
+/// `FrameSamplingStrategy`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FrameSamplingStrategy {
+    #[serde(rename = "mode")]
+    pub mode: ::std::string::String,
+    #[serde(rename = "count")]
+    pub count: ::std::option::Option<i64>,
+}
+/// `FrameSize`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FrameSize {
+    #[serde(rename = "widthPixels")]
+    pub width_pixels: i64,
+    #[serde(rename = "heightPixels")]
+    pub height_pixels: i64,
 }

@@ -88,6 +88,8 @@ pub struct Cluster {
     pub extended_support: ::std::option::Option<bool>,
     #[serde(rename = "MonitoringConfiguration")]
     pub monitoring_configuration: ::std::option::Option<MonitoringConfiguration>,
+    #[serde(rename = "SessionEnabled")]
+    pub session_enabled: ::std::option::Option<bool>,
 }
 /// `Step`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -108,6 +110,8 @@ pub struct Step {
     pub log_uri: ::std::option::Option<::std::string::String>,
     #[serde(rename = "EncryptionKeyArn")]
     pub encryption_key_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "AdditionalInfo")]
+    pub additional_info: ::std::option::Option<StepAdditionalInfo>,
 }
 /// `ClusterStatus`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -239,6 +243,15 @@ pub struct StepStatus {
     pub failure_details: ::std::option::Option<FailureDetails>,
     #[serde(rename = "Timeline")]
     pub timeline: ::std::option::Option<StepTimeline>,
+}
+/// `StepAdditionalInfo`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct StepAdditionalInfo {
+    #[serde(rename = "ResourceManagerApplicationIds")]
+    pub resource_manager_application_ids:
+        ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "ResourceManager")]
+    pub resource_manager: ::std::option::Option<::std::string::String>,
 }
 /// `ClusterStateChangeReason`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

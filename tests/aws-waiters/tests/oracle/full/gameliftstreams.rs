@@ -108,6 +108,16 @@ pub struct GetStreamSessionOutput {
     pub application_arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "ExportFilesMetadata")]
     pub export_files_metadata: ::std::option::Option<ExportFilesMetadata>,
+    #[serde(rename = "RoleArn")]
+    pub role_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "DisplayConfiguration")]
+    pub display_configuration: ::std::option::Option<DisplayConfiguration>,
+    #[serde(rename = "ApplicationStartedAt")]
+    pub application_started_at: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StreamingStartedAt")]
+    pub streaming_started_at: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StreamingEndedAt")]
+    pub streaming_ended_at: ::std::option::Option<::std::string::String>,
 }
 /// `RuntimeEnvironment`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -175,6 +185,12 @@ pub struct ExportFilesMetadata {
     #[serde(rename = "OutputUri")]
     pub output_uri: ::std::option::Option<::std::string::String>,
 }
+/// `DisplayConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DisplayConfiguration {
+    #[serde(rename = "Resolution")]
+    pub resolution: ::std::option::Option<Resolution>,
+}
 /// `VpcTransitConfigurationResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct VpcTransitConfigurationResponse {
@@ -186,4 +202,12 @@ pub struct VpcTransitConfigurationResponse {
     pub transit_gateway_id: ::std::option::Option<::std::string::String>,
     #[serde(rename = "TransitGatewayResourceShareArn")]
     pub transit_gateway_resource_share_arn: ::std::option::Option<::std::string::String>,
+}
+/// `Resolution`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct Resolution {
+    #[serde(rename = "Width")]
+    pub width: i64,
+    #[serde(rename = "Height")]
+    pub height: i64,
 }

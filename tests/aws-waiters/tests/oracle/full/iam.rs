@@ -90,12 +90,16 @@ pub struct Role {
     pub description: ::std::option::Option<::std::string::String>,
     #[serde(rename = "MaxSessionDuration")]
     pub max_session_duration: ::std::option::Option<i64>,
+    #[serde(rename = "MaxSigninSessionDuration")]
+    pub max_signin_session_duration: ::std::option::Option<i64>,
     #[serde(rename = "PermissionsBoundary")]
     pub permissions_boundary: ::std::option::Option<AttachedPermissionsBoundary>,
     #[serde(rename = "Tags")]
     pub tags: ::std::option::Option<::std::vec::Vec<Tag>>,
     #[serde(rename = "RoleLastUsed")]
     pub role_last_used: ::std::option::Option<RoleLastUsed>,
+    #[serde(rename = "SourceRoleTemplate")]
+    pub source_role_template: ::std::option::Option<SourceRoleTemplate>,
 }
 /// `User`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -140,4 +144,12 @@ pub struct RoleLastUsed {
     pub last_used_date: ::std::option::Option<::std::string::String>,
     #[serde(rename = "Region")]
     pub region: ::std::option::Option<::std::string::String>,
+}
+/// `SourceRoleTemplate`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceRoleTemplate {
+    #[serde(rename = "TemplateArn")]
+    pub template_arn: ::std::string::String,
+    #[serde(rename = "TemplateMinorVersion")]
+    pub template_minor_version: i64,
 }

@@ -74,14 +74,14 @@ pub struct FunctionConfiguration {
     pub last_update_status_reason_code: ::std::option::Option<::std::string::String>,
     #[serde(rename = "FileSystemConfigs")]
     pub file_system_configs: ::std::option::Option<::std::vec::Vec<FileSystemConfig>>,
-    #[serde(rename = "PackageType")]
-    pub package_type: ::std::option::Option<::std::string::String>,
-    #[serde(rename = "ImageConfigResponse")]
-    pub image_config_response: ::std::option::Option<ImageConfigResponse>,
     #[serde(rename = "SigningProfileVersionArn")]
     pub signing_profile_version_arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "SigningJobArn")]
     pub signing_job_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "PackageType")]
+    pub package_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ImageConfigResponse")]
+    pub image_config_response: ::std::option::Option<ImageConfigResponse>,
     #[serde(rename = "Architectures")]
     pub architectures: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(rename = "EphemeralStorage")]
@@ -92,14 +92,18 @@ pub struct FunctionConfiguration {
     pub runtime_version_config: ::std::option::Option<RuntimeVersionConfig>,
     #[serde(rename = "LoggingConfig")]
     pub logging_config: ::std::option::Option<LoggingConfig>,
+    #[serde(rename = "TenancyConfig")]
+    pub tenancy_config: ::std::option::Option<TenancyConfig>,
     #[serde(rename = "CapacityProviderConfig")]
     pub capacity_provider_config: ::std::option::Option<CapacityProviderConfig>,
     #[serde(rename = "ConfigSha256")]
     pub config_sha256: ::std::option::Option<::std::string::String>,
     #[serde(rename = "DurableConfig")]
     pub durable_config: ::std::option::Option<DurableConfig>,
-    #[serde(rename = "TenancyConfig")]
-    pub tenancy_config: ::std::option::Option<TenancyConfig>,
+    #[serde(rename = "RuntimeConfig")]
+    pub runtime_config: ::std::option::Option<FunctionRuntimeConfig>,
+    #[serde(rename = "AcceleratorConfig")]
+    pub accelerator_config: ::std::option::Option<AcceleratorConfig>,
 }
 /// `FunctionCodeLocation`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -112,8 +116,12 @@ pub struct FunctionCodeLocation {
     pub image_uri: ::std::option::Option<::std::string::String>,
     #[serde(rename = "ResolvedImageUri")]
     pub resolved_image_uri: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ResolvedS3Object")]
+    pub resolved_s3_object: ::std::option::Option<ResolvedS3Object>,
     #[serde(rename = "SourceKMSKeyArn")]
     pub source_kms_key_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "Error")]
+    pub error: ::std::option::Option<FunctionCodeLocationError>,
 }
 /// `TagsError`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -182,6 +190,8 @@ pub struct FileSystemConfig {
     pub arn: ::std::string::String,
     #[serde(rename = "LocalMountPath")]
     pub local_mount_path: ::std::string::String,
+    #[serde(rename = "S3FilesConfig")]
+    pub s3_files_config: ::std::option::Option<S3FilesConfig>,
 }
 /// `ImageConfigResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -225,6 +235,12 @@ pub struct LoggingConfig {
     #[serde(rename = "LogGroup")]
     pub log_group: ::std::option::Option<::std::string::String>,
 }
+/// `TenancyConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct TenancyConfig {
+    #[serde(rename = "TenantIsolationMode")]
+    pub tenant_isolation_mode: ::std::string::String,
+}
 /// `CapacityProviderConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct CapacityProviderConfig {
@@ -235,16 +251,44 @@ pub struct CapacityProviderConfig {
 /// `DurableConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct DurableConfig {
+    #[serde(rename = "KMSKeyArn")]
+    pub kms_key_arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "RetentionPeriodInDays")]
     pub retention_period_in_days: ::std::option::Option<i64>,
     #[serde(rename = "ExecutionTimeout")]
     pub execution_timeout: ::std::option::Option<i64>,
 }
-/// `TenancyConfig`.
+/// `FunctionRuntimeConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
-pub struct TenancyConfig {
-    #[serde(rename = "TenantIsolationMode")]
-    pub tenant_isolation_mode: ::std::string::String,
+pub struct FunctionRuntimeConfig {
+    #[serde(rename = "RuntimeArn")]
+    pub runtime_arn: ::std::string::String,
+    #[serde(rename = "RuntimeAlias")]
+    pub runtime_alias: ::std::string::String,
+}
+/// `AcceleratorConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AcceleratorConfig {
+    #[serde(rename = "AcceleratorMemorySize")]
+    pub accelerator_memory_size: i64,
+}
+/// `ResolvedS3Object`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ResolvedS3Object {
+    #[serde(rename = "S3Bucket")]
+    pub s3_bucket: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "S3Key")]
+    pub s3_key: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "S3ObjectVersion")]
+    pub s3_object_version: ::std::option::Option<::std::string::String>,
+}
+/// `FunctionCodeLocationError`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FunctionCodeLocationError {
+    #[serde(rename = "ErrorCode")]
+    pub error_code: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "Message")]
+    pub message: ::std::option::Option<::std::string::String>,
 }
 /// `EnvironmentError`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -253,6 +297,12 @@ pub struct EnvironmentError {
     pub error_code: ::std::option::Option<::std::string::String>,
     #[serde(rename = "Message")]
     pub message: ::std::option::Option<::std::string::String>,
+}
+/// `S3FilesConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct S3FilesConfig {
+    #[serde(rename = "DirectS3Read")]
+    pub direct_s3_read: ::std::option::Option<::std::string::String>,
 }
 /// `ImageConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -108,6 +108,8 @@ pub struct DescribeBotLocaleResponse {
     pub generative_ai_settings: ::std::option::Option<GenerativeAISettings>,
     #[serde(rename = "speechDetectionSensitivity")]
     pub speech_detection_sensitivity: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "speakerDiarizationSettings")]
+    pub speaker_diarization_settings: ::std::option::Option<SpeakerDiarizationSettings>,
 }
 /// `DescribeBotVersionResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -299,6 +301,12 @@ pub struct GenerativeAISettings {
     #[serde(rename = "buildtimeSettings")]
     pub buildtime_settings: ::std::option::Option<BuildtimeSettings>,
 }
+/// `SpeakerDiarizationSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SpeakerDiarizationSettings {
+    #[serde(rename = "enabled")]
+    pub enabled: bool,
+}
 /// `ExportResourceSpecification`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct ExportResourceSpecification {
@@ -459,6 +467,8 @@ pub struct BotLocaleImportSpecification {
     pub unified_speech_settings: ::std::option::Option<UnifiedSpeechSettings>,
     #[serde(rename = "audioFillerSettings")]
     pub audio_filler_settings: ::std::option::Option<AudioFillerSettings>,
+    #[serde(rename = "speakerDiarizationSettings")]
+    pub speaker_diarization_settings: ::std::option::Option<SpeakerDiarizationSettings>,
 }
 /// `CustomVocabularyImportSpecification`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

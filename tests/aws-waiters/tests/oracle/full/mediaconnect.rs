@@ -9,6 +9,12 @@ pub struct DescribeFlowResponse {
     #[serde(rename = "Messages")]
     pub messages: ::std::option::Option<Messages>,
 }
+/// `GetDestinationEndpointResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct GetDestinationEndpointResponse {
+    #[serde(rename = "DestinationEndpoint")]
+    pub destination_endpoint: DestinationEndpoint,
+}
 /// `GetRouterInputResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct GetRouterInputResponse {
@@ -20,6 +26,12 @@ pub struct GetRouterInputResponse {
 pub struct GetRouterOutputResponse {
     #[serde(rename = "RouterOutput")]
     pub router_output: RouterOutput,
+}
+/// `GetSourceEndpointResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct GetSourceEndpointResponse {
+    #[serde(rename = "SourceEndpoint")]
+    pub source_endpoint: SourceEndpoint,
 }
 /// `Flow`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -66,6 +78,56 @@ pub struct Flow {
 pub struct Messages {
     #[serde(rename = "Errors")]
     pub errors: ::std::vec::Vec<::std::string::String>,
+}
+/// `DestinationEndpoint`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpoint {
+    #[serde(rename = "Name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "Arn")]
+    pub arn: ::std::string::String,
+    #[serde(rename = "Id")]
+    pub id: ::std::string::String,
+    #[serde(rename = "Description")]
+    pub description: ::std::string::String,
+    #[serde(rename = "RegionName")]
+    pub region_name: ::std::string::String,
+    #[serde(rename = "AvailabilityZone")]
+    pub availability_zone: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "AvailabilityZoneId")]
+    pub availability_zone_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "CreatedAt")]
+    pub created_at: ::std::string::String,
+    #[serde(rename = "UpdatedAt")]
+    pub updated_at: ::std::string::String,
+    #[serde(rename = "LifecycleManagement")]
+    pub lifecycle_management: ::std::string::String,
+    #[serde(rename = "Messages")]
+    pub messages: ::std::vec::Vec<DestinationEndpointMessage>,
+    #[serde(rename = "DestinationType")]
+    pub destination_type: ::std::string::String,
+    #[serde(rename = "Configuration")]
+    pub configuration: DestinationEndpointConfiguration,
+    #[serde(rename = "ResourceShareOwnership")]
+    pub resource_share_ownership: ::std::string::String,
+    #[serde(rename = "ResourceShareDetails")]
+    pub resource_share_details: ResourceShareDetails,
+    #[serde(rename = "RegistrationState")]
+    pub registration_state: ::std::string::String,
+    #[serde(rename = "ConnectionDetails")]
+    pub connection_details: ::std::option::Option<DestinationEndpointConnectionDetails>,
+    #[serde(rename = "ConnectionState")]
+    pub connection_state: ::std::string::String,
+    #[serde(rename = "ConnectedSource")]
+    pub connected_source: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "DecryptionType")]
+    pub decryption_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "DecryptionConfiguration")]
+    pub decryption_configuration: ::std::option::Option<EndpointEncryptionConfiguration>,
+    #[serde(rename = "AssociatedResourceDetails")]
+    pub associated_resource_details: DestinationEndpointAssociatedResourceDetails,
+    #[serde(rename = "Tags")]
+    pub tags: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
 }
 /// `RouterInput`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -118,6 +180,13 @@ pub struct RouterInput {
     pub maintenance_schedule_type: ::std::option::Option<::std::string::String>,
     #[serde(rename = "MaintenanceSchedule")]
     pub maintenance_schedule: ::std::option::Option<MaintenanceSchedule>,
+    #[serde(rename = "ContentQualityAnalysisType")]
+    pub content_quality_analysis_type: ::std::string::String,
+    #[serde(rename = "ContentQualityAnalysisConfiguration")]
+    pub content_quality_analysis_configuration: RouterContentQualityAnalysisConfiguration,
+    #[serde(rename = "AssociatedDestinationEndpointArns")]
+    pub associated_destination_endpoint_arns:
+        ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 /// `RouterOutput`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -168,6 +237,63 @@ pub struct RouterOutput {
     pub maintenance_schedule_type: ::std::option::Option<::std::string::String>,
     #[serde(rename = "MaintenanceSchedule")]
     pub maintenance_schedule: ::std::option::Option<MaintenanceSchedule>,
+    #[serde(rename = "FabricConfiguration")]
+    pub fabric_configuration: FabricConfiguration,
+    #[serde(rename = "Processors")]
+    pub processors: ::std::option::Option<RouterOutputProcessors>,
+    #[serde(rename = "AssociatedSourceEndpointArns")]
+    pub associated_source_endpoint_arns:
+        ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+}
+/// `SourceEndpoint`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpoint {
+    #[serde(rename = "Name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "Arn")]
+    pub arn: ::std::string::String,
+    #[serde(rename = "Id")]
+    pub id: ::std::string::String,
+    #[serde(rename = "Description")]
+    pub description: ::std::string::String,
+    #[serde(rename = "RegionName")]
+    pub region_name: ::std::string::String,
+    #[serde(rename = "AvailabilityZone")]
+    pub availability_zone: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "AvailabilityZoneId")]
+    pub availability_zone_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "CreatedAt")]
+    pub created_at: ::std::string::String,
+    #[serde(rename = "UpdatedAt")]
+    pub updated_at: ::std::string::String,
+    #[serde(rename = "LifecycleManagement")]
+    pub lifecycle_management: ::std::string::String,
+    #[serde(rename = "Messages")]
+    pub messages: ::std::vec::Vec<SourceEndpointMessage>,
+    #[serde(rename = "SourceType")]
+    pub source_type: ::std::string::String,
+    #[serde(rename = "Configuration")]
+    pub configuration: SourceEndpointConfiguration,
+    #[serde(rename = "ResourceShareOwnership")]
+    pub resource_share_ownership: ::std::string::String,
+    #[serde(rename = "ResourceShareDetails")]
+    pub resource_share_details: ResourceShareDetails,
+    #[serde(rename = "RegistrationState")]
+    pub registration_state: ::std::string::String,
+    #[serde(rename = "ConnectionState")]
+    pub connection_state: ::std::string::String,
+    #[serde(rename = "ConnectionDetails")]
+    pub connection_details: ::std::option::Option<SourceEndpointConnectionDetails>,
+    #[serde(rename = "ConnectedDestinations")]
+    pub connected_destinations: ::std::vec::Vec<::std::string::String>,
+    #[serde(rename = "EncryptionType")]
+    pub encryption_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "EncryptionConfiguration")]
+    pub encryption_configuration: ::std::option::Option<EndpointEncryptionConfiguration>,
+    #[serde(rename = "AssociatedResourceDetails")]
+    pub associated_resource_details: SourceEndpointAssociatedResourceDetails,
+    #[serde(rename = "Tags")]
+    pub tags: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
 }
 /// `Entitlement`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -365,9 +491,60 @@ pub struct EncodingConfig {
     #[serde(rename = "VideoMaxBitrate")]
     pub video_max_bitrate: ::std::option::Option<i64>,
 }
+/// `DestinationEndpointMessage`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpointMessage {
+    #[serde(rename = "Code")]
+    pub code: ::std::string::String,
+    #[serde(rename = "Message")]
+    pub message: ::std::string::String,
+}
+/// `DestinationEndpointConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpointConfiguration {
+    #[serde(rename = "Standard")]
+    pub standard: ::std::option::Option<StandardDestinationEndpointConfiguration>,
+    #[serde(rename = "RouterInput")]
+    pub router_input: ::std::option::Option<RouterInputDestinationEndpointConfiguration>,
+}
+/// `ResourceShareDetails` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ResourceShareDetails {
+    #[serde(rename = "Owned")]
+    pub owned: ::std::option::Option<OwnedResourceShareDetails>,
+    #[serde(rename = "Consumed")]
+    pub consumed: ::std::option::Option<ConsumedResourceShareDetails>,
+}
+/// `DestinationEndpointConnectionDetails` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpointConnectionDetails {
+    #[serde(rename = "Standard")]
+    pub standard: ::std::option::Option<StandardDestinationEndpointConnectionDetails>,
+    #[serde(rename = "RouterInput")]
+    pub router_input: ::std::option::Option<RouterInputDestinationEndpointConnectionDetails>,
+}
+/// `EndpointEncryptionConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct EndpointEncryptionConfiguration {
+    #[serde(rename = "SecretsManager")]
+    pub secrets_manager: ::std::option::Option<SecretsManagerEndpointEncryptionConfiguration>,
+    #[serde(rename = "Automatic")]
+    pub automatic: ::std::option::Option<AutomaticEndpointEncryptionConfiguration>,
+}
+/// `DestinationEndpointAssociatedResourceDetails` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpointAssociatedResourceDetails {
+    #[serde(rename = "Standard")]
+    pub standard: ::std::option::Option<StandardDestinationEndpointAssociatedResourceDetails>,
+    #[serde(rename = "RouterInput")]
+    pub router_input:
+        ::std::option::Option<RouterInputDestinationEndpointAssociatedResourceDetails>,
+}
 /// `RouterInputConfiguration` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct RouterInputConfiguration {
+    #[serde(rename = "DestinationEndpoint")]
+    pub destination_endpoint: ::std::option::Option<DestinationEndpointRouterInputConfiguration>,
     #[serde(rename = "Standard")]
     pub standard: ::std::option::Option<StandardRouterInputConfiguration>,
     #[serde(rename = "MediaLiveChannel")]
@@ -398,6 +575,8 @@ pub struct RouterInputTransitEncryption {
 /// `RouterInputStreamDetails` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct RouterInputStreamDetails {
+    #[serde(rename = "DestinationEndpoint")]
+    pub destination_endpoint: ::std::option::Option<DestinationEndpointRouterInputStreamDetails>,
     #[serde(rename = "Standard")]
     pub standard: ::std::option::Option<StandardRouterInputStreamDetails>,
     #[serde(rename = "MediaLiveChannel")]
@@ -423,6 +602,12 @@ pub struct MaintenanceSchedule {
     #[serde(rename = "Window")]
     pub window: ::std::option::Option<WindowMaintenanceSchedule>,
 }
+/// `RouterContentQualityAnalysisConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterContentQualityAnalysisConfiguration {
+    #[serde(rename = "ContentLevel")]
+    pub content_level: ::std::option::Option<ContentQualityAnalysisFeatureConfiguration>,
+}
 /// `RouterOutputConfiguration` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct RouterOutputConfiguration {
@@ -432,6 +617,8 @@ pub struct RouterOutputConfiguration {
     pub media_connect_flow: ::std::option::Option<MediaConnectFlowRouterOutputConfiguration>,
     #[serde(rename = "MediaLiveInput")]
     pub media_live_input: ::std::option::Option<MediaLiveInputRouterOutputConfiguration>,
+    #[serde(rename = "SourceEndpoint")]
+    pub source_endpoint: ::std::option::Option<SourceEndpointRouterOutputConfiguration>,
 }
 /// `RouterOutputMessage`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -450,6 +637,57 @@ pub struct RouterOutputStreamDetails {
     pub media_connect_flow: ::std::option::Option<MediaConnectFlowRouterOutputStreamDetails>,
     #[serde(rename = "MediaLiveInput")]
     pub media_live_input: ::std::option::Option<MediaLiveInputRouterOutputStreamDetails>,
+    #[serde(rename = "SourceEndpoint")]
+    pub source_endpoint: ::std::option::Option<SourceEndpointRouterOutputStreamDetails>,
+}
+/// `FabricConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FabricConfiguration {
+    #[serde(rename = "RecoveryLatencyMode")]
+    pub recovery_latency_mode: ::std::string::String,
+    #[serde(rename = "SwitchingMode")]
+    pub switching_mode: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SwitchingConfiguration")]
+    pub switching_configuration: ::std::option::Option<FabricSwitchingConfiguration>,
+}
+/// `RouterOutputProcessors`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterOutputProcessors {
+    #[serde(rename = "SingleProgramTransportStreamPidMap")]
+    pub single_program_transport_stream_pid_map:
+        ::std::option::Option<SingleProgramTransportStreamPidMapConfiguration>,
+}
+/// `SourceEndpointMessage`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpointMessage {
+    #[serde(rename = "Code")]
+    pub code: ::std::string::String,
+    #[serde(rename = "Message")]
+    pub message: ::std::string::String,
+}
+/// `SourceEndpointConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpointConfiguration {
+    #[serde(rename = "Standard")]
+    pub standard: ::std::option::Option<StandardSourceEndpointConfiguration>,
+    #[serde(rename = "RouterOutput")]
+    pub router_output: ::std::option::Option<RouterOutputSourceEndpointConfiguration>,
+}
+/// `SourceEndpointConnectionDetails` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpointConnectionDetails {
+    #[serde(rename = "Standard")]
+    pub standard: ::std::option::Option<StandardSourceEndpointConnectionDetails>,
+    #[serde(rename = "RouterOutput")]
+    pub router_output: ::std::option::Option<RouterOutputSourceEndpointConnectionDetails>,
+}
+/// `SourceEndpointAssociatedResourceDetails` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpointAssociatedResourceDetails {
+    #[serde(rename = "Standard")]
+    pub standard: ::std::option::Option<StandardSourceEndpointAssociatedResourceDetails>,
+    #[serde(rename = "RouterOutput")]
+    pub router_output: ::std::option::Option<RouterOutputSourceEndpointAssociatedResourceDetails>,
 }
 /// `Encryption`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -529,6 +767,14 @@ pub struct Transport {
     pub ndi_program_name: ::std::option::Option<::std::string::String>,
     #[serde(rename = "NdiSourceSettings")]
     pub ndi_source_settings: ::std::option::Option<NdiSourceSettings>,
+    #[serde(rename = "NdiOutputTimecodeSource")]
+    pub ndi_output_timecode_source: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "NdiAudioReferenceLevel")]
+    pub ndi_audio_reference_level: ::std::option::Option<i64>,
+    #[serde(rename = "RtmpPushSourceSettings")]
+    pub rtmp_push_source_settings: ::std::option::Option<RtmpPushSourceSettings>,
+    #[serde(rename = "RtmpPushOutputSettings")]
+    pub rtmp_push_output_settings: ::std::option::Option<RtmpPushOutputSettings>,
 }
 /// `VpcInterfaceAttachment`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -592,6 +838,98 @@ pub struct NdiDiscoveryServerConfig {
     #[serde(rename = "VpcInterfaceAdapter")]
     pub vpc_interface_adapter: ::std::string::String,
 }
+/// `StandardDestinationEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct StandardDestinationEndpointConfiguration {
+    #[serde(rename = "Name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "DestinationNetworkingConfiguration")]
+    pub destination_networking_configuration: StandardDestinationEndpointNetworkingConfiguration,
+    #[serde(rename = "ProtocolConfiguration")]
+    pub protocol_configuration: StandardDestinationEndpointProtocolConfiguration,
+    #[serde(rename = "DestinationNetworkingType")]
+    pub destination_networking_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "Protocol")]
+    pub protocol: ::std::option::Option<::std::string::String>,
+}
+/// `RouterInputDestinationEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterInputDestinationEndpointConfiguration {
+    #[serde(rename = "RouterInputArn")]
+    pub router_input_arn: ::std::string::String,
+}
+/// `OwnedResourceShareDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct OwnedResourceShareDetails {
+    #[serde(rename = "ShareState")]
+    pub share_state: ::std::string::String,
+}
+/// `ConsumedResourceShareDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ConsumedResourceShareDetails {
+    #[serde(rename = "OwnerAccountId")]
+    pub owner_account_id: ::std::string::String,
+}
+/// `StandardDestinationEndpointConnectionDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct StandardDestinationEndpointConnectionDetails {
+    #[serde(rename = "SourceIpAddress")]
+    pub source_ip_address: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SourceListenerPort")]
+    pub source_listener_port: ::std::option::Option<i64>,
+    #[serde(rename = "SourceEncryptionType")]
+    pub source_encryption_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SourceEncryptionConfiguration")]
+    pub source_encryption_configuration: ::std::option::Option<EndpointEncryptionConfiguration>,
+    #[serde(rename = "SourceEndpointType")]
+    pub source_endpoint_type: ::std::option::Option<::std::string::String>,
+}
+/// `RouterInputDestinationEndpointConnectionDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterInputDestinationEndpointConnectionDetails {
+    #[serde(rename = "SourceEncryptionType")]
+    pub source_encryption_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SourceEncryptionConfiguration")]
+    pub source_encryption_configuration: ::std::option::Option<EndpointEncryptionConfiguration>,
+    #[serde(rename = "SourceEndpointType")]
+    pub source_endpoint_type: ::std::option::Option<::std::string::String>,
+}
+/// `SecretsManagerEndpointEncryptionConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SecretsManagerEndpointEncryptionConfiguration {
+    #[serde(rename = "EncryptionSecretType")]
+    pub encryption_secret_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "EncryptionSecret")]
+    pub encryption_secret: EndpointEncryptionSecretConfiguration,
+}
+/// `AutomaticEndpointEncryptionConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AutomaticEndpointEncryptionConfiguration {}
+/// `StandardDestinationEndpointAssociatedResourceDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct StandardDestinationEndpointAssociatedResourceDetails {}
+/// `RouterInputDestinationEndpointAssociatedResourceDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterInputDestinationEndpointAssociatedResourceDetails {
+    #[serde(rename = "Name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "MaximumBitrate")]
+    pub maximum_bitrate: i64,
+    #[serde(rename = "State")]
+    pub state: ::std::string::String,
+    #[serde(rename = "Messages")]
+    pub messages: ::std::vec::Vec<RouterInputMessage>,
+}
+/// `DestinationEndpointRouterInputConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpointRouterInputConfiguration {
+    #[serde(rename = "EndpointLifecycleManagement")]
+    pub endpoint_lifecycle_management: ::std::string::String,
+    #[serde(rename = "SourceTransitDecryptionType")]
+    pub source_transit_decryption_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SourceTransitDecryption")]
+    pub source_transit_decryption: EndpointEncryptionConfiguration,
+}
 /// `StandardRouterInputConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct StandardRouterInputConfiguration {
@@ -654,11 +992,16 @@ pub struct RouterInputTransitEncryptionKeyConfiguration {
     #[serde(rename = "Automatic")]
     pub automatic: ::std::option::Option<AutomaticEncryptionKeyConfiguration>,
 }
+/// `DestinationEndpointRouterInputStreamDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpointRouterInputStreamDetails {}
 /// `StandardRouterInputStreamDetails`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct StandardRouterInputStreamDetails {
     #[serde(rename = "SourceIpAddress")]
     pub source_ip_address: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "RtmpPush")]
+    pub rtmp_push: ::std::option::Option<RtmpPushStreamDetails>,
 }
 /// `MediaLiveChannelRouterInputStreamDetails`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -703,6 +1046,16 @@ pub struct WindowMaintenanceSchedule {
     #[serde(rename = "ScheduledTime")]
     pub scheduled_time: ::std::string::String,
 }
+/// `ContentQualityAnalysisFeatureConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ContentQualityAnalysisFeatureConfiguration {
+    #[serde(rename = "BlackFrames")]
+    pub black_frames: ::std::option::Option<BlackFramesConfiguration>,
+    #[serde(rename = "FrozenFrames")]
+    pub frozen_frames: ::std::option::Option<FrozenFramesConfiguration>,
+    #[serde(rename = "SilentAudio")]
+    pub silent_audio: ::std::option::Option<SilentAudioConfiguration>,
+}
 /// `StandardRouterOutputConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct StandardRouterOutputConfiguration {
@@ -733,6 +1086,16 @@ pub struct MediaLiveInputRouterOutputConfiguration {
     #[serde(rename = "DestinationTransitEncryption")]
     pub destination_transit_encryption: MediaLiveTransitEncryption,
 }
+/// `SourceEndpointRouterOutputConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpointRouterOutputConfiguration {
+    #[serde(rename = "EndpointLifecycleManagement")]
+    pub endpoint_lifecycle_management: ::std::string::String,
+    #[serde(rename = "DestinationTransitEncryptionType")]
+    pub destination_transit_encryption_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "DestinationTransitEncryption")]
+    pub destination_transit_encryption: EndpointEncryptionConfiguration,
+}
 /// `StandardRouterOutputStreamDetails`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct StandardRouterOutputStreamDetails {
@@ -745,6 +1108,96 @@ pub struct MediaConnectFlowRouterOutputStreamDetails {}
 /// `MediaLiveInputRouterOutputStreamDetails`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct MediaLiveInputRouterOutputStreamDetails {}
+/// `SourceEndpointRouterOutputStreamDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpointRouterOutputStreamDetails {}
+/// `FabricSwitchingConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FabricSwitchingConfiguration {
+    #[serde(rename = "Immediate")]
+    pub immediate: ::std::option::Option<ImmediateFabricSwitchingConfiguration>,
+    #[serde(rename = "KeyFrame")]
+    pub key_frame: ::std::option::Option<KeyFrameFabricSwitchingConfiguration>,
+}
+/// `SingleProgramTransportStreamPidMapConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SingleProgramTransportStreamPidMapConfiguration {
+    #[serde(rename = "Rules")]
+    pub rules: ::std::vec::Vec<PidMapRule>,
+    #[serde(rename = "DefaultAction")]
+    pub default_action: ::std::string::String,
+    #[serde(rename = "TransportStreamId")]
+    pub transport_stream_id: ::std::option::Option<TransportStreamIdConfiguration>,
+    #[serde(rename = "ProgramNumber")]
+    pub program_number: ::std::option::Option<ProgramNumberConfiguration>,
+    #[serde(rename = "ProgramMapTablePid")]
+    pub program_map_table_pid: ::std::option::Option<ProgramMapTablePidConfiguration>,
+    #[serde(rename = "ProgramClockReferencePid")]
+    pub program_clock_reference_pid: ::std::option::Option<ProgramClockReferencePidConfiguration>,
+    #[serde(rename = "Auto")]
+    pub auto: ::std::option::Option<AutoPidMapConfiguration>,
+}
+/// `StandardSourceEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct StandardSourceEndpointConfiguration {
+    #[serde(rename = "Name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "SourceNetworkingConfiguration")]
+    pub source_networking_configuration: StandardSourceEndpointNetworkingConfiguration,
+    #[serde(rename = "ProtocolConfiguration")]
+    pub protocol_configuration: StandardSourceEndpointProtocolConfiguration,
+    #[serde(rename = "SourceNetworkingType")]
+    pub source_networking_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "Protocol")]
+    pub protocol: ::std::option::Option<::std::string::String>,
+}
+/// `RouterOutputSourceEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterOutputSourceEndpointConfiguration {
+    #[serde(rename = "RouterOutputArn")]
+    pub router_output_arn: ::std::string::String,
+}
+/// `StandardSourceEndpointConnectionDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct StandardSourceEndpointConnectionDetails {
+    #[serde(rename = "DestinationIpAddress")]
+    pub destination_ip_address: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "DestinationIngestPort")]
+    pub destination_ingest_port: ::std::option::Option<i64>,
+    #[serde(rename = "DestinationDecryptionType")]
+    pub destination_decryption_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "DestinationDecryptionConfiguration")]
+    pub destination_decryption_configuration:
+        ::std::option::Option<EndpointEncryptionConfiguration>,
+    #[serde(rename = "DestinationEndpointType")]
+    pub destination_endpoint_type: ::std::option::Option<::std::string::String>,
+}
+/// `RouterOutputSourceEndpointConnectionDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterOutputSourceEndpointConnectionDetails {
+    #[serde(rename = "DestinationDecryptionType")]
+    pub destination_decryption_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "DestinationDecryptionConfiguration")]
+    pub destination_decryption_configuration:
+        ::std::option::Option<EndpointEncryptionConfiguration>,
+    #[serde(rename = "DestinationEndpointType")]
+    pub destination_endpoint_type: ::std::option::Option<::std::string::String>,
+}
+/// `StandardSourceEndpointAssociatedResourceDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct StandardSourceEndpointAssociatedResourceDetails {}
+/// `RouterOutputSourceEndpointAssociatedResourceDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterOutputSourceEndpointAssociatedResourceDetails {
+    #[serde(rename = "Name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "MaximumBitrate")]
+    pub maximum_bitrate: i64,
+    #[serde(rename = "State")]
+    pub state: ::std::string::String,
+    #[serde(rename = "Messages")]
+    pub messages: ::std::vec::Vec<RouterOutputMessage>,
+}
 /// `Fmtp`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct Fmtp {
@@ -788,6 +1241,28 @@ pub struct EncodingParameters {
 pub struct NdiSourceSettings {
     #[serde(rename = "SourceName")]
     pub source_name: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "AudioReferenceLevel")]
+    pub audio_reference_level: ::std::option::Option<i64>,
+}
+/// `RtmpPushSourceSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RtmpPushSourceSettings {
+    #[serde(rename = "ApplicationName")]
+    pub application_name: ::std::string::String,
+    #[serde(rename = "StreamName")]
+    pub stream_name: ::std::string::String,
+    #[serde(rename = "NamingType")]
+    pub naming_type: ::std::string::String,
+}
+/// `RtmpPushOutputSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RtmpPushOutputSettings {
+    #[serde(rename = "ApplicationName")]
+    pub application_name: ::std::string::String,
+    #[serde(rename = "StreamName")]
+    pub stream_name: ::std::string::String,
+    #[serde(rename = "TlsEncryption")]
+    pub tls_encryption: ::std::option::Option<TlsEncryption>,
 }
 /// `FlowTransitEncryptionKeyConfiguration` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -831,6 +1306,32 @@ pub struct FrozenFrames {
     #[serde(rename = "ThresholdSeconds")]
     pub threshold_seconds: ::std::option::Option<i64>,
 }
+/// `StandardDestinationEndpointNetworkingConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct StandardDestinationEndpointNetworkingConfiguration {
+    #[serde(rename = "Public")]
+    pub public: ::std::option::Option<PublicDestinationEndpointNetworkingConfiguration>,
+    #[serde(rename = "Vpc")]
+    pub vpc: ::std::option::Option<VpcDestinationEndpointNetworkingConfiguration>,
+}
+/// `StandardDestinationEndpointProtocolConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct StandardDestinationEndpointProtocolConfiguration {
+    #[serde(rename = "Rist")]
+    pub rist: ::std::option::Option<RistStandardDestinationEndpointConfiguration>,
+    #[serde(rename = "SrtListener")]
+    pub srt_listener: ::std::option::Option<SrtListenerStandardDestinationEndpointConfiguration>,
+    #[serde(rename = "SrtCaller")]
+    pub srt_caller: ::std::option::Option<SrtCallerStandardDestinationEndpointConfiguration>,
+    #[serde(rename = "Rtp")]
+    pub rtp: ::std::option::Option<RtpStandardDestinationEndpointConfiguration>,
+}
+/// `EndpointEncryptionSecretConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct EndpointEncryptionSecretConfiguration {
+    #[serde(rename = "SecretArn")]
+    pub secret_arn: ::std::string::String,
+}
 /// `RouterInputProtocolConfiguration` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct RouterInputProtocolConfiguration {
@@ -838,6 +1339,8 @@ pub struct RouterInputProtocolConfiguration {
     pub rist: ::std::option::Option<RistRouterInputConfiguration>,
     #[serde(rename = "SrtListener")]
     pub srt_listener: ::std::option::Option<SrtListenerRouterInputConfiguration>,
+    #[serde(rename = "RtmpPush")]
+    pub rtmp_push: ::std::option::Option<RtmpPushRouterInputConfiguration>,
     #[serde(rename = "SrtCaller")]
     pub srt_caller: ::std::option::Option<SrtCallerRouterInputConfiguration>,
     #[serde(rename = "Rtp")]
@@ -858,6 +1361,8 @@ pub struct FailoverRouterInputProtocolConfiguration {
     pub rist: ::std::option::Option<RistRouterInputConfiguration>,
     #[serde(rename = "SrtListener")]
     pub srt_listener: ::std::option::Option<SrtListenerRouterInputConfiguration>,
+    #[serde(rename = "RtmpPush")]
+    pub rtmp_push: ::std::option::Option<RtmpPushRouterInputConfiguration>,
     #[serde(rename = "SrtCaller")]
     pub srt_caller: ::std::option::Option<SrtCallerRouterInputConfiguration>,
     #[serde(rename = "Rtp")]
@@ -870,6 +1375,10 @@ pub struct MergeRouterInputProtocolConfiguration {
     pub rtp: ::std::option::Option<RtpRouterInputConfiguration>,
     #[serde(rename = "Rist")]
     pub rist: ::std::option::Option<RistRouterInputConfiguration>,
+    #[serde(rename = "SrtListener")]
+    pub srt_listener: ::std::option::Option<SrtListenerRouterInputConfiguration>,
+    #[serde(rename = "SrtCaller")]
+    pub srt_caller: ::std::option::Option<SrtCallerRouterInputConfiguration>,
 }
 /// `SecretsManagerEncryptionKeyConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -882,6 +1391,14 @@ pub struct SecretsManagerEncryptionKeyConfiguration {
 /// `AutomaticEncryptionKeyConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct AutomaticEncryptionKeyConfiguration {}
+/// `RtmpPushStreamDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RtmpPushStreamDetails {
+    #[serde(rename = "ApplicationName")]
+    pub application_name: ::std::string::String,
+    #[serde(rename = "StreamName")]
+    pub stream_name: ::std::string::String,
+}
 /// `FailoverRouterInputIndexedStreamDetails`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct FailoverRouterInputIndexedStreamDetails {
@@ -889,6 +1406,8 @@ pub struct FailoverRouterInputIndexedStreamDetails {
     pub source_index: i64,
     #[serde(rename = "SourceIpAddress")]
     pub source_ip_address: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "RtmpPush")]
+    pub rtmp_push: ::std::option::Option<RtmpPushStreamDetails>,
 }
 /// `MergeRouterInputIndexedStreamDetails`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -898,6 +1417,30 @@ pub struct MergeRouterInputIndexedStreamDetails {
     #[serde(rename = "SourceIpAddress")]
     pub source_ip_address: ::std::option::Option<::std::string::String>,
 }
+/// `BlackFramesConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct BlackFramesConfiguration {
+    #[serde(rename = "State")]
+    pub state: ::std::string::String,
+    #[serde(rename = "ThresholdSeconds")]
+    pub threshold_seconds: i64,
+}
+/// `FrozenFramesConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FrozenFramesConfiguration {
+    #[serde(rename = "State")]
+    pub state: ::std::string::String,
+    #[serde(rename = "ThresholdSeconds")]
+    pub threshold_seconds: i64,
+}
+/// `SilentAudioConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SilentAudioConfiguration {
+    #[serde(rename = "State")]
+    pub state: ::std::string::String,
+    #[serde(rename = "ThresholdSeconds")]
+    pub threshold_seconds: i64,
+}
 /// `RouterOutputProtocolConfiguration` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct RouterOutputProtocolConfiguration {
@@ -905,16 +1448,160 @@ pub struct RouterOutputProtocolConfiguration {
     pub rist: ::std::option::Option<RistRouterOutputConfiguration>,
     #[serde(rename = "SrtListener")]
     pub srt_listener: ::std::option::Option<SrtListenerRouterOutputConfiguration>,
+    #[serde(rename = "RtmpPush")]
+    pub rtmp_push: ::std::option::Option<RtmpPushRouterOutputConfiguration>,
     #[serde(rename = "SrtCaller")]
     pub srt_caller: ::std::option::Option<SrtCallerRouterOutputConfiguration>,
     #[serde(rename = "Rtp")]
     pub rtp: ::std::option::Option<RtpRouterOutputConfiguration>,
+}
+/// `ImmediateFabricSwitchingConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ImmediateFabricSwitchingConfiguration {}
+/// `KeyFrameFabricSwitchingConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct KeyFrameFabricSwitchingConfiguration {
+    #[serde(rename = "KeyFrameWaitMilliseconds")]
+    pub key_frame_wait_milliseconds: ::std::option::Option<i64>,
+}
+/// `PidMapRule`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PidMapRule {
+    #[serde(rename = "MatchExpression")]
+    pub match_expression: ::std::string::String,
+    #[serde(rename = "Action")]
+    pub action: ::std::string::String,
+}
+/// `TransportStreamIdConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct TransportStreamIdConfiguration {
+    #[serde(rename = "Passthrough")]
+    pub passthrough: ::std::option::Option<Passthrough>,
+    #[serde(rename = "Set")]
+    pub set: ::std::option::Option<i64>,
+}
+/// `ProgramNumberConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ProgramNumberConfiguration {
+    #[serde(rename = "Passthrough")]
+    pub passthrough: ::std::option::Option<Passthrough>,
+    #[serde(rename = "Set")]
+    pub set: ::std::option::Option<i64>,
+}
+/// `ProgramMapTablePidConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ProgramMapTablePidConfiguration {
+    #[serde(rename = "Passthrough")]
+    pub passthrough: ::std::option::Option<Passthrough>,
+    #[serde(rename = "Set")]
+    pub set: ::std::option::Option<i64>,
+}
+/// `ProgramClockReferencePidConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ProgramClockReferencePidConfiguration {
+    #[serde(rename = "Passthrough")]
+    pub passthrough: ::std::option::Option<Passthrough>,
+    #[serde(rename = "Set")]
+    pub set: ::std::option::Option<i64>,
+}
+/// `AutoPidMapConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AutoPidMapConfiguration {
+    #[serde(rename = "StartPid")]
+    pub start_pid: i64,
+    #[serde(rename = "PidsPerProgram")]
+    pub pids_per_program: i64,
+}
+/// `StandardSourceEndpointNetworkingConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct StandardSourceEndpointNetworkingConfiguration {
+    #[serde(rename = "Public")]
+    pub public: ::std::option::Option<PublicSourceEndpointNetworkingConfiguration>,
+    #[serde(rename = "Vpc")]
+    pub vpc: ::std::option::Option<VpcSourceEndpointNetworkingConfiguration>,
+}
+/// `StandardSourceEndpointProtocolConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct StandardSourceEndpointProtocolConfiguration {
+    #[serde(rename = "Rist")]
+    pub rist: ::std::option::Option<RistStandardSourceEndpointConfiguration>,
+    #[serde(rename = "SrtListener")]
+    pub srt_listener: ::std::option::Option<SrtListenerStandardSourceEndpointConfiguration>,
+    #[serde(rename = "SrtCaller")]
+    pub srt_caller: ::std::option::Option<SrtCallerStandardSourceEndpointConfiguration>,
+    #[serde(rename = "Rtp")]
+    pub rtp: ::std::option::Option<RtpStandardSourceEndpointConfiguration>,
 }
 /// `Interface`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct Interface {
     #[serde(rename = "Name")]
     pub name: ::std::string::String,
+}
+/// `TlsEncryption`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct TlsEncryption {
+    #[serde(rename = "EncryptionType")]
+    pub encryption_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "EncryptionConfiguration")]
+    pub encryption_configuration: TlsEncryptionConfiguration,
+}
+/// `PublicDestinationEndpointNetworkingConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PublicDestinationEndpointNetworkingConfiguration {
+    #[serde(rename = "DestinationAllowRules")]
+    pub destination_allow_rules:
+        ::std::vec::Vec<PublicDestinationEndpointNetworkingConfigurationAllowRule>,
+}
+/// `VpcDestinationEndpointNetworkingConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct VpcDestinationEndpointNetworkingConfiguration {
+    #[serde(rename = "SecurityGroupIds")]
+    pub security_group_ids: ::std::vec::Vec<::std::string::String>,
+    #[serde(rename = "SubnetId")]
+    pub subnet_id: ::std::string::String,
+}
+/// `RistStandardDestinationEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RistStandardDestinationEndpointConfiguration {
+    #[serde(rename = "DestinationAddress")]
+    pub destination_address: ::std::string::String,
+    #[serde(rename = "DestinationIngestPort")]
+    pub destination_ingest_port: i64,
+}
+/// `SrtListenerStandardDestinationEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SrtListenerStandardDestinationEndpointConfiguration {
+    #[serde(rename = "DestinationAddress")]
+    pub destination_address: ::std::string::String,
+    #[serde(rename = "DestinationIngestPort")]
+    pub destination_ingest_port: i64,
+    #[serde(rename = "MinimumLatencyMilliseconds")]
+    pub minimum_latency_milliseconds: i64,
+    #[serde(rename = "StreamId")]
+    pub stream_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "EncryptionPassphrase")]
+    pub encryption_passphrase: ::std::option::Option<EndpointEncryptionSecretConfiguration>,
+}
+/// `SrtCallerStandardDestinationEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SrtCallerStandardDestinationEndpointConfiguration {
+    #[serde(rename = "SourceListenerPort")]
+    pub source_listener_port: i64,
+    #[serde(rename = "MinimumLatencyMilliseconds")]
+    pub minimum_latency_milliseconds: i64,
+    #[serde(rename = "EncryptionPassphrase")]
+    pub encryption_passphrase: ::std::option::Option<EndpointEncryptionSecretConfiguration>,
+}
+/// `RtpStandardDestinationEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RtpStandardDestinationEndpointConfiguration {
+    #[serde(rename = "DestinationAddress")]
+    pub destination_address: ::std::string::String,
+    #[serde(rename = "DestinationIngestPort")]
+    pub destination_ingest_port: i64,
+    #[serde(rename = "ForwardErrorCorrectionState")]
+    pub forward_error_correction_state: ::std::string::String,
 }
 /// `RistRouterInputConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -933,6 +1620,16 @@ pub struct SrtListenerRouterInputConfiguration {
     pub minimum_latency_milliseconds: i64,
     #[serde(rename = "DecryptionConfiguration")]
     pub decryption_configuration: ::std::option::Option<SrtDecryptionConfiguration>,
+}
+/// `RtmpPushRouterInputConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RtmpPushRouterInputConfiguration {
+    #[serde(rename = "Port")]
+    pub port: i64,
+    #[serde(rename = "NamingType")]
+    pub naming_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "NamingConfiguration")]
+    pub naming_configuration: RtmpPushNamingConfiguration,
 }
 /// `SrtCallerRouterInputConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -982,6 +1679,20 @@ pub struct SrtListenerRouterOutputConfiguration {
     #[serde(rename = "EncryptionConfiguration")]
     pub encryption_configuration: ::std::option::Option<SrtEncryptionConfiguration>,
 }
+/// `RtmpPushRouterOutputConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RtmpPushRouterOutputConfiguration {
+    #[serde(rename = "DestinationAddress")]
+    pub destination_address: ::std::string::String,
+    #[serde(rename = "DestinationPort")]
+    pub destination_port: i64,
+    #[serde(rename = "ApplicationName")]
+    pub application_name: ::std::string::String,
+    #[serde(rename = "StreamName")]
+    pub stream_name: ::std::string::String,
+    #[serde(rename = "TlsEncryption")]
+    pub tls_encryption: ::std::option::Option<TlsEncryption>,
+}
 /// `SrtCallerRouterOutputConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct SrtCallerRouterOutputConfiguration {
@@ -1006,11 +1717,88 @@ pub struct RtpRouterOutputConfiguration {
     #[serde(rename = "ForwardErrorCorrection")]
     pub forward_error_correction: ::std::option::Option<::std::string::String>,
 }
+/// `Passthrough`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct Passthrough {}
+/// `PublicSourceEndpointNetworkingConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PublicSourceEndpointNetworkingConfiguration {
+    #[serde(rename = "SourceAllowRules")]
+    pub source_allow_rules: ::std::vec::Vec<PublicSourceEndpointNetworkingConfigurationAllowRule>,
+}
+/// `VpcSourceEndpointNetworkingConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct VpcSourceEndpointNetworkingConfiguration {
+    #[serde(rename = "SecurityGroupIds")]
+    pub security_group_ids: ::std::vec::Vec<::std::string::String>,
+    #[serde(rename = "SubnetId")]
+    pub subnet_id: ::std::string::String,
+}
+/// `RistStandardSourceEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RistStandardSourceEndpointConfiguration {
+    #[serde(rename = "DestinationIngestPort")]
+    pub destination_ingest_port: i64,
+    #[serde(rename = "RecoveryLatencyMilliseconds")]
+    pub recovery_latency_milliseconds: i64,
+}
+/// `SrtListenerStandardSourceEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SrtListenerStandardSourceEndpointConfiguration {
+    #[serde(rename = "SourceListenerPort")]
+    pub source_listener_port: i64,
+    #[serde(rename = "SourceAddress")]
+    pub source_address: ::std::string::String,
+    #[serde(rename = "MinimumLatencyMilliseconds")]
+    pub minimum_latency_milliseconds: i64,
+    #[serde(rename = "StreamId")]
+    pub stream_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "EncryptionPassphrase")]
+    pub encryption_passphrase: ::std::option::Option<EndpointEncryptionSecretConfiguration>,
+}
+/// `SrtCallerStandardSourceEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SrtCallerStandardSourceEndpointConfiguration {
+    #[serde(rename = "DestinationIngestPort")]
+    pub destination_ingest_port: i64,
+    #[serde(rename = "MinimumLatencyMilliseconds")]
+    pub minimum_latency_milliseconds: i64,
+    #[serde(rename = "EncryptionPassphrase")]
+    pub encryption_passphrase: ::std::option::Option<EndpointEncryptionSecretConfiguration>,
+}
+/// `RtpStandardSourceEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RtpStandardSourceEndpointConfiguration {
+    #[serde(rename = "DestinationIngestPort")]
+    pub destination_ingest_port: i64,
+    #[serde(rename = "ForwardErrorCorrectionState")]
+    pub forward_error_correction_state: ::std::string::String,
+}
+/// `TlsEncryptionConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct TlsEncryptionConfiguration {
+    #[serde(rename = "Public")]
+    pub public: ::std::option::Option<PublicTlsEncryptionConfiguration>,
+}
+/// `PublicDestinationEndpointNetworkingConfigurationAllowRule`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PublicDestinationEndpointNetworkingConfigurationAllowRule {
+    #[serde(rename = "Cidr")]
+    pub cidr: ::std::string::String,
+}
 /// `SrtDecryptionConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct SrtDecryptionConfiguration {
     #[serde(rename = "EncryptionKey")]
     pub encryption_key: SecretsManagerEncryptionKeyConfiguration,
+}
+/// `RtmpPushNamingConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RtmpPushNamingConfiguration {
+    #[serde(rename = "Manual")]
+    pub manual: ::std::option::Option<ManualRtmpPushNamingConfiguration>,
+    #[serde(rename = "Automatic")]
+    pub automatic: ::std::option::Option<AutomaticRtmpPushNamingConfiguration>,
 }
 /// `SrtEncryptionConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1018,3 +1806,23 @@ pub struct SrtEncryptionConfiguration {
     #[serde(rename = "EncryptionKey")]
     pub encryption_key: SecretsManagerEncryptionKeyConfiguration,
 }
+/// `PublicSourceEndpointNetworkingConfigurationAllowRule`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PublicSourceEndpointNetworkingConfigurationAllowRule {
+    #[serde(rename = "Cidr")]
+    pub cidr: ::std::string::String,
+}
+/// `PublicTlsEncryptionConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PublicTlsEncryptionConfiguration {}
+/// `ManualRtmpPushNamingConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ManualRtmpPushNamingConfiguration {
+    #[serde(rename = "ApplicationName")]
+    pub application_name: ::std::string::String,
+    #[serde(rename = "StreamName")]
+    pub stream_name: ::std::string::String,
+}
+/// `AutomaticRtmpPushNamingConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AutomaticRtmpPushNamingConfiguration {}

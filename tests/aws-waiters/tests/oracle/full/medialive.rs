@@ -52,6 +52,8 @@ pub struct DescribeChannelResponse {
     pub channel_security_groups: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(rename = "InferenceSettings")]
     pub inference_settings: ::std::option::Option<DescribeInferenceSettings>,
+    #[serde(rename = "JpegXsInputSpecification")]
+    pub jpeg_xs_input_specification: ::std::option::Option<JpegXsInputSpecification>,
 }
 /// `DescribeChannelPlacementGroupResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -400,6 +402,20 @@ pub struct DescribeLinkedChannelSettings {
 pub struct DescribeInferenceSettings {
     #[serde(rename = "FeedArn")]
     pub feed_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "AudioFeedInputs")]
+    pub audio_feed_inputs: ::std::option::Option<::std::vec::Vec<AudioFeedInput>>,
+    #[serde(rename = "EnrichmentMethods")]
+    pub enrichment_methods: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+}
+/// `JpegXsInputSpecification`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct JpegXsInputSpecification {
+    #[serde(rename = "Codec")]
+    pub codec: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "MaximumBitrate")]
+    pub maximum_bitrate: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "Resolution")]
+    pub resolution: ::std::option::Option<::std::string::String>,
 }
 /// `ClusterNetworkSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -580,6 +596,8 @@ pub struct OutputDestinationSettings {
     pub url: ::std::option::Option<::std::string::String>,
     #[serde(rename = "Username")]
     pub username: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "VirtualSourceAddress")]
+    pub virtual_source_address: ::std::option::Option<::std::string::String>,
 }
 /// `SrtOutputDestinationSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -760,6 +778,12 @@ pub struct VideoDescription {
     pub sharpness: ::std::option::Option<i64>,
     #[serde(rename = "Width")]
     pub width: ::std::option::Option<i64>,
+    #[serde(rename = "CropRectangle")]
+    pub crop_rectangle: ::std::option::Option<VideoPositionRectangle>,
+    #[serde(rename = "OutputPositionRectangle")]
+    pub output_position_rectangle: ::std::option::Option<VideoPositionRectangle>,
+    #[serde(rename = "Border")]
+    pub border: ::std::option::Option<i64>,
 }
 /// `ThumbnailConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -833,6 +857,14 @@ pub struct DescribePrimaryChannelSettings {
     #[serde(rename = "LinkedChannelType")]
     pub linked_channel_type: ::std::option::Option<::std::string::String>,
 }
+/// `AudioFeedInput`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AudioFeedInput {
+    #[serde(rename = "AudioSelectorName")]
+    pub audio_selector_name: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "FeedInput")]
+    pub feed_input: ::std::option::Option<::std::string::String>,
+}
 /// `InterfaceMapping`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct InterfaceMapping {
@@ -888,6 +920,10 @@ pub struct MulticastSource {
     pub source_ip: ::std::option::Option<::std::string::String>,
     #[serde(rename = "Url")]
     pub url: ::std::string::String,
+    #[serde(rename = "SecondarySourceIp")]
+    pub secondary_source_ip: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SecondaryUrl")]
+    pub secondary_url: ::std::option::Option<::std::string::String>,
 }
 /// `Smpte2110ReceiverGroup`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -926,6 +962,10 @@ pub struct AudioNormalizationSettings {
     pub algorithm_control: ::std::option::Option<::std::string::String>,
     #[serde(rename = "TargetLkfs")]
     pub target_lkfs: ::std::option::Option<f64>,
+    #[serde(rename = "PeakCalculation")]
+    pub peak_calculation: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "PeakLimiterThreshold")]
+    pub peak_limiter_threshold: ::std::option::Option<f64>,
 }
 /// `AudioWatermarkSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1098,6 +1138,18 @@ pub struct VideoCodecSettings {
     #[serde(rename = "Av1Settings")]
     pub av1_settings: ::std::option::Option<Av1Settings>,
 }
+/// `VideoPositionRectangle`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct VideoPositionRectangle {
+    #[serde(rename = "Height")]
+    pub height: i64,
+    #[serde(rename = "Width")]
+    pub width: i64,
+    #[serde(rename = "X")]
+    pub x: i64,
+    #[serde(rename = "Y")]
+    pub y: i64,
+}
 /// `ColorCorrection`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct ColorCorrection {
@@ -1189,6 +1241,8 @@ pub struct NielsenWatermarksSettings {
     pub nielsen_distribution_type: ::std::option::Option<::std::string::String>,
     #[serde(rename = "NielsenNaesIiNwSettings")]
     pub nielsen_naes_ii_nw_settings: ::std::option::Option<NielsenNaesIiNw>,
+    #[serde(rename = "NielsenNwOnlySettings")]
+    pub nielsen_nw_only_settings: ::std::option::Option<NielsenNwOnly>,
 }
 /// `AacSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1462,7 +1516,16 @@ pub struct EbuTtDDestinationSettings {
 }
 /// `EmbeddedDestinationSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
-pub struct EmbeddedDestinationSettings {}
+pub struct EmbeddedDestinationSettings {
+    #[serde(rename = "Position")]
+    pub position: ::std::option::Option<EmbeddedCaptionPositionSettings>,
+    #[serde(rename = "StyleControl")]
+    pub style_control: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "CaptionServiceChannel")]
+    pub caption_service_channel: ::std::option::Option<i64>,
+    #[serde(rename = "EmbeddedMode")]
+    pub embedded_mode: ::std::option::Option<::std::string::String>,
+}
 /// `EmbeddedPlusScte20DestinationSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct EmbeddedPlusScte20DestinationSettings {}
@@ -1486,12 +1549,16 @@ pub struct TeletextDestinationSettings {}
 pub struct TtmlDestinationSettings {
     #[serde(rename = "StyleControl")]
     pub style_control: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "Position")]
+    pub position: ::std::option::Option<TextCaptionPositionSettings>,
 }
 /// `WebvttDestinationSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct WebvttDestinationSettings {
     #[serde(rename = "StyleControl")]
     pub style_control: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "Position")]
+    pub position: ::std::option::Option<TextCaptionPositionSettings>,
 }
 /// `EpochLockingSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1747,6 +1814,8 @@ pub struct CmafIngestGroupSettings {
     pub timed_metadata_passthrough: ::std::option::Option<::std::string::String>,
     #[serde(rename = "AdditionalDestinations")]
     pub additional_destinations: ::std::option::Option<::std::vec::Vec<AdditionalDestinations>>,
+    #[serde(rename = "WatermarkingSettings")]
+    pub watermarking_settings: ::std::option::Option<CmafIngestWatermarkingSettings>,
 }
 /// `SrtGroupSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1888,6 +1957,8 @@ pub struct H264Settings {
     pub min_qp: ::std::option::Option<i64>,
     #[serde(rename = "MinBitrate")]
     pub min_bitrate: ::std::option::Option<i64>,
+    #[serde(rename = "AllowExplicitWeightedPrediction")]
+    pub allow_explicit_weighted_prediction: ::std::option::Option<::std::string::String>,
 }
 /// `H265Settings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2066,6 +2137,8 @@ pub struct Av1Settings {
     pub timecode_insertion: ::std::option::Option<::std::string::String>,
     #[serde(rename = "BitDepth")]
     pub bit_depth: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "FilterSettings")]
+    pub filter_settings: ::std::option::Option<Av1FilterSettings>,
 }
 /// `FailoverConditionSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2106,6 +2179,10 @@ pub struct CaptionSelectorSettings {
     pub scte27_source_settings: ::std::option::Option<Scte27SourceSettings>,
     #[serde(rename = "TeletextSourceSettings")]
     pub teletext_source_settings: ::std::option::Option<TeletextSourceSettings>,
+    #[serde(rename = "SmartSubtitleSourceSettings")]
+    pub smart_subtitle_source_settings: ::std::option::Option<SmartSubtitleSourceSettings>,
+    #[serde(rename = "WebvttSourceSettings")]
+    pub webvtt_source_settings: ::std::option::Option<WebvttSourceSettings>,
 }
 /// `HlsInputSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2169,6 +2246,16 @@ pub struct NielsenNaesIiNw {
     #[serde(rename = "Timezone")]
     pub timezone: ::std::option::Option<::std::string::String>,
 }
+/// `NielsenNwOnly`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct NielsenNwOnly {
+    #[serde(rename = "CheckDigitString")]
+    pub check_digit_string: ::std::string::String,
+    #[serde(rename = "Sid")]
+    pub sid: f64,
+    #[serde(rename = "Timezone")]
+    pub timezone: ::std::option::Option<::std::string::String>,
+}
 /// `InputChannelLevel`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct InputChannelLevel {
@@ -2176,6 +2263,18 @@ pub struct InputChannelLevel {
     pub gain: i64,
     #[serde(rename = "InputChannel")]
     pub input_channel: i64,
+}
+/// `EmbeddedCaptionPositionSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct EmbeddedCaptionPositionSettings {
+    #[serde(rename = "YPositionLine")]
+    pub y_position_line: ::std::option::Option<i64>,
+}
+/// `TextCaptionPositionSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct TextCaptionPositionSettings {
+    #[serde(rename = "YPositionPercentage")]
+    pub y_position_percentage: ::std::option::Option<i64>,
 }
 /// `ArchiveCdnSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2251,6 +2350,10 @@ pub struct MediaPackageV2GroupSettings {
     #[serde(rename = "AdditionalDestinations")]
     pub additional_destinations:
         ::std::option::Option<::std::vec::Vec<MediaPackageAdditionalDestinations>>,
+    #[serde(rename = "WatermarkingSettings")]
+    pub watermarking_settings: ::std::option::Option<MediaPackageV2WatermarkingSettings>,
+    #[serde(rename = "CaptionLanguageSetting")]
+    pub caption_language_setting: ::std::option::Option<::std::string::String>,
 }
 /// `CmafIngestCaptionLanguageMapping`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2265,6 +2368,13 @@ pub struct CmafIngestCaptionLanguageMapping {
 pub struct AdditionalDestinations {
     #[serde(rename = "Destination")]
     pub destination: OutputLocationRef,
+}
+/// `CmafIngestWatermarkingSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct CmafIngestWatermarkingSettings {
+    #[serde(rename = "CmafIngestAbWatermarkerIrdetoSettings")]
+    pub cmaf_ingest_ab_watermarker_irdeto_settings:
+        ::std::option::Option<CmafIngestAbWatermarkerIrdetoSettings>,
 }
 /// `ArchiveOutputSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2399,6 +2509,12 @@ pub struct H264FilterSettings {
     #[serde(rename = "BandwidthReductionFilterSettings")]
     pub bandwidth_reduction_filter_settings:
         ::std::option::Option<BandwidthReductionFilterSettings>,
+    #[serde(rename = "AutoFilterSettings")]
+    pub auto_filter_settings: ::std::option::Option<AutoFilterSettings>,
+    #[serde(rename = "NoneFilterSettings")]
+    pub none_filter_settings: ::std::option::Option<NoneFilterSettings>,
+    #[serde(rename = "PerceptualFilterSettings")]
+    pub perceptual_filter_settings: ::std::option::Option<PerceptualFilterSettings>,
 }
 /// `H265ColorSpaceSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2424,6 +2540,12 @@ pub struct H265FilterSettings {
     #[serde(rename = "BandwidthReductionFilterSettings")]
     pub bandwidth_reduction_filter_settings:
         ::std::option::Option<BandwidthReductionFilterSettings>,
+    #[serde(rename = "AutoFilterSettings")]
+    pub auto_filter_settings: ::std::option::Option<AutoFilterSettings>,
+    #[serde(rename = "NoneFilterSettings")]
+    pub none_filter_settings: ::std::option::Option<NoneFilterSettings>,
+    #[serde(rename = "PerceptualFilterSettings")]
+    pub perceptual_filter_settings: ::std::option::Option<PerceptualFilterSettings>,
 }
 /// `Mpeg2FilterSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2444,6 +2566,16 @@ pub struct Av1ColorSpaceSettings {
     pub rec709_settings: ::std::option::Option<Rec709Settings>,
     #[serde(rename = "Hlg2020Settings")]
     pub hlg2020_settings: ::std::option::Option<Hlg2020Settings>,
+}
+/// `Av1FilterSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct Av1FilterSettings {
+    #[serde(rename = "AutoFilterSettings")]
+    pub auto_filter_settings: ::std::option::Option<AutoFilterSettings>,
+    #[serde(rename = "NoneFilterSettings")]
+    pub none_filter_settings: ::std::option::Option<NoneFilterSettings>,
+    #[serde(rename = "PerceptualFilterSettings")]
+    pub perceptual_filter_settings: ::std::option::Option<PerceptualFilterSettings>,
 }
 /// `AudioSilenceFailoverSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2488,6 +2620,8 @@ pub struct AudioLanguageSelection {
 pub struct AudioPidSelection {
     #[serde(rename = "Pid")]
     pub pid: i64,
+    #[serde(rename = "Pids")]
+    pub pids: ::std::option::Option<::std::vec::Vec<AudioPid>>,
 }
 /// `AudioTrackSelection`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2549,6 +2683,22 @@ pub struct TeletextSourceSettings {
     pub output_rectangle: ::std::option::Option<CaptionRectangle>,
     #[serde(rename = "PageNumber")]
     pub page_number: ::std::option::Option<::std::string::String>,
+}
+/// `SmartSubtitleSourceSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SmartSubtitleSourceSettings {
+    #[serde(rename = "CaptionSynchronizationMode")]
+    pub caption_synchronization_mode: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "InferenceFeedOutput")]
+    pub inference_feed_output: ::std::option::Option<::std::string::String>,
+}
+/// `WebvttSourceSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct WebvttSourceSettings {
+    #[serde(rename = "GroupId")]
+    pub group_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "Name")]
+    pub name: ::std::option::Option<::std::string::String>,
 }
 /// `Hdr10Settings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2660,6 +2810,34 @@ pub struct MediaPackageAdditionalDestinations {
     #[serde(rename = "Destination")]
     pub destination: OutputLocationRef,
 }
+/// `MediaPackageV2WatermarkingSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct MediaPackageV2WatermarkingSettings {
+    #[serde(rename = "MediaPackageV2AbWatermarkerIrdetoSettings")]
+    pub media_package_v2_ab_watermarker_irdeto_settings:
+        ::std::option::Option<MediaPackageV2AbWatermarkerIrdetoSettings>,
+}
+/// `CmafIngestAbWatermarkerIrdetoSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct CmafIngestAbWatermarkerIrdetoSettings {
+    #[serde(rename = "AdditionalDestinationsAlternateDestinations")]
+    pub additional_destinations_alternate_destinations:
+        ::std::option::Option<::std::vec::Vec<OutputLocationRef>>,
+    #[serde(rename = "AlternateDestination")]
+    pub alternate_destination: OutputLocationRef,
+    #[serde(rename = "CustomProfile")]
+    pub custom_profile: ::std::option::Option<AbWatermarkingCustomProfile>,
+    #[serde(rename = "License")]
+    pub license: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "OperatorId")]
+    pub operator_id: i64,
+    #[serde(rename = "PolyPeriod")]
+    pub poly_period: ::std::option::Option<i64>,
+    #[serde(rename = "Profile")]
+    pub profile: ::std::string::String,
+    #[serde(rename = "WatermarkIdLength")]
+    pub watermark_id_length: ::std::option::Option<::std::string::String>,
+}
 /// `ArchiveContainerSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct ArchiveContainerSettings {
@@ -2691,6 +2869,8 @@ pub struct MediaPackageV2DestinationSettings {
     pub hls_auto_select: ::std::option::Option<::std::string::String>,
     #[serde(rename = "HlsDefault")]
     pub hls_default: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "OutputUsage")]
+    pub output_usage: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 /// `MultiplexContainerSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2753,17 +2933,41 @@ pub struct BandwidthReductionFilterSettings {
     #[serde(rename = "Strength")]
     pub strength: ::std::option::Option<::std::string::String>,
 }
+/// `AutoFilterSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AutoFilterSettings {}
+/// `NoneFilterSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct NoneFilterSettings {}
+/// `PerceptualFilterSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PerceptualFilterSettings {
+    #[serde(rename = "Strength")]
+    pub strength: ::std::string::String,
+}
 /// `DolbyVision81Settings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct DolbyVision81Settings {}
 /// `Hlg2020Settings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct Hlg2020Settings {}
+/// `AudioPid`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AudioPid {
+    #[serde(rename = "DolbyEDecode")]
+    pub dolby_e_decode: ::std::option::Option<AudioDolbyEDecode>,
+    #[serde(rename = "Pid")]
+    pub pid: i64,
+    #[serde(rename = "PremixSettings")]
+    pub premix_settings: ::std::option::Option<AudioPreMixerSettings>,
+}
 /// `AudioTrack`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct AudioTrack {
     #[serde(rename = "Track")]
     pub track: i64,
+    #[serde(rename = "PremixSettings")]
+    pub premix_settings: ::std::option::Option<AudioPreMixerSettings>,
 }
 /// `AudioDolbyEDecode`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2782,6 +2986,37 @@ pub struct CaptionRectangle {
     pub top_offset: f64,
     #[serde(rename = "Width")]
     pub width: f64,
+}
+/// `MediaPackageV2AbWatermarkerIrdetoSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct MediaPackageV2AbWatermarkerIrdetoSettings {
+    #[serde(rename = "AdditionalDestinationsAlternateDestinations")]
+    pub additional_destinations_alternate_destinations:
+        ::std::option::Option<::std::vec::Vec<OutputLocationRef>>,
+    #[serde(rename = "AlternateDestination")]
+    pub alternate_destination: OutputLocationRef,
+    #[serde(rename = "CustomProfile")]
+    pub custom_profile: ::std::option::Option<AbWatermarkingCustomProfile>,
+    #[serde(rename = "License")]
+    pub license: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "OperatorId")]
+    pub operator_id: i64,
+    #[serde(rename = "PolyPeriod")]
+    pub poly_period: ::std::option::Option<i64>,
+    #[serde(rename = "Profile")]
+    pub profile: ::std::string::String,
+    #[serde(rename = "WatermarkIdLength")]
+    pub watermark_id_length: ::std::option::Option<::std::string::String>,
+}
+/// `AbWatermarkingCustomProfile`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AbWatermarkingCustomProfile {
+    #[serde(rename = "EmbeddingFrequency")]
+    pub embedding_frequency: f64,
+    #[serde(rename = "SceneCut")]
+    pub scene_cut: f64,
+    #[serde(rename = "TargetPsnr")]
+    pub target_psnr: f64,
 }
 /// `M2tsSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -2950,6 +3185,18 @@ pub struct MultiplexM2tsSettings {
     pub scte35_control: ::std::option::Option<::std::string::String>,
     #[serde(rename = "Scte35PrerollPullupMilliseconds")]
     pub scte35_preroll_pullup_milliseconds: ::std::option::Option<f64>,
+}
+/// `AudioPreMixerSettings`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AudioPreMixerSettings {
+    #[serde(rename = "AudioNormalizationSettings")]
+    pub audio_normalization_settings: ::std::option::Option<AudioNormalizationSettings>,
+    #[serde(rename = "Channels")]
+    pub channels: ::std::option::Option<i64>,
+    #[serde(rename = "GainDb")]
+    pub gain_db: ::std::option::Option<f64>,
+    #[serde(rename = "RemixSettings")]
+    pub remix_settings: ::std::option::Option<RemixSettings>,
 }
 /// `DvbNitSettings`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -121,6 +121,8 @@ pub struct DBInstance {
         ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(rename = "DeletionProtection")]
     pub deletion_protection: ::std::option::Option<bool>,
+    #[serde(rename = "NetworkType")]
+    pub network_type: ::std::option::Option<::std::string::String>,
 }
 /// `Endpoint`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -171,6 +173,8 @@ pub struct DBSubnetGroup {
     pub subnets: ::std::option::Option<::std::vec::Vec<Subnet>>,
     #[serde(rename = "DBSubnetGroupArn")]
     pub db_subnet_group_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SupportedNetworkTypes")]
+    pub supported_network_types: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 /// `PendingModifiedValues`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

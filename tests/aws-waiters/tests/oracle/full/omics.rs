@@ -258,10 +258,22 @@ pub struct GetRunResponse {
     pub workflow_uuid: ::std::option::Option<::std::string::String>,
     #[serde(rename = "networkingMode")]
     pub networking_mode: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "scratchStorageMode")]
+    pub scratch_storage_mode: ::std::option::Option<::std::string::String>,
     #[serde(rename = "configuration")]
     pub configuration: ::std::option::Option<ConfigurationDetails>,
     #[serde(rename = "vpcConfig")]
     pub vpc_config: ::std::option::Option<VpcConfigResponse>,
+    #[serde(rename = "engineSettings")]
+    pub engine_settings: ::std::option::Option<::serde_json::Value>,
+    #[serde(rename = "sessionPolicy")]
+    pub session_policy: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "outputUriPrefixMode")]
+    pub output_uri_prefix_mode: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "requesterPaysEnabled")]
+    pub requester_pays_enabled: ::std::option::Option<bool>,
+    #[serde(rename = "parametersUri")]
+    pub parameters_uri: ::std::option::Option<::std::string::String>,
 }
 /// `GetRunTaskResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -298,6 +310,8 @@ pub struct GetRunTaskResponse {
     pub failure_reason: ::std::option::Option<::std::string::String>,
     #[serde(rename = "imageDetails")]
     pub image_details: ::std::option::Option<ImageDetails>,
+    #[serde(rename = "uuid")]
+    pub uuid: ::std::option::Option<::std::string::String>,
 }
 /// `GetVariantImportResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -410,6 +424,15 @@ pub struct GetWorkflowResponse {
     pub definition_repository_details: ::std::option::Option<DefinitionRepositoryDetails>,
     #[serde(rename = "readmePath")]
     pub readme_path: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "profiles")]
+    pub profiles: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "profileParameterTemplates")]
+    pub profile_parameter_templates: ::std::option::Option<
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::std::collections::BTreeMap<::std::string::String, WorkflowParameter>,
+        >,
+    >,
 }
 /// `GetWorkflowVersionResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -468,6 +491,15 @@ pub struct GetWorkflowVersionResponse {
     pub definition_repository_details: ::std::option::Option<DefinitionRepositoryDetails>,
     #[serde(rename = "readmePath")]
     pub readme_path: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "profiles")]
+    pub profiles: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "profileParameterTemplates")]
+    pub profile_parameter_templates: ::std::option::Option<
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::std::collections::BTreeMap<::std::string::String, WorkflowParameter>,
+        >,
+    >,
 }
 /// `AnnotationImportItemDetail`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -608,6 +640,8 @@ pub struct VpcConfigResponse {
     pub subnet_ids: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(rename = "vpcId")]
     pub vpc_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "vpcOwnerAccountId")]
+    pub vpc_owner_account_id: ::std::option::Option<::std::string::String>,
 }
 /// `ImageDetails`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -713,13 +747,15 @@ pub struct SourceFiles {
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct RegistryMapping {
     #[serde(rename = "upstreamRegistryUrl")]
-    pub upstream_registry_url: ::std::option::Option<::std::string::String>,
+    pub upstream_registry_url: ::std::string::String,
     #[serde(rename = "ecrRepositoryPrefix")]
-    pub ecr_repository_prefix: ::std::option::Option<::std::string::String>,
+    pub ecr_repository_prefix: ::std::string::String,
     #[serde(rename = "upstreamRepositoryPrefix")]
     pub upstream_repository_prefix: ::std::option::Option<::std::string::String>,
     #[serde(rename = "ecrAccountId")]
     pub ecr_account_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "credentialArn")]
+    pub credential_arn: ::std::option::Option<::std::string::String>,
 }
 /// `ImageMapping`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

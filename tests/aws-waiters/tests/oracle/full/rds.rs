@@ -303,6 +303,8 @@ pub struct DBInstance {
     pub db_name: ::std::option::Option<::std::string::String>,
     #[serde(rename = "Endpoint")]
     pub endpoint: ::std::option::Option<Endpoint>,
+    #[serde(rename = "PrimaryEndpoint")]
+    pub primary_endpoint: ::std::option::Option<PrimaryEndpoint>,
     #[serde(rename = "AllocatedStorage")]
     pub allocated_storage: ::std::option::Option<i64>,
     #[serde(rename = "InstanceCreateTime")]
@@ -476,6 +478,14 @@ pub struct DBInstance {
         ::std::option::Option<::std::vec::Vec<AdditionalStorageVolumeOutput>>,
     #[serde(rename = "StorageVolumeStatus")]
     pub storage_volume_status: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StorageOperationStatus")]
+    pub storage_operation_status: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StorageOperationPercentProgress")]
+    pub storage_operation_percent_progress: ::std::option::Option<i64>,
+    #[serde(rename = "DBCapacityReservationIdentifier")]
+    pub db_capacity_reservation_identifier: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "VPCNetworkingEnabled")]
+    pub vpc_networking_enabled: ::std::option::Option<bool>,
 }
 /// `DBSnapshot`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -562,6 +572,8 @@ pub struct DBSnapshot {
     pub additional_storage_volumes: ::std::option::Option<::std::vec::Vec<AdditionalStorageVolume>>,
     #[serde(rename = "SnapshotAvailabilityZone")]
     pub snapshot_availability_zone: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "FullSnapshotSizeInBytes")]
+    pub full_snapshot_size_in_bytes: ::std::option::Option<i64>,
 }
 /// `TenantDatabase`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -678,6 +690,10 @@ pub struct ClusterPendingModifiedValues {
     pub iops: ::std::option::Option<i64>,
     #[serde(rename = "CertificateDetails")]
     pub certificate_details: ::std::option::Option<CertificateDetails>,
+    #[serde(rename = "VPCNetworkingEnabled")]
+    pub vpc_networking_enabled: ::std::option::Option<bool>,
+    #[serde(rename = "InternetAccessGatewayEnabled")]
+    pub internet_access_gateway_enabled: ::std::option::Option<bool>,
 }
 /// `ScalingConfigurationInfo`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -769,6 +785,14 @@ pub struct Endpoint {
     #[serde(rename = "HostedZoneId")]
     pub hosted_zone_id: ::std::option::Option<::std::string::String>,
 }
+/// `PrimaryEndpoint`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PrimaryEndpoint {
+    #[serde(rename = "Address")]
+    pub address: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "HostedZoneId")]
+    pub hosted_zone_id: ::std::option::Option<::std::string::String>,
+}
 /// `DBSecurityGroupMembership`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct DBSecurityGroupMembership {
@@ -852,6 +876,8 @@ pub struct PendingModifiedValues {
     pub engine: ::std::option::Option<::std::string::String>,
     #[serde(rename = "AdditionalStorageVolumes")]
     pub additional_storage_volumes: ::std::option::Option<::std::vec::Vec<AdditionalStorageVolume>>,
+    #[serde(rename = "DBCapacityReservationIdentifier")]
+    pub db_capacity_reservation_identifier: ::std::option::Option<::std::string::String>,
 }
 /// `OptionGroupMembership`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -904,6 +930,10 @@ pub struct AdditionalStorageVolumeOutput {
     pub volume_name: ::std::option::Option<::std::string::String>,
     #[serde(rename = "StorageVolumeStatus")]
     pub storage_volume_status: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StorageOperationStatus")]
+    pub storage_operation_status: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StorageOperationPercentProgress")]
+    pub storage_operation_percent_progress: ::std::option::Option<i64>,
     #[serde(rename = "AllocatedStorage")]
     pub allocated_storage: ::std::option::Option<i64>,
     #[serde(rename = "IOPS")]

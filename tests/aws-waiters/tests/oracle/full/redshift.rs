@@ -228,6 +228,8 @@ pub struct Cluster {
     pub catalog_arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "ExtraComputeForAutomaticOptimization")]
     pub extra_compute_for_automatic_optimization: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "LoggingPublishStatus")]
+    pub logging_publish_status: ::std::option::Option<LoggingPublishStatus>,
 }
 /// `AccountWithRestoreAccess`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -444,6 +446,12 @@ pub struct SecondaryClusterInfo {
     #[serde(rename = "ClusterNodes")]
     pub cluster_nodes: ::std::option::Option<::std::vec::Vec<ClusterNode>>,
 }
+/// `LoggingPublishStatus`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct LoggingPublishStatus {
+    #[serde(rename = "S3Tables")]
+    pub s3_tables: ::std::option::Option<S3TablePublishStatus>,
+}
 /// `VpcEndpoint`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct VpcEndpoint {
@@ -463,6 +471,22 @@ pub struct ClusterParameterStatus {
     pub parameter_apply_status: ::std::option::Option<::std::string::String>,
     #[serde(rename = "ParameterApplyErrorDescription")]
     pub parameter_apply_error_description: ::std::option::Option<::std::string::String>,
+}
+/// `S3TablePublishStatus`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct S3TablePublishStatus {
+    #[serde(rename = "S3Tables")]
+    pub s3_tables: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "S3TableNamespace")]
+    pub s3_table_namespace: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "S3TableGranularity")]
+    pub s3_table_granularity: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "EnabledAll")]
+    pub enabled_all: ::std::option::Option<bool>,
+    #[serde(rename = "LastIngestionTimes")]
+    pub last_ingestion_times: ::std::option::Option<
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    >,
 }
 /// `NetworkInterface`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -7,6 +7,12 @@ pub struct GetChangeResponse {
     #[serde(rename = "ChangeInfo")]
     pub change_info: ChangeInfo,
 }
+/// `GetHealthCheckSourceResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct GetHealthCheckSourceResponse {
+    #[serde(rename = "HealthCheckSource")]
+    pub health_check_source: HealthCheckSource,
+}
 /// `ChangeInfo`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct ChangeInfo {
@@ -18,4 +24,36 @@ pub struct ChangeInfo {
     pub submitted_at: ::std::string::String,
     #[serde(rename = "Comment")]
     pub comment: ::std::option::Option<::std::string::String>,
+}
+/// `HealthCheckSource`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct HealthCheckSource {
+    #[serde(rename = "HealthCheckSourceId")]
+    pub health_check_source_id: ::std::string::String,
+    #[serde(rename = "HealthCheckSourceStatus")]
+    pub health_check_source_status: ::std::string::String,
+    #[serde(rename = "HealthCheckSourceConfig")]
+    pub health_check_source_config: HealthCheckSourceConfig,
+    #[serde(rename = "StatusReasonCode")]
+    pub status_reason_code: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "StatusReason")]
+    pub status_reason: ::std::option::Option<::std::string::String>,
+}
+/// `HealthCheckSourceConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct HealthCheckSourceConfig {
+    #[serde(rename = "VpcId")]
+    pub vpc_id: ::std::string::String,
+    #[serde(rename = "SubnetConfigurationList")]
+    pub subnet_configuration_list: ::std::vec::Vec<SubnetConfiguration>,
+}
+/// `SubnetConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SubnetConfiguration {
+    #[serde(rename = "SubnetId")]
+    pub subnet_id: ::std::string::String,
+    #[serde(rename = "AvailabilityZoneId")]
+    pub availability_zone_id: ::std::string::String,
+    #[serde(rename = "SecurityGroupIdList")]
+    pub security_group_id_list: ::std::vec::Vec<::std::string::String>,
 }

@@ -14,6 +14,8 @@ pub struct GetCertificateAssociationResponse {
     pub associated_at: ::std::option::Option<::std::string::String>,
     #[serde(rename = "updatedAt")]
     pub updated_at: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "errorDetails")]
+    pub error_details: ::std::option::Option<::std::vec::Vec<ErrorDetail>>,
 }
 /// `GetInboundExternalLinkResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -44,6 +46,12 @@ pub struct GetInboundExternalLinkResponse {
     pub log_settings: ::std::option::Option<LinkLogSettings>,
     #[serde(rename = "connectivityType")]
     pub connectivity_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "errorDetails")]
+    pub error_details: ::std::option::Option<::std::vec::Vec<ErrorDetail>>,
+    #[serde(rename = "lockToken")]
+    pub lock_token: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "flows")]
+    pub flows: ::std::option::Option<::std::vec::Vec<Flow>>,
 }
 /// `GetLinkResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -70,6 +78,8 @@ pub struct GetLinkResponse {
     pub log_settings: ::std::option::Option<LinkLogSettings>,
     #[serde(rename = "connectivityType")]
     pub connectivity_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "errorDetails")]
+    pub error_details: ::std::option::Option<::std::vec::Vec<ErrorDetail>>,
     #[serde(rename = "linkId")]
     pub link_id: ::std::string::String,
     #[serde(rename = "tags")]
@@ -80,6 +90,10 @@ pub struct GetLinkResponse {
     pub http_responder_allowed: ::std::option::Option<bool>,
     #[serde(rename = "timeoutInMillis")]
     pub timeout_in_millis: ::std::option::Option<i64>,
+    #[serde(rename = "lockToken")]
+    pub lock_token: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "flows")]
+    pub flows: ::std::option::Option<::std::vec::Vec<Flow>>,
 }
 /// `GetLinkRoutingRuleResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -104,6 +118,8 @@ pub struct GetLinkRoutingRuleResponse {
     pub tags: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
+    #[serde(rename = "errorDetails")]
+    pub error_details: ::std::option::Option<::std::vec::Vec<ErrorDetail>>,
 }
 /// `GetOutboundExternalLinkResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -134,6 +150,12 @@ pub struct GetOutboundExternalLinkResponse {
     pub log_settings: ::std::option::Option<LinkLogSettings>,
     #[serde(rename = "connectivityType")]
     pub connectivity_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "errorDetails")]
+    pub error_details: ::std::option::Option<::std::vec::Vec<ErrorDetail>>,
+    #[serde(rename = "lockToken")]
+    pub lock_token: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "flows")]
+    pub flows: ::std::option::Option<::std::vec::Vec<Flow>>,
 }
 /// `GetRequesterGatewayResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -148,6 +170,8 @@ pub struct GetRequesterGatewayResponse {
     pub created_at: ::std::option::Option<::std::string::String>,
     #[serde(rename = "updatedAt")]
     pub updated_at: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "errorDetails")]
+    pub error_details: ::std::option::Option<::std::vec::Vec<ErrorDetail>>,
     #[serde(rename = "vpcId")]
     pub vpc_id: ::std::string::String,
     #[serde(rename = "subnetIds")]
@@ -182,6 +206,8 @@ pub struct GetResponderGatewayResponse {
     pub created_at: ::std::option::Option<::std::string::String>,
     #[serde(rename = "updatedAt")]
     pub updated_at: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "errorDetails")]
+    pub error_details: ::std::option::Option<::std::vec::Vec<ErrorDetail>>,
     #[serde(rename = "domainName")]
     pub domain_name: ::std::option::Option<::std::string::String>,
     #[serde(rename = "port")]
@@ -204,14 +230,24 @@ pub struct GetResponderGatewayResponse {
     pub active_links_count: ::std::option::Option<i64>,
     #[serde(rename = "totalLinksCount")]
     pub total_links_count: ::std::option::Option<i64>,
-    #[serde(rename = "inboundLinksCount")]
-    pub inbound_links_count: ::std::option::Option<i64>,
     #[serde(rename = "linksRequestedCount")]
     pub links_requested_count: ::std::option::Option<i64>,
     #[serde(rename = "gatewayType")]
     pub gateway_type: ::std::option::Option<::std::string::String>,
     #[serde(rename = "externalInboundEndpoint")]
     pub external_inbound_endpoint: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "clientRoutingPolicy")]
+    pub client_routing_policy: ::std::option::Option<::std::string::String>,
+}
+/// `ErrorDetail`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ErrorDetail {
+    #[serde(rename = "code")]
+    pub code: ::std::string::String,
+    #[serde(rename = "message")]
+    pub message: ::std::string::String,
+    #[serde(rename = "resourceIds")]
+    pub resource_ids: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 /// `ModuleConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -239,6 +275,14 @@ pub struct LinkAttributes {
 pub struct LinkLogSettings {
     #[serde(rename = "applicationLogs")]
     pub application_logs: LinkApplicationLogConfiguration,
+}
+/// `Flow`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct Flow {
+    #[serde(rename = "name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "pipeline")]
+    pub pipeline: FlowPipeline,
 }
 /// `RuleCondition`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -303,6 +347,14 @@ pub struct ResponderErrorMaskingForHttpCode {
 pub struct LinkApplicationLogConfiguration {
     #[serde(rename = "sampling")]
     pub sampling: LinkApplicationLogSampling,
+}
+/// `FlowPipeline` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FlowPipeline {
+    #[serde(rename = "sequential")]
+    pub sequential: ::std::option::Option<SequentialPipeline>,
+    #[serde(rename = "phased")]
+    pub phased: ::std::option::Option<PhasedPipeline>,
 }
 /// `QueryStringKeyValuePair`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -374,6 +426,18 @@ pub struct LinkApplicationLogSampling {
     #[serde(rename = "filterLog")]
     pub filter_log: f64,
 }
+/// `SequentialPipeline`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SequentialPipeline {
+    #[serde(rename = "modules")]
+    pub modules: ::std::vec::Vec<FlowModule>,
+}
+/// `PhasedPipeline`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PhasedPipeline {
+    #[serde(rename = "phases")]
+    pub phases: ::std::vec::Vec<FlowPhase>,
+}
 /// `HealthCheckConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct HealthCheckConfig {
@@ -407,6 +471,28 @@ pub struct Action {
     pub no_bid: ::std::option::Option<NoBidAction>,
     #[serde(rename = "headerTag")]
     pub header_tag: ::std::option::Option<HeaderTagAction>,
+}
+/// `FlowModule`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FlowModule {
+    #[serde(rename = "name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "moduleVersionArn")]
+    pub module_version_arn: ::std::string::String,
+    #[serde(rename = "selectedActions")]
+    pub selected_actions: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "failureMode")]
+    pub failure_mode: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "activationPercentage")]
+    pub activation_percentage: ::std::option::Option<f64>,
+    #[serde(rename = "configurationValues")]
+    pub configuration_values: ::std::option::Option<::std::string::String>,
+}
+/// `FlowPhase`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FlowPhase {
+    #[serde(rename = "modules")]
+    pub modules: ::std::vec::Vec<FlowModule>,
 }
 /// `FilterCriterion`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -106,4 +106,10 @@ pub struct HeadObjectOutput {
     pub object_lock_retain_until_date: ::std::option::Option<::std::string::String>,
     #[serde(rename = "ObjectLockLegalHoldStatus")]
     pub object_lock_legal_hold_status: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ObjectLockEventHold")]
+    pub object_lock_event_hold: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ObjectLockEventHoldDurationDays")]
+    pub object_lock_event_hold_duration_days: ::std::option::Option<i64>,
+    #[serde(rename = "ObjectLockEventHoldDurationYears")]
+    pub object_lock_event_hold_duration_years: ::std::option::Option<i64>,
 }

@@ -35,6 +35,8 @@ pub struct DescribeEndpointOutput {
         ::std::option::Option<::std::vec::Vec<ProductionVariantSummary>>,
     #[serde(rename = "MetricsConfig")]
     pub metrics_config: ::std::option::Option<MetricsConfig>,
+    #[serde(rename = "CrossRegionTrafficConfig")]
+    pub cross_region_traffic_config: ::std::option::Option<CrossRegionTrafficConfig>,
 }
 /// `DescribeImageResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -383,6 +385,9 @@ pub struct ProductionVariantSummary {
     #[serde(rename = "CapacityReservationConfig")]
     pub capacity_reservation_config:
         ::std::option::Option<ProductionVariantCapacityReservationSummary>,
+    #[serde(rename = "AcceleratorPartitionLayouts")]
+    pub accelerator_partition_layouts:
+        ::std::option::Option<::std::vec::Vec<AcceleratorPartitionLayout>>,
 }
 /// `DataCaptureConfigSummary`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -441,8 +446,18 @@ pub struct ExplainerConfig {
 pub struct MetricsConfig {
     #[serde(rename = "EnableEnhancedMetrics")]
     pub enable_enhanced_metrics: ::std::option::Option<bool>,
+    #[serde(rename = "EnableDetailedObservability")]
+    pub enable_detailed_observability: ::std::option::Option<bool>,
     #[serde(rename = "MetricPublishFrequencyInSeconds")]
     pub metric_publish_frequency_in_seconds: ::std::option::Option<i64>,
+}
+/// `CrossRegionTrafficConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct CrossRegionTrafficConfig {
+    #[serde(rename = "MaxInvocationsPerSecondPerInstance")]
+    pub max_invocations_per_second_per_instance: i64,
+    #[serde(rename = "MaxCrossRegionPercentPerEndpoint")]
+    pub max_cross_region_percent_per_endpoint: i64,
 }
 /// `InstanceMetadataServiceConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -587,6 +602,12 @@ pub struct ResourceConfig {
     pub training_plan_arn: ::std::option::Option<::std::string::String>,
     #[serde(rename = "InstancePlacementConfig")]
     pub instance_placement_config: ::std::option::Option<InstancePlacementConfig>,
+    #[serde(rename = "InstancePreferences")]
+    pub instance_preferences: ::std::option::Option<::std::vec::Vec<InstancePreference>>,
+    #[serde(rename = "SelectedInstanceType")]
+    pub selected_instance_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SelectedInstanceCount")]
+    pub selected_instance_count: ::std::option::Option<i64>,
 }
 /// `WarmPoolStatus`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -785,6 +806,8 @@ pub struct ServerlessJobConfig {
     pub evaluation_type: ::std::option::Option<::std::string::String>,
     #[serde(rename = "EvaluatorArn")]
     pub evaluator_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SequenceLength")]
+    pub sequence_length: ::std::option::Option<::std::string::String>,
 }
 /// `MlflowConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -944,6 +967,8 @@ pub struct ProductionVariantManagedInstanceScaling {
 pub struct ProductionVariantRoutingConfig {
     #[serde(rename = "RoutingStrategy")]
     pub routing_strategy: ::std::string::String,
+    #[serde(rename = "PrefixAwareRoutingConfig")]
+    pub prefix_aware_routing_config: ::std::option::Option<PrefixAwareRoutingConfig>,
 }
 /// `ProductionVariantCapacityReservationSummary`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -960,6 +985,12 @@ pub struct ProductionVariantCapacityReservationSummary {
     pub used_by_current_endpoint: ::std::option::Option<i64>,
     #[serde(rename = "Ec2CapacityReservations")]
     pub ec2_capacity_reservations: ::std::option::Option<::std::vec::Vec<Ec2CapacityReservation>>,
+}
+/// `AcceleratorPartitionLayout`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct AcceleratorPartitionLayout {
+    #[serde(rename = "AcceleratorPartitionTypes")]
+    pub accelerator_partition_types: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 /// `BlueGreenUpdatePolicy`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1038,6 +1069,9 @@ pub struct PendingProductionVariantSummary {
     pub managed_instance_scaling: ::std::option::Option<ProductionVariantManagedInstanceScaling>,
     #[serde(rename = "RoutingConfig")]
     pub routing_config: ::std::option::Option<ProductionVariantRoutingConfig>,
+    #[serde(rename = "AcceleratorPartitionLayouts")]
+    pub accelerator_partition_layouts:
+        ::std::option::Option<::std::vec::Vec<AcceleratorPartitionLayout>>,
 }
 /// `ClarifyExplainerConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1095,13 +1129,19 @@ pub struct ProcessingOutput {
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct ProcessingClusterConfig {
     #[serde(rename = "InstanceCount")]
-    pub instance_count: i64,
+    pub instance_count: ::std::option::Option<i64>,
     #[serde(rename = "InstanceType")]
-    pub instance_type: ::std::string::String,
+    pub instance_type: ::std::option::Option<::std::string::String>,
     #[serde(rename = "VolumeSizeInGB")]
     pub volume_size_in_gb: i64,
     #[serde(rename = "VolumeKmsKeyId")]
     pub volume_kms_key_id: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "InstancePreferences")]
+    pub instance_preferences: ::std::option::Option<::std::vec::Vec<ProcessingInstancePreference>>,
+    #[serde(rename = "SelectedInstanceType")]
+    pub selected_instance_type: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SelectedInstanceCount")]
+    pub selected_instance_count: ::std::option::Option<i64>,
 }
 /// `MetricDefinition`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1153,6 +1193,16 @@ pub struct InstancePlacementConfig {
     #[serde(rename = "PlacementSpecifications")]
     pub placement_specifications: ::std::option::Option<::std::vec::Vec<PlacementSpecification>>,
 }
+/// `InstancePreference`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct InstancePreference {
+    #[serde(rename = "InstanceType")]
+    pub instance_type: ::std::string::String,
+    #[serde(rename = "InstanceCount")]
+    pub instance_count: ::std::option::Option<i64>,
+    #[serde(rename = "TrainingPlanArns")]
+    pub training_plan_arns: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+}
 /// `CollectionConfiguration`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct CollectionConfiguration {
@@ -1178,6 +1228,14 @@ pub struct ProductionVariantManagedInstanceScalingScaleInPolicy {
     pub maximum_step_size: ::std::option::Option<i64>,
     #[serde(rename = "CooldownInMinutes")]
     pub cooldown_in_minutes: ::std::option::Option<i64>,
+}
+/// `PrefixAwareRoutingConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct PrefixAwareRoutingConfig {
+    #[serde(rename = "PrefixLength")]
+    pub prefix_length: ::std::option::Option<i64>,
+    #[serde(rename = "ConcurrencyThreshold")]
+    pub concurrency_threshold: ::std::option::Option<i64>,
 }
 /// `Ec2CapacityReservation`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -1325,6 +1383,14 @@ pub struct ProcessingS3Output {
 pub struct ProcessingFeatureStoreOutput {
     #[serde(rename = "FeatureGroupName")]
     pub feature_group_name: ::std::string::String,
+}
+/// `ProcessingInstancePreference`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ProcessingInstancePreference {
+    #[serde(rename = "InstanceType")]
+    pub instance_type: ::std::string::String,
+    #[serde(rename = "InstanceCount")]
+    pub instance_count: ::std::option::Option<i64>,
 }
 /// `TrainingRepositoryAuthConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

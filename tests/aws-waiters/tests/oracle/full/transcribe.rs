@@ -62,6 +62,10 @@ pub struct GetVocabularyResponse {
     pub failure_reason: ::std::option::Option<::std::string::String>,
     #[serde(rename = "DownloadUri")]
     pub download_uri: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "DataAccessRoleArn")]
+    pub data_access_role_arn: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "EncryptionConfiguration")]
+    pub encryption_configuration: ::std::option::Option<EncryptionConfiguration>,
 }
 /// `LanguageModel`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -84,6 +88,8 @@ pub struct LanguageModel {
     pub failure_reason: ::std::option::Option<::std::string::String>,
     #[serde(rename = "InputDataConfig")]
     pub input_data_config: ::std::option::Option<InputDataConfig>,
+    #[serde(rename = "EncryptionConfiguration")]
+    pub encryption_configuration: ::std::option::Option<EncryptionConfiguration>,
 }
 /// `CallAnalyticsJob`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -244,6 +250,16 @@ pub struct TranscriptionJob {
     >,
     #[serde(rename = "ToxicityDetection")]
     pub toxicity_detection: ::std::option::Option<::std::vec::Vec<ToxicityDetectionSettings>>,
+}
+/// `EncryptionConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct EncryptionConfiguration {
+    #[serde(rename = "KMSEncryptionContext")]
+    pub kms_encryption_context: ::std::option::Option<
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    >,
+    #[serde(rename = "KMSKey")]
+    pub kms_key: ::std::string::String,
 }
 /// `InputDataConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

@@ -67,8 +67,12 @@ pub struct ProtocolDetails {
     pub tls_session_resumption_mode: ::std::option::Option<::std::string::String>,
     #[serde(rename = "SetStatOption")]
     pub set_stat_option: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "SftpPorts")]
+    pub sftp_ports: ::std::option::Option<::std::vec::Vec<SftpPortWithOptions>>,
     #[serde(rename = "As2Transports")]
     pub as2_transports: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "ProxyConfig")]
+    pub proxy_config: ::std::option::Option<ProxyConfig>,
 }
 /// `EndpointDetails`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -119,6 +123,20 @@ pub struct WorkflowDetails {
 pub struct S3StorageOptions {
     #[serde(rename = "DirectoryListingOptimization")]
     pub directory_listing_optimization: ::std::option::Option<::std::string::String>,
+}
+/// `SftpPortWithOptions`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SftpPortWithOptions {
+    #[serde(rename = "SftpPort")]
+    pub sftp_port: i64,
+    #[serde(rename = "CommunicationMode")]
+    pub communication_mode: ::std::option::Option<::std::string::String>,
+}
+/// `ProxyConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ProxyConfig {
+    #[serde(rename = "SftpMode")]
+    pub sftp_mode: ::std::option::Option<::std::string::String>,
 }
 /// `WorkflowDetail`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]

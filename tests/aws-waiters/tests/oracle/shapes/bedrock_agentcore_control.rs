@@ -161,6 +161,8 @@ pub enum MemoryStatus {
     FAILED,
     #[serde(rename = "DELETING")]
     DELETING,
+    #[serde(rename = "UPDATING")]
+    UPDATING,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),

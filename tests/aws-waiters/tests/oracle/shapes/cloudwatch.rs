@@ -8,6 +8,8 @@ pub struct DescribeAlarmsOutput {
     pub composite_alarms: ::std::option::Option<::std::vec::Vec<CompositeAlarm>>,
     #[serde(rename = "MetricAlarms")]
     pub metric_alarms: ::std::option::Option<::std::vec::Vec<MetricAlarm>>,
+    #[serde(rename = "LogAlarms")]
+    pub log_alarms: ::std::option::Option<::std::vec::Vec<LogAlarm>>,
 }
 /// `GetAlarmMuteRuleOutput`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -18,3 +20,6 @@ pub struct CompositeAlarm {}
 /// `MetricAlarm`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct MetricAlarm {}
+/// `LogAlarm`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct LogAlarm {}

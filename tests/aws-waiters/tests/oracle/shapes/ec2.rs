@@ -596,6 +596,8 @@ pub enum VpcState {
     Pending,
     #[serde(rename = "available")]
     Available,
+    #[serde(rename = "deleting")]
+    Deleting,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),

@@ -57,6 +57,8 @@ pub enum ScanStatus {
     LIMITEXCEEDED,
     #[serde(rename = "IMAGE_ARCHIVED")]
     IMAGEARCHIVED,
+    #[serde(rename = "IMAGE_SIZE_EXCEEDED")]
+    IMAGESIZEEXCEEDED,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),

@@ -25,6 +25,12 @@ pub struct DescribeNodegroupResponse {
     #[serde(rename = "nodegroup")]
     pub nodegroup: ::std::option::Option<Nodegroup>,
 }
+/// `DescribeUpdateResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DescribeUpdateResponse {
+    #[serde(rename = "update")]
+    pub update: ::std::option::Option<Update>,
+}
 /// `Addon`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct Addon {
@@ -48,6 +54,12 @@ pub struct FargateProfile {
 pub struct Nodegroup {
     #[serde(rename = "status")]
     pub status: ::std::option::Option<NodegroupStatus>,
+}
+/// `Update`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct Update {
+    #[serde(rename = "status")]
+    pub status: ::std::option::Option<UpdateStatus>,
 }
 /// `AddonStatus` (an enum).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -125,6 +137,21 @@ pub enum NodegroupStatus {
     DELETEFAILED,
     #[serde(rename = "DEGRADED")]
     DEGRADED,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `UpdateStatus` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum UpdateStatus {
+    #[serde(rename = "InProgress")]
+    InProgress,
+    #[serde(rename = "Failed")]
+    Failed,
+    #[serde(rename = "Cancelled")]
+    Cancelled,
+    #[serde(rename = "Successful")]
+    Successful,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),

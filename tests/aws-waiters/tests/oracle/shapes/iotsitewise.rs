@@ -132,6 +132,12 @@ pub enum PropertyDataType {
     BOOLEAN,
     #[serde(rename = "STRUCT")]
     STRUCT,
+    #[serde(rename = "VIDEO")]
+    VIDEO,
+    #[serde(rename = "ANNOTATION")]
+    ANNOTATION,
+    #[serde(rename = "JSON")]
+    JSON,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),

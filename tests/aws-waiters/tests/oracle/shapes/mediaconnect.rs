@@ -7,6 +7,12 @@ pub struct DescribeFlowResponse {
     #[serde(rename = "Flow")]
     pub flow: ::std::option::Option<Flow>,
 }
+/// `GetDestinationEndpointResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct GetDestinationEndpointResponse {
+    #[serde(rename = "DestinationEndpoint")]
+    pub destination_endpoint: DestinationEndpoint,
+}
 /// `GetRouterInputResponse`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct GetRouterInputResponse {
@@ -18,6 +24,12 @@ pub struct GetRouterInputResponse {
 pub struct GetRouterOutputResponse {
     #[serde(rename = "RouterOutput")]
     pub router_output: RouterOutput,
+}
+/// `GetSourceEndpointResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct GetSourceEndpointResponse {
+    #[serde(rename = "SourceEndpoint")]
+    pub source_endpoint: SourceEndpoint,
 }
 /// `Flow`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -36,6 +48,44 @@ pub struct Flow {
     pub source: Source,
     #[serde(rename = "Status")]
     pub status: Status,
+}
+/// `DestinationEndpoint`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpoint {
+    #[serde(rename = "Name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "Arn")]
+    pub arn: ::std::string::String,
+    #[serde(rename = "Id")]
+    pub id: ::std::string::String,
+    #[serde(rename = "Description")]
+    pub description: ::std::string::String,
+    #[serde(rename = "RegionName")]
+    pub region_name: ::std::string::String,
+    #[serde(rename = "CreatedAt")]
+    pub created_at: ::std::string::String,
+    #[serde(rename = "UpdatedAt")]
+    pub updated_at: ::std::string::String,
+    #[serde(rename = "LifecycleManagement")]
+    pub lifecycle_management: EndpointLifecycle,
+    #[serde(rename = "Messages")]
+    pub messages: ::std::vec::Vec<DestinationEndpointMessage>,
+    #[serde(rename = "DestinationType")]
+    pub destination_type: DestinationEndpointType,
+    #[serde(rename = "Configuration")]
+    pub configuration: DestinationEndpointConfiguration,
+    #[serde(rename = "ResourceShareOwnership")]
+    pub resource_share_ownership: ResourceShareOwnership,
+    #[serde(rename = "ResourceShareDetails")]
+    pub resource_share_details: ResourceShareDetails,
+    #[serde(rename = "RegistrationState")]
+    pub registration_state: DestinationEndpointRegistrationState,
+    #[serde(rename = "ConnectionState")]
+    pub connection_state: DestinationEndpointConnectionState,
+    #[serde(rename = "AssociatedResourceDetails")]
+    pub associated_resource_details: DestinationEndpointAssociatedResourceDetails,
+    #[serde(rename = "Tags")]
+    pub tags: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
 }
 /// `RouterInput`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -80,6 +130,10 @@ pub struct RouterInput {
     pub maintenance_type: MaintenanceType,
     #[serde(rename = "MaintenanceConfiguration")]
     pub maintenance_configuration: MaintenanceConfiguration,
+    #[serde(rename = "ContentQualityAnalysisType")]
+    pub content_quality_analysis_type: RouterContentQualityAnalysisType,
+    #[serde(rename = "ContentQualityAnalysisConfiguration")]
+    pub content_quality_analysis_configuration: RouterContentQualityAnalysisConfiguration,
 }
 /// `RouterOutput`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -122,6 +176,48 @@ pub struct RouterOutput {
     pub maintenance_type: MaintenanceType,
     #[serde(rename = "MaintenanceConfiguration")]
     pub maintenance_configuration: MaintenanceConfiguration,
+    #[serde(rename = "FabricConfiguration")]
+    pub fabric_configuration: FabricConfiguration,
+}
+/// `SourceEndpoint`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpoint {
+    #[serde(rename = "Name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "Arn")]
+    pub arn: ::std::string::String,
+    #[serde(rename = "Id")]
+    pub id: ::std::string::String,
+    #[serde(rename = "Description")]
+    pub description: ::std::string::String,
+    #[serde(rename = "RegionName")]
+    pub region_name: ::std::string::String,
+    #[serde(rename = "CreatedAt")]
+    pub created_at: ::std::string::String,
+    #[serde(rename = "UpdatedAt")]
+    pub updated_at: ::std::string::String,
+    #[serde(rename = "LifecycleManagement")]
+    pub lifecycle_management: EndpointLifecycle,
+    #[serde(rename = "Messages")]
+    pub messages: ::std::vec::Vec<SourceEndpointMessage>,
+    #[serde(rename = "SourceType")]
+    pub source_type: SourceEndpointType,
+    #[serde(rename = "Configuration")]
+    pub configuration: SourceEndpointConfiguration,
+    #[serde(rename = "ResourceShareOwnership")]
+    pub resource_share_ownership: ResourceShareOwnership,
+    #[serde(rename = "ResourceShareDetails")]
+    pub resource_share_details: ResourceShareDetails,
+    #[serde(rename = "RegistrationState")]
+    pub registration_state: SourceEndpointRegistrationState,
+    #[serde(rename = "ConnectionState")]
+    pub connection_state: SourceEndpointConnectionState,
+    #[serde(rename = "ConnectedDestinations")]
+    pub connected_destinations: ::std::vec::Vec<::std::string::String>,
+    #[serde(rename = "AssociatedResourceDetails")]
+    pub associated_resource_details: SourceEndpointAssociatedResourceDetails,
+    #[serde(rename = "Tags")]
+    pub tags: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
 }
 /// `Entitlement`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -170,6 +266,93 @@ pub enum Status {
     #[serde(untagged)]
     Unknown(::std::string::String),
 }
+/// `EndpointLifecycle` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum EndpointLifecycle {
+    #[serde(rename = "MANAGED")]
+    MANAGED,
+    #[serde(rename = "UNMANAGED")]
+    UNMANAGED,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `DestinationEndpointMessage`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpointMessage {
+    #[serde(rename = "Code")]
+    pub code: ::std::string::String,
+    #[serde(rename = "Message")]
+    pub message: ::std::string::String,
+}
+/// `DestinationEndpointType` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum DestinationEndpointType {
+    #[serde(rename = "STANDARD")]
+    STANDARD,
+    #[serde(rename = "ROUTER_INPUT")]
+    ROUTERINPUT,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `DestinationEndpointConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpointConfiguration {
+    #[serde(rename = "RouterInput")]
+    pub router_input: ::std::option::Option<RouterInputDestinationEndpointConfiguration>,
+}
+/// `ResourceShareOwnership` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum ResourceShareOwnership {
+    #[serde(rename = "OWNED")]
+    OWNED,
+    #[serde(rename = "CONSUMED")]
+    CONSUMED,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `ResourceShareDetails` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct ResourceShareDetails {}
+/// `DestinationEndpointRegistrationState` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum DestinationEndpointRegistrationState {
+    #[serde(rename = "REGISTERED")]
+    REGISTERED,
+    #[serde(rename = "REGISTERING")]
+    REGISTERING,
+    #[serde(rename = "DEREGISTERING")]
+    DEREGISTERING,
+    #[serde(rename = "REGISTRATION_FAILED")]
+    REGISTRATIONFAILED,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `DestinationEndpointConnectionState` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum DestinationEndpointConnectionState {
+    #[serde(rename = "CONNECTED")]
+    CONNECTED,
+    #[serde(rename = "DISCONNECTED")]
+    DISCONNECTED,
+    #[serde(rename = "CONNECTING")]
+    CONNECTING,
+    #[serde(rename = "DISCONNECTING")]
+    DISCONNECTING,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `DestinationEndpointAssociatedResourceDetails` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpointAssociatedResourceDetails {
+    #[serde(rename = "RouterInput")]
+    pub router_input:
+        ::std::option::Option<RouterInputDestinationEndpointAssociatedResourceDetails>,
+}
 /// `RouterInputState` (an enum).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub enum RouterInputState {
@@ -210,13 +393,18 @@ pub enum RouterInputType {
     MEDIACONNECTFLOW,
     #[serde(rename = "MEDIALIVE_CHANNEL")]
     MEDIALIVECHANNEL,
+    #[serde(rename = "DESTINATION_ENDPOINT")]
+    DESTINATIONENDPOINT,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),
 }
 /// `RouterInputConfiguration` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
-pub struct RouterInputConfiguration {}
+pub struct RouterInputConfiguration {
+    #[serde(rename = "DestinationEndpoint")]
+    pub destination_endpoint: ::std::option::Option<DestinationEndpointRouterInputConfiguration>,
+}
 /// `RouterInputTier` (an enum).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub enum RouterInputTier {
@@ -226,6 +414,10 @@ pub enum RouterInputTier {
     INPUT50,
     #[serde(rename = "INPUT_20")]
     INPUT20,
+    #[serde(rename = "INPUT_500")]
+    INPUT500,
+    #[serde(rename = "INPUT_250")]
+    INPUT250,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),
@@ -257,7 +449,10 @@ pub struct RouterInputTransitEncryption {
 }
 /// `RouterInputStreamDetails` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
-pub struct RouterInputStreamDetails {}
+pub struct RouterInputStreamDetails {
+    #[serde(rename = "DestinationEndpoint")]
+    pub destination_endpoint: ::std::option::Option<DestinationEndpointRouterInputStreamDetails>,
+}
 /// `MaintenanceType` (an enum).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub enum MaintenanceType {
@@ -272,6 +467,18 @@ pub enum MaintenanceType {
 /// `MaintenanceConfiguration` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct MaintenanceConfiguration {}
+/// `RouterContentQualityAnalysisType` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum RouterContentQualityAnalysisType {
+    #[serde(rename = "CONTENT_LEVEL")]
+    CONTENTLEVEL,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `RouterContentQualityAnalysisConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterContentQualityAnalysisConfiguration {}
 /// `RouterOutputState` (an enum).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub enum RouterOutputState {
@@ -308,13 +515,18 @@ pub enum RouterOutputType {
     MEDIACONNECTFLOW,
     #[serde(rename = "MEDIALIVE_INPUT")]
     MEDIALIVEINPUT,
+    #[serde(rename = "SOURCE_ENDPOINT")]
+    SOURCEENDPOINT,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),
 }
 /// `RouterOutputConfiguration` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
-pub struct RouterOutputConfiguration {}
+pub struct RouterOutputConfiguration {
+    #[serde(rename = "SourceEndpoint")]
+    pub source_endpoint: ::std::option::Option<SourceEndpointRouterOutputConfiguration>,
+}
 /// `RouterOutputRoutedState` (an enum).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub enum RouterOutputRoutedState {
@@ -337,6 +549,10 @@ pub enum RouterOutputTier {
     OUTPUT50,
     #[serde(rename = "OUTPUT_20")]
     OUTPUT20,
+    #[serde(rename = "OUTPUT_500")]
+    OUTPUT500,
+    #[serde(rename = "OUTPUT_250")]
+    OUTPUT250,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),
@@ -351,7 +567,149 @@ pub struct RouterOutputMessage {
 }
 /// `RouterOutputStreamDetails` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
-pub struct RouterOutputStreamDetails {}
+pub struct RouterOutputStreamDetails {
+    #[serde(rename = "SourceEndpoint")]
+    pub source_endpoint: ::std::option::Option<SourceEndpointRouterOutputStreamDetails>,
+}
+/// `FabricConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct FabricConfiguration {
+    #[serde(rename = "RecoveryLatencyMode")]
+    pub recovery_latency_mode: FabricLatencyMode,
+}
+/// `SourceEndpointMessage`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpointMessage {
+    #[serde(rename = "Code")]
+    pub code: ::std::string::String,
+    #[serde(rename = "Message")]
+    pub message: ::std::string::String,
+}
+/// `SourceEndpointType` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum SourceEndpointType {
+    #[serde(rename = "STANDARD")]
+    STANDARD,
+    #[serde(rename = "ROUTER_OUTPUT")]
+    ROUTEROUTPUT,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `SourceEndpointConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpointConfiguration {
+    #[serde(rename = "RouterOutput")]
+    pub router_output: ::std::option::Option<RouterOutputSourceEndpointConfiguration>,
+}
+/// `SourceEndpointRegistrationState` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum SourceEndpointRegistrationState {
+    #[serde(rename = "REGISTERED")]
+    REGISTERED,
+    #[serde(rename = "REGISTERING")]
+    REGISTERING,
+    #[serde(rename = "DEREGISTERING")]
+    DEREGISTERING,
+    #[serde(rename = "REGISTRATION_FAILED")]
+    REGISTRATIONFAILED,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `SourceEndpointConnectionState` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum SourceEndpointConnectionState {
+    #[serde(rename = "CONNECTED")]
+    CONNECTED,
+    #[serde(rename = "DISCONNECTED")]
+    DISCONNECTED,
+    #[serde(rename = "CONNECTING")]
+    CONNECTING,
+    #[serde(rename = "DISCONNECTING")]
+    DISCONNECTING,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `SourceEndpointAssociatedResourceDetails` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpointAssociatedResourceDetails {
+    #[serde(rename = "RouterOutput")]
+    pub router_output: ::std::option::Option<RouterOutputSourceEndpointAssociatedResourceDetails>,
+}
+/// `RouterInputDestinationEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterInputDestinationEndpointConfiguration {
+    #[serde(rename = "RouterInputArn")]
+    pub router_input_arn: ::std::string::String,
+}
+/// `RouterInputDestinationEndpointAssociatedResourceDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterInputDestinationEndpointAssociatedResourceDetails {
+    #[serde(rename = "Name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "MaximumBitrate")]
+    pub maximum_bitrate: i64,
+    #[serde(rename = "State")]
+    pub state: RouterInputState,
+    #[serde(rename = "Messages")]
+    pub messages: ::std::vec::Vec<RouterInputMessage>,
+}
+/// `DestinationEndpointRouterInputConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpointRouterInputConfiguration {
+    #[serde(rename = "EndpointLifecycleManagement")]
+    pub endpoint_lifecycle_management: EndpointLifecycle,
+    #[serde(rename = "SourceTransitDecryption")]
+    pub source_transit_decryption: EndpointEncryptionConfiguration,
+}
 /// `RouterInputTransitEncryptionKeyConfiguration` (a union).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct RouterInputTransitEncryptionKeyConfiguration {}
+/// `DestinationEndpointRouterInputStreamDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct DestinationEndpointRouterInputStreamDetails {}
+/// `SourceEndpointRouterOutputConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpointRouterOutputConfiguration {
+    #[serde(rename = "EndpointLifecycleManagement")]
+    pub endpoint_lifecycle_management: EndpointLifecycle,
+    #[serde(rename = "DestinationTransitEncryption")]
+    pub destination_transit_encryption: EndpointEncryptionConfiguration,
+}
+/// `SourceEndpointRouterOutputStreamDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SourceEndpointRouterOutputStreamDetails {}
+/// `FabricLatencyMode` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum FabricLatencyMode {
+    #[serde(rename = "BALANCED")]
+    BALANCED,
+    #[serde(rename = "LOW_LATENCY")]
+    LOWLATENCY,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `RouterOutputSourceEndpointConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterOutputSourceEndpointConfiguration {
+    #[serde(rename = "RouterOutputArn")]
+    pub router_output_arn: ::std::string::String,
+}
+/// `RouterOutputSourceEndpointAssociatedResourceDetails`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct RouterOutputSourceEndpointAssociatedResourceDetails {
+    #[serde(rename = "Name")]
+    pub name: ::std::string::String,
+    #[serde(rename = "MaximumBitrate")]
+    pub maximum_bitrate: i64,
+    #[serde(rename = "State")]
+    pub state: RouterOutputState,
+    #[serde(rename = "Messages")]
+    pub messages: ::std::vec::Vec<RouterOutputMessage>,
+}
+/// `EndpointEncryptionConfiguration` (a union).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct EndpointEncryptionConfiguration {}

@@ -7,6 +7,12 @@ pub struct GetChangeResponse {
     #[serde(rename = "ChangeInfo")]
     pub change_info: ChangeInfo,
 }
+/// `GetHealthCheckSourceResponse`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct GetHealthCheckSourceResponse {
+    #[serde(rename = "HealthCheckSource")]
+    pub health_check_source: HealthCheckSource,
+}
 /// `ChangeInfo`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct ChangeInfo {
@@ -16,6 +22,16 @@ pub struct ChangeInfo {
     pub status: ChangeStatus,
     #[serde(rename = "SubmittedAt")]
     pub submitted_at: ::std::string::String,
+}
+/// `HealthCheckSource`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct HealthCheckSource {
+    #[serde(rename = "HealthCheckSourceId")]
+    pub health_check_source_id: ::std::string::String,
+    #[serde(rename = "HealthCheckSourceStatus")]
+    pub health_check_source_status: HealthCheckSourceStatus,
+    #[serde(rename = "HealthCheckSourceConfig")]
+    pub health_check_source_config: HealthCheckSourceConfig,
 }
 /// `ChangeStatus` (an enum).
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
@@ -27,4 +43,45 @@ pub enum ChangeStatus {
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),
+}
+/// `HealthCheckSourceStatus` (an enum).
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub enum HealthCheckSourceStatus {
+    #[serde(rename = "CREATE_PENDING")]
+    CREATEPENDING,
+    #[serde(rename = "CREATE_IN_PROGRESS")]
+    CREATEINPROGRESS,
+    #[serde(rename = "CREATE_COMPLETED")]
+    CREATECOMPLETED,
+    #[serde(rename = "CREATE_FAILED")]
+    CREATEFAILED,
+    #[serde(rename = "DELETE_PENDING")]
+    DELETEPENDING,
+    #[serde(rename = "DELETE_IN_PROGRESS")]
+    DELETEINPROGRESS,
+    #[serde(rename = "DELETE_COMPLETED")]
+    DELETECOMPLETED,
+    #[serde(rename = "DELETE_FAILED")]
+    DELETEFAILED,
+    /// A value this client does not know.
+    #[serde(untagged)]
+    Unknown(::std::string::String),
+}
+/// `HealthCheckSourceConfig`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct HealthCheckSourceConfig {
+    #[serde(rename = "VpcId")]
+    pub vpc_id: ::std::string::String,
+    #[serde(rename = "SubnetConfigurationList")]
+    pub subnet_configuration_list: ::std::vec::Vec<SubnetConfiguration>,
+}
+/// `SubnetConfiguration`.
+#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
+pub struct SubnetConfiguration {
+    #[serde(rename = "SubnetId")]
+    pub subnet_id: ::std::string::String,
+    #[serde(rename = "AvailabilityZoneId")]
+    pub availability_zone_id: ::std::string::String,
+    #[serde(rename = "SecurityGroupIdList")]
+    pub security_group_id_list: ::std::vec::Vec<::std::string::String>,
 }

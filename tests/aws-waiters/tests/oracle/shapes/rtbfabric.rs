@@ -151,6 +151,10 @@ pub enum LinkStatus {
     ISOLATED,
     #[serde(rename = "PENDING_RESTORATION")]
     PENDINGRESTORATION,
+    #[serde(rename = "CREATE_FAILED")]
+    CREATEFAILED,
+    #[serde(rename = "DELETE_FAILED")]
+    DELETEFAILED,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),
@@ -173,6 +177,10 @@ pub enum RuleStatus {
     DELETED,
     #[serde(rename = "FAILED")]
     FAILED,
+    #[serde(rename = "CREATE_FAILED")]
+    CREATEFAILED,
+    #[serde(rename = "DELETE_FAILED")]
+    DELETEFAILED,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),
@@ -198,6 +206,10 @@ pub enum RequesterGatewayStatus {
     PENDINGISOLATION,
     #[serde(rename = "PENDING_RESTORATION")]
     PENDINGRESTORATION,
+    #[serde(rename = "CREATE_FAILED")]
+    CREATEFAILED,
+    #[serde(rename = "DELETE_FAILED")]
+    DELETEFAILED,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),
@@ -223,6 +235,10 @@ pub enum ResponderGatewayStatus {
     PENDINGISOLATION,
     #[serde(rename = "PENDING_RESTORATION")]
     PENDINGRESTORATION,
+    #[serde(rename = "CREATE_FAILED")]
+    CREATEFAILED,
+    #[serde(rename = "DELETE_FAILED")]
+    DELETEFAILED,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),

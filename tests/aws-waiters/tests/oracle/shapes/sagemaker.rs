@@ -165,6 +165,10 @@ pub enum NotebookInstanceStatus {
     Deleting,
     #[serde(rename = "Updating")]
     Updating,
+    #[serde(rename = "PendingMaintenance")]
+    PendingMaintenance,
+    #[serde(rename = "InMaintenance")]
+    InMaintenance,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),
@@ -301,10 +305,6 @@ pub struct TransformResources {
 /// `ProcessingClusterConfig`.
 #[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
 pub struct ProcessingClusterConfig {
-    #[serde(rename = "InstanceCount")]
-    pub instance_count: i64,
-    #[serde(rename = "InstanceType")]
-    pub instance_type: ProcessingInstanceType,
     #[serde(rename = "VolumeSizeInGB")]
     pub volume_size_in_gb: i64,
 }
@@ -533,149 +533,6 @@ pub enum TransformInstanceType {
     MlG624xlarge,
     #[serde(rename = "ml.g6.48xlarge")]
     MlG648xlarge,
-    /// A value this client does not know.
-    #[serde(untagged)]
-    Unknown(::std::string::String),
-}
-/// `ProcessingInstanceType` (an enum).
-#[derive(::waiter_runtime::Searchable, ::serde::Deserialize)]
-pub enum ProcessingInstanceType {
-    #[serde(rename = "ml.t3.medium")]
-    MlT3Medium,
-    #[serde(rename = "ml.t3.large")]
-    MlT3Large,
-    #[serde(rename = "ml.t3.xlarge")]
-    MlT3Xlarge,
-    #[serde(rename = "ml.t3.2xlarge")]
-    MlT32xlarge,
-    #[serde(rename = "ml.m4.xlarge")]
-    MlM4Xlarge,
-    #[serde(rename = "ml.m4.2xlarge")]
-    MlM42xlarge,
-    #[serde(rename = "ml.m4.4xlarge")]
-    MlM44xlarge,
-    #[serde(rename = "ml.m4.10xlarge")]
-    MlM410xlarge,
-    #[serde(rename = "ml.m4.16xlarge")]
-    MlM416xlarge,
-    #[serde(rename = "ml.c4.xlarge")]
-    MlC4Xlarge,
-    #[serde(rename = "ml.c4.2xlarge")]
-    MlC42xlarge,
-    #[serde(rename = "ml.c4.4xlarge")]
-    MlC44xlarge,
-    #[serde(rename = "ml.c4.8xlarge")]
-    MlC48xlarge,
-    #[serde(rename = "ml.p2.xlarge")]
-    MlP2Xlarge,
-    #[serde(rename = "ml.p2.8xlarge")]
-    MlP28xlarge,
-    #[serde(rename = "ml.p2.16xlarge")]
-    MlP216xlarge,
-    #[serde(rename = "ml.p3.2xlarge")]
-    MlP32xlarge,
-    #[serde(rename = "ml.p3.8xlarge")]
-    MlP38xlarge,
-    #[serde(rename = "ml.p3.16xlarge")]
-    MlP316xlarge,
-    #[serde(rename = "ml.c5.xlarge")]
-    MlC5Xlarge,
-    #[serde(rename = "ml.c5.2xlarge")]
-    MlC52xlarge,
-    #[serde(rename = "ml.c5.4xlarge")]
-    MlC54xlarge,
-    #[serde(rename = "ml.c5.9xlarge")]
-    MlC59xlarge,
-    #[serde(rename = "ml.c5.18xlarge")]
-    MlC518xlarge,
-    #[serde(rename = "ml.m5.large")]
-    MlM5Large,
-    #[serde(rename = "ml.m5.xlarge")]
-    MlM5Xlarge,
-    #[serde(rename = "ml.m5.2xlarge")]
-    MlM52xlarge,
-    #[serde(rename = "ml.m5.4xlarge")]
-    MlM54xlarge,
-    #[serde(rename = "ml.m5.12xlarge")]
-    MlM512xlarge,
-    #[serde(rename = "ml.m5.24xlarge")]
-    MlM524xlarge,
-    #[serde(rename = "ml.r5.large")]
-    MlR5Large,
-    #[serde(rename = "ml.r5.xlarge")]
-    MlR5Xlarge,
-    #[serde(rename = "ml.r5.2xlarge")]
-    MlR52xlarge,
-    #[serde(rename = "ml.r5.4xlarge")]
-    MlR54xlarge,
-    #[serde(rename = "ml.r5.8xlarge")]
-    MlR58xlarge,
-    #[serde(rename = "ml.r5.12xlarge")]
-    MlR512xlarge,
-    #[serde(rename = "ml.r5.16xlarge")]
-    MlR516xlarge,
-    #[serde(rename = "ml.r5.24xlarge")]
-    MlR524xlarge,
-    #[serde(rename = "ml.g4dn.xlarge")]
-    MlG4dnXlarge,
-    #[serde(rename = "ml.g4dn.2xlarge")]
-    MlG4dn2xlarge,
-    #[serde(rename = "ml.g4dn.4xlarge")]
-    MlG4dn4xlarge,
-    #[serde(rename = "ml.g4dn.8xlarge")]
-    MlG4dn8xlarge,
-    #[serde(rename = "ml.g4dn.12xlarge")]
-    MlG4dn12xlarge,
-    #[serde(rename = "ml.g4dn.16xlarge")]
-    MlG4dn16xlarge,
-    #[serde(rename = "ml.g5.xlarge")]
-    MlG5Xlarge,
-    #[serde(rename = "ml.g5.2xlarge")]
-    MlG52xlarge,
-    #[serde(rename = "ml.g5.4xlarge")]
-    MlG54xlarge,
-    #[serde(rename = "ml.g5.8xlarge")]
-    MlG58xlarge,
-    #[serde(rename = "ml.g5.16xlarge")]
-    MlG516xlarge,
-    #[serde(rename = "ml.g5.12xlarge")]
-    MlG512xlarge,
-    #[serde(rename = "ml.g5.24xlarge")]
-    MlG524xlarge,
-    #[serde(rename = "ml.g5.48xlarge")]
-    MlG548xlarge,
-    #[serde(rename = "ml.r5d.large")]
-    MlR5dLarge,
-    #[serde(rename = "ml.r5d.xlarge")]
-    MlR5dXlarge,
-    #[serde(rename = "ml.r5d.2xlarge")]
-    MlR5d2xlarge,
-    #[serde(rename = "ml.r5d.4xlarge")]
-    MlR5d4xlarge,
-    #[serde(rename = "ml.r5d.8xlarge")]
-    MlR5d8xlarge,
-    #[serde(rename = "ml.r5d.12xlarge")]
-    MlR5d12xlarge,
-    #[serde(rename = "ml.r5d.16xlarge")]
-    MlR5d16xlarge,
-    #[serde(rename = "ml.r5d.24xlarge")]
-    MlR5d24xlarge,
-    #[serde(rename = "ml.g6.xlarge")]
-    MlG6Xlarge,
-    #[serde(rename = "ml.g6.2xlarge")]
-    MlG62xlarge,
-    #[serde(rename = "ml.g6.4xlarge")]
-    MlG64xlarge,
-    #[serde(rename = "ml.g6.8xlarge")]
-    MlG68xlarge,
-    #[serde(rename = "ml.g6.12xlarge")]
-    MlG612xlarge,
-    #[serde(rename = "ml.g6.16xlarge")]
-    MlG616xlarge,
-    #[serde(rename = "ml.g6.24xlarge")]
-    MlG624xlarge,
-    #[serde(rename = "ml.g6.48xlarge")]
-    MlG648xlarge,
     #[serde(rename = "ml.g6e.xlarge")]
     MlG6eXlarge,
     #[serde(rename = "ml.g6e.2xlarge")]
@@ -692,108 +549,6 @@ pub enum ProcessingInstanceType {
     MlG6e24xlarge,
     #[serde(rename = "ml.g6e.48xlarge")]
     MlG6e48xlarge,
-    #[serde(rename = "ml.m6i.large")]
-    MlM6iLarge,
-    #[serde(rename = "ml.m6i.xlarge")]
-    MlM6iXlarge,
-    #[serde(rename = "ml.m6i.2xlarge")]
-    MlM6i2xlarge,
-    #[serde(rename = "ml.m6i.4xlarge")]
-    MlM6i4xlarge,
-    #[serde(rename = "ml.m6i.8xlarge")]
-    MlM6i8xlarge,
-    #[serde(rename = "ml.m6i.12xlarge")]
-    MlM6i12xlarge,
-    #[serde(rename = "ml.m6i.16xlarge")]
-    MlM6i16xlarge,
-    #[serde(rename = "ml.m6i.24xlarge")]
-    MlM6i24xlarge,
-    #[serde(rename = "ml.m6i.32xlarge")]
-    MlM6i32xlarge,
-    #[serde(rename = "ml.c6i.xlarge")]
-    MlC6iXlarge,
-    #[serde(rename = "ml.c6i.2xlarge")]
-    MlC6i2xlarge,
-    #[serde(rename = "ml.c6i.4xlarge")]
-    MlC6i4xlarge,
-    #[serde(rename = "ml.c6i.8xlarge")]
-    MlC6i8xlarge,
-    #[serde(rename = "ml.c6i.12xlarge")]
-    MlC6i12xlarge,
-    #[serde(rename = "ml.c6i.16xlarge")]
-    MlC6i16xlarge,
-    #[serde(rename = "ml.c6i.24xlarge")]
-    MlC6i24xlarge,
-    #[serde(rename = "ml.c6i.32xlarge")]
-    MlC6i32xlarge,
-    #[serde(rename = "ml.m7i.large")]
-    MlM7iLarge,
-    #[serde(rename = "ml.m7i.xlarge")]
-    MlM7iXlarge,
-    #[serde(rename = "ml.m7i.2xlarge")]
-    MlM7i2xlarge,
-    #[serde(rename = "ml.m7i.4xlarge")]
-    MlM7i4xlarge,
-    #[serde(rename = "ml.m7i.8xlarge")]
-    MlM7i8xlarge,
-    #[serde(rename = "ml.m7i.12xlarge")]
-    MlM7i12xlarge,
-    #[serde(rename = "ml.m7i.16xlarge")]
-    MlM7i16xlarge,
-    #[serde(rename = "ml.m7i.24xlarge")]
-    MlM7i24xlarge,
-    #[serde(rename = "ml.m7i.48xlarge")]
-    MlM7i48xlarge,
-    #[serde(rename = "ml.c7i.large")]
-    MlC7iLarge,
-    #[serde(rename = "ml.c7i.xlarge")]
-    MlC7iXlarge,
-    #[serde(rename = "ml.c7i.2xlarge")]
-    MlC7i2xlarge,
-    #[serde(rename = "ml.c7i.4xlarge")]
-    MlC7i4xlarge,
-    #[serde(rename = "ml.c7i.8xlarge")]
-    MlC7i8xlarge,
-    #[serde(rename = "ml.c7i.12xlarge")]
-    MlC7i12xlarge,
-    #[serde(rename = "ml.c7i.16xlarge")]
-    MlC7i16xlarge,
-    #[serde(rename = "ml.c7i.24xlarge")]
-    MlC7i24xlarge,
-    #[serde(rename = "ml.c7i.48xlarge")]
-    MlC7i48xlarge,
-    #[serde(rename = "ml.r7i.large")]
-    MlR7iLarge,
-    #[serde(rename = "ml.r7i.xlarge")]
-    MlR7iXlarge,
-    #[serde(rename = "ml.r7i.2xlarge")]
-    MlR7i2xlarge,
-    #[serde(rename = "ml.r7i.4xlarge")]
-    MlR7i4xlarge,
-    #[serde(rename = "ml.r7i.8xlarge")]
-    MlR7i8xlarge,
-    #[serde(rename = "ml.r7i.12xlarge")]
-    MlR7i12xlarge,
-    #[serde(rename = "ml.r7i.16xlarge")]
-    MlR7i16xlarge,
-    #[serde(rename = "ml.r7i.24xlarge")]
-    MlR7i24xlarge,
-    #[serde(rename = "ml.r7i.48xlarge")]
-    MlR7i48xlarge,
-    #[serde(rename = "ml.p5.4xlarge")]
-    MlP54xlarge,
-    #[serde(rename = "ml.g7e.2xlarge")]
-    MlG7e2xlarge,
-    #[serde(rename = "ml.g7e.4xlarge")]
-    MlG7e4xlarge,
-    #[serde(rename = "ml.g7e.8xlarge")]
-    MlG7e8xlarge,
-    #[serde(rename = "ml.g7e.12xlarge")]
-    MlG7e12xlarge,
-    #[serde(rename = "ml.g7e.24xlarge")]
-    MlG7e24xlarge,
-    #[serde(rename = "ml.g7e.48xlarge")]
-    MlG7e48xlarge,
     /// A value this client does not know.
     #[serde(untagged)]
     Unknown(::std::string::String),
