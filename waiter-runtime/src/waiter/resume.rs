@@ -12,9 +12,10 @@ use super::stream::WaiterStream;
 impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// This waiter, taking up the wait `checkpoint` describes (see [`WaitCheckpoint`]): the
     /// same deadline (`started_at + max_wait`, by the wall clock), poll count, successes in a
-    /// row and backoff position; its first poll comes when the checkpoint planned it, or at
-    /// once if that time has passed. The waiter's options (delays, retries, observer...) are
-    /// this waiter's: set them as the first process did.
+    /// row, backoff position and jitter; its first poll comes when the checkpoint planned it,
+    /// at once if that time has passed, and never past the deadline (a planned poll later than
+    /// the last poll could leave is that last poll). The waiter's options (delays, retries,
+    /// observer...) are this waiter's: set them as the first process did.
     ///
     /// A checkpoint of another format, another waiter, another definition of this waiter,
     /// another input (the `wait_until_*` arguments or [`checkpoint_key`](Self::checkpoint_key)

@@ -75,6 +75,10 @@ type BoxObserver<'a> = Box<dyn FnMut(&PollEvent) + Send + 'a>;
 ///   flight is cancelled and no request is sent after.
 /// * [`stream`](Self::stream) gives the same wait as a stream of `(index, result)`, in the
 ///   order the waiters finish.
+/// * [`checkpoints`](Self::checkpoints) records where the set stands as it runs, and
+///   [`resume`](Self::resume) takes the whole set up from its checkpoint after a restart:
+///   finished members are not polled again, the others go on from their own checkpoints under
+///   the first deadline.
 ///
 /// Every poll runs in the waiter's [`PollScope`](crate::poll_scope::PollScope), inside the
 /// `WaitAll`'s task: a client's retries, retry quota and adaptive rate limiter work as they do
