@@ -62,7 +62,7 @@ use std::future::{Future, poll_fn};
 use std::pin::{Pin, pin};
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use tokio::time::Instant;
 
@@ -228,6 +228,21 @@ pub(crate) fn now() -> Instant {
         Instant::from_std(std::time::Instant::now())
     } else {
         Instant::now()
+    }
+}
+
+/// The wall clock as the current caller's clock sees it: `SystemTime::now()` read once per
+/// process, then the time [`now`] measured since. Checkpoints count the wall-clock time between
+/// two processes with it; within a process, a start and a later time differ by what the
+/// waiter's clock measured (tokio's paused clock in tests, which the system's wall clock does
+/// not follow), and a wall clock set back or forward meanwhile does not move them.
+pub(crate) fn wall_now() -> SystemTime {
+    static ANCHOR: OnceLock<(SystemTime, std::time::Instant)> = OnceLock::new();
+    let (wall, at) = *ANCHOR.get_or_init(|| (SystemTime::now(), std::time::Instant::now()));
+    let now = now().into_std();
+    match now.checked_duration_since(at) {
+        Some(since) => wall.checked_add(since).unwrap_or(wall),
+        None => wall.checked_sub(at - now).unwrap_or(wall),
     }
 }
 

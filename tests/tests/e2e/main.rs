@@ -9,6 +9,7 @@ mod acceptors;
 mod adaptive;
 mod aws_waiters;
 mod blocking;
+mod checkpoints;
 mod demo;
 mod http_layers;
 mod layer_failures;

@@ -9,7 +9,8 @@
 //! (the calling thread's) and calling differ. Retries inside the poll follow the same rule
 //! ([`Retrier::run_blocking`] inside a poll returns the errors the acceptors name at once),
 //! and a [`Retrier`] shares its quota and adaptive rate limiter between blocking and async
-//! callers.
+//! callers. [`Waiter::iter`] gives the wait poll by poll (each poll's own result, then the
+//! end), as `Waiter::stream` does for an async caller.
 //!
 //! ```
 //! use std::cell::Cell;
@@ -72,10 +73,15 @@
 use crate::waiter::acceptor::Polled;
 use crate::waiter::options::Options;
 
+#[cfg(test)]
+mod agreement_tests;
+mod driver;
+mod iter;
 mod not_a_future;
 mod steer;
 mod waiter;
 
+pub use iter::WaiterIter;
 pub use steer::Resumed;
 
 /// One blocking poll.
