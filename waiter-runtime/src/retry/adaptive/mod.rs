@@ -54,7 +54,9 @@
 //! recovery periods and throttle share) are a fourth. [`Tuning`] holds the constants.
 //!
 //! [`ClientRateLimiter`] shares a [`RateLimiterState`] between tasks and threads, on tokio's
-//! clock (so tests run it on the paused clock).
+//! clock for async callers (so tests run it on the paused clock) and the system's for blocking
+//! ones ([`Retrier::run_blocking`](crate::retry::Retrier::run_blocking), whose thread would
+//! never see a paused clock move).
 //!
 //! ```
 //! use std::sync::Arc;
