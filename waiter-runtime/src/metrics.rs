@@ -16,12 +16,16 @@
 //! | `retry_throttles_total` | counter | responses | | responses the classifiers called throttling |
 //! | `retry_quota_refusals_total` | counter | retries | | retries the retry quota refused |
 //! | `retry_rate_limit_wait_seconds` | histogram | seconds | | time an attempt waited for the adaptive rate limiter (only attempts that waited) |
+//! | `retry_fleet_share` | gauge | requests/s | `fleet` | a [`FleetRateLimiter`](crate::retry::adaptive::FleetRateLimiter) member's share of its fleet's rate at its last answer from Redis (not set while the fleet has no limit) |
+//! | `retry_fleet_members` | gauge | members | `fleet` | members of the fleet with a live heartbeat at the member's last answer |
+//! | `retry_fleet_fallbacks_total` | counter | fallbacks | `fleet` | times a member's lease ended without an answer (or it had none) and its local controller took over |
 //!
 //! Label values are bounded: `waiter` is the waiter's name from its model (a `&'static
 //! str`); `outcome` is one of `success`, `failure_state`, `operation_failed`,
 //! `exceeded_max_wait`, `stopped`, `poll_panicked`, `invalid_options`; `state` one of
 //! `success`, `failure`, `retry`; `kind` one of `transient_error`, `throttling_error`,
-//! `server_error`, `client_error`. No value from a response, an error message or a resource
+//! `server_error`, `client_error`; `fleet` the fleet's name given to `FleetRateLimiter::new`
+//! (checked there: at most 200 bytes, one value per fleet the process joins). No value from a response, an error message or a resource
 //! name is ever a label.
 
 use std::time::Duration;
@@ -162,4 +166,32 @@ fn kind_label(kind: ErrorKind) -> &'static str {
         ErrorKind::ServerError => "server_error",
         ErrorKind::ClientError => "client_error",
     }
+}
+
+// Issue 35: a fleet sharing one limiter (`retry::adaptive::FleetRateLimiter`, feature `redis`).
+
+/// A fleet member's share (`None`: no limit) and the members seen, at an answer from Redis.
+#[cfg(feature = "redis")]
+#[inline]
+pub(crate) fn fleet_share(fleet: &str, share: Option<f64>, members: u64) {
+    #[cfg(feature = "metrics")]
+    {
+        let fleet = fleet.to_owned();
+        if let Some(share) = share {
+            ::metrics::gauge!("retry_fleet_share", "fleet" => fleet.clone()).set(share);
+        }
+        ::metrics::gauge!("retry_fleet_members", "fleet" => fleet).set(members as f64);
+    }
+    #[cfg(not(feature = "metrics"))]
+    let _ = (fleet, share, members);
+}
+
+/// A fleet member fell back to its local controller.
+#[cfg(feature = "redis")]
+#[inline]
+pub(crate) fn fleet_fallback(fleet: &str) {
+    #[cfg(feature = "metrics")]
+    ::metrics::counter!("retry_fleet_fallbacks_total", "fleet" => fleet.to_owned()).increment(1);
+    #[cfg(not(feature = "metrics"))]
+    let _ = fleet;
 }

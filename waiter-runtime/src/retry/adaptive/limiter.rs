@@ -468,6 +468,29 @@ impl ClientRateLimiter {
         }
     }
 
+    /// Pins the rate (see [`RateLimiterState::pin`]): a [`FleetRateLimiter`] member's share,
+    /// `None` for no limit. Wakes the first in line, whose token may now come sooner or later.
+    ///
+    /// [`FleetRateLimiter`]: super::FleetRateLimiter
+    #[cfg(feature = "redis")]
+    pub(crate) fn pin(&self, rate: Option<f64>) {
+        let shared = &*self.shared;
+        let head = {
+            let mut inner = shared.lock();
+            let now = shared.read_clock(&mut inner);
+            inner.state.pin(now, rate);
+            shared
+                .enabled
+                .store(inner.state.is_enabled(), Ordering::Release);
+            // The next success takes the lock and sees the pinned state.
+            shared.steady_until.store(0, Ordering::Release);
+            inner.head_waker()
+        };
+        if let Some(head) = head {
+            head.wake();
+        }
+    }
+
     /// A copy of the state now, for metrics and tests.
     pub fn state(&self) -> RateLimiterState {
         let mut inner = self.shared.lock();

@@ -94,6 +94,8 @@
 mod bucket;
 mod cubic;
 mod events;
+#[cfg(feature = "redis")]
+mod fleet;
 mod hook;
 mod limiter;
 mod state;
@@ -106,6 +108,8 @@ mod tests;
 pub(crate) use bucket::TokenBucket;
 pub(crate) use cubic::Cubic;
 pub use events::Sent;
+#[cfg(feature = "redis")]
+pub use fleet::{FleetError, FleetRateLimiter, FleetStatus};
 pub use limiter::{Acquire, ClientRateLimiter, Ticket};
 pub use state::{InvalidRate, InvalidSteadyState, RateLimiterState};
 pub(crate) use transmit::TransmitRate;

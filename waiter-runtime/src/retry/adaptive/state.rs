@@ -470,6 +470,35 @@ impl RateLimiterState {
         self.bucket.fill_rate()
     }
 
+    /// Pins the rate at `rate` requests/s from `now` (a fleet member's share), or turns the
+    /// bucket off (`None`: no limit), for [`FleetRateLimiter`](super::FleetRateLimiter): the
+    /// state is then as [`steady_at`](Self::steady_at) leaves it (CUBIC at its plateau at
+    /// `rate`, the rate measured at `rate` from `now` on), except that the bucket keeps its
+    /// tokens, so that a share renewed every round gives no burst. Responses reported after
+    /// it run the algorithm from there. A `now` the state ignores, or a rate that is not a
+    /// finite number at least 0, changes nothing.
+    #[cfg(feature = "redis")]
+    pub(crate) fn pin(&mut self, now: f64, rate: Option<f64>) {
+        if !self.valid_time(now) {
+            return;
+        }
+        self.latest = self.latest.max(now);
+        let now = self.latest;
+        let Some(rate) = rate else {
+            self.enabled = false;
+            return;
+        };
+        if !(rate.is_finite() && rate >= 0.0) {
+            return;
+        }
+        let probe = Cubic::with_max_rate(self.tuning, rate, now);
+        self.cubic = Cubic::with_max_rate(self.tuning, rate, now - probe.time_window());
+        self.transmit = TransmitRate::new(self.tuning, now).with_measured(rate);
+        self.bucket.set_rate(now, rate);
+        self.calculated_rate = rate;
+        self.enabled = true;
+    }
+
     /// Whether a successful response changes the fill rate only by closing a transmit-rate
     /// bucket: the rate has been measured (before, the cap follows every response) and CUBIC's
     /// rate (which only grows between throttles) is at or above the
