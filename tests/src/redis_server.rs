@@ -24,6 +24,8 @@ pub struct RedisServer {
     port: u16,
     dir: PathBuf,
     args: Vec<String>,
+    /// Whether the port speaks TLS (`--tls-port`).
+    tls: bool,
     child: Option<Child>,
 }
 
@@ -35,6 +37,27 @@ impl RedisServer {
 
     /// A server on a free port with `args` added to its command line (`--user ...`, say).
     pub fn with_args(args: &[&str]) -> std::io::Result<Self> {
+        Self::launch(args, false)
+    }
+
+    /// A server speaking TLS only on a free port (`rediss://`), with the certificate and key
+    /// in these PEM files (no client certificate asked for).
+    pub fn tls(cert: &std::path::Path, key: &std::path::Path) -> std::io::Result<Self> {
+        let (cert, key) = (cert.display().to_string(), key.display().to_string());
+        Self::launch(
+            &[
+                "--tls-cert-file",
+                &cert,
+                "--tls-key-file",
+                &key,
+                "--tls-auth-clients",
+                "no",
+            ],
+            true,
+        )
+    }
+
+    fn launch(args: &[&str], tls: bool) -> std::io::Result<Self> {
         let port = TcpListener::bind(("127.0.0.1", 0))?.local_addr()?.port();
         let dir = std::env::temp_dir().join(format!("waiter-redis-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir)?;
@@ -42,6 +65,7 @@ impl RedisServer {
             port,
             dir,
             args: args.iter().map(|a| (*a).to_owned()).collect(),
+            tls,
             child: None,
         };
         server.restart()?;
@@ -70,8 +94,15 @@ impl RedisServer {
     /// waits until it answers.
     pub fn restart(&mut self) -> std::io::Result<()> {
         self.stop();
+        let port = self.port.to_string();
+        let ports = if self.tls {
+            ["--port", "0", "--tls-port", &port]
+        } else {
+            ["--port", &port, "--tls-port", "0"]
+        };
         let child = Command::new("redis-server")
-            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
+            .args(ports)
+            .args(["--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no"])
             .arg("--dir")
             .arg(&self.dir)
@@ -101,11 +132,15 @@ impl RedisServer {
         Ok(())
     }
 
-    /// Whether the server answers a `PING` (with `+PONG`, or `-NOAUTH` when it has ACL users).
+    /// Whether the server answers a `PING` (with `+PONG`, or `-NOAUTH` when it has ACL users);
+    /// a TLS server, whether it accepts connections.
     fn answers(&self) -> bool {
         let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.port)) else {
             return false;
         };
+        if self.tls {
+            return true;
+        }
         let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
         if stream.write_all(b"PING\r\n").is_err() {
             return false;

@@ -79,6 +79,7 @@ pub struct Member {
 
 impl Member {
     pub fn join(url: &str, fleet: &str) -> FleetRateLimiter {
+        install();
         FleetRateLimiter::new(url, fleet).expect("a valid fleet")
     }
 
@@ -242,12 +243,28 @@ impl tracing::Subscriber for Capture {
         let mut fields = Fields::default();
         event.record(&mut fields);
         ALL.lock().unwrap().push(fields.text.clone());
-        if *event.metadata().level() == tracing::Level::WARN {
-            if let Some(fleet) = fields.fleet {
+        match fields.fleet {
+            Some(fleet) if *event.metadata().level() == tracing::Level::WARN => {
                 WARNINGS.lock().unwrap().push((fleet, fields.text));
             }
+            _ => {}
         }
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
+}
+
+/// A command to the Redis at `url`, on a connection of its own.
+pub fn redis_command(url: &str, args: &[&str]) -> redis::RedisResult<redis::Value> {
+    let mut conn = redis::Client::open(url)?.get_connection()?;
+    let mut cmd = redis::cmd(args[0]);
+    for arg in &args[1..] {
+        cmd.arg(*arg);
+    }
+    cmd.query(&mut conn)
+}
+
+/// How many of `warnings` contain `text`.
+pub fn count(warnings: &[String], text: &str) -> usize {
+    warnings.iter().filter(|w| w.contains(text)).count()
 }

@@ -259,13 +259,12 @@ impl Syncer {
         crate::metrics::fleet_share(&self.shared.fleet, reply.share, reply.members);
         let was = std::mem::replace(&mut self.stand, Stand::Leased);
         let (fleet, server, member) = (&self.shared.fleet, &self.shared.server, &self.shared.id);
-        let share = reply.share.unwrap_or(f64::INFINITY);
         match was {
             Stand::Starting => tracing::warn!(
                 fleet = fleet.as_str(),
                 server = server.as_str(),
                 member = member.as_str(),
-                share,
+                share = ?reply.share,
                 members = reply.members,
                 "fleet rate limiter: joined the fleet, lease held (pacing at its share of the fleet's rate)"
             ),
@@ -273,7 +272,7 @@ impl Syncer {
                 fleet = fleet.as_str(),
                 server = server.as_str(),
                 member = member.as_str(),
-                share,
+                share = ?reply.share,
                 members = reply.members,
                 "fleet rate limiter: Redis answers again, rejoined the fleet (lease held; the local controller stops)"
             ),
