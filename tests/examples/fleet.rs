@@ -149,6 +149,8 @@ struct Sample {
     share: Option<f64>,
     leased: bool,
     members: u64,
+    fleet_rate: Option<f64>,
+    fallbacks: u64,
 }
 
 struct Outcome {
@@ -220,7 +222,18 @@ fn spawn_worker(
     std::thread::spawn(move || {
         for line in stdout.lines().map_while(Result::ok) {
             let f: Vec<&str> = line.split_whitespace().collect();
-            if let ["tick", ok, _throttled, failed, share, leased, members] = f[..] {
+            if let [
+                "tick",
+                ok,
+                _throttled,
+                failed,
+                share,
+                leased,
+                members,
+                fleet_rate,
+                fallbacks,
+            ] = f[..]
+            {
                 let sample = Sample {
                     at: origin.elapsed().as_secs_f64(),
                     ok: ok.parse().unwrap_or(0),
@@ -228,6 +241,8 @@ fn spawn_worker(
                     share: share.parse().ok(),
                     leased: leased == "1",
                     members: members.parse().unwrap_or(0),
+                    fleet_rate: fleet_rate.parse().ok(),
+                    fallbacks: fallbacks.parse().unwrap_or(0),
                 };
                 sink.lock().unwrap().push(sample);
             }
@@ -343,14 +358,33 @@ async fn run(
         }
         let b = bins.last().copied().unwrap_or_default();
         bar.set_position(second as u64);
+        let fleet_state = if shared {
+            let latest: Vec<Sample> = workers
+                .iter()
+                .flatten()
+                .filter_map(|w| w.samples.lock().unwrap().last().copied())
+                .collect();
+            let leased = latest.iter().filter(|s| s.leased).count();
+            let rate = latest
+                .iter()
+                .filter_map(|s| s.fleet_rate)
+                .fold(0.0, f64::max);
+            let fallbacks: u64 = latest.iter().map(|s| s.fallbacks).sum();
+            format!(", {leased} leased, fleet rate {rate:.0}/s, {fallbacks} fallbacks")
+        } else {
+            String::new()
+        };
         bar.set_message(format!(
-            "{} req/s, {} throttled ({:.1} %), capacity {:.0}/s",
+            "{} req/s, {} throttled ({:.1} %), capacity {:.0}/s{fleet_state}",
             b.requests,
             b.throttled,
             100.0 * b.throttled as f64 / b.requests.max(1) as f64,
             b.capacity
         ));
-        if bar.is_hidden() && second % 5 == 0 {
+        if std::env::var_os("FLEET_EXAMPLE_TRACE").is_some() {
+            println!("  {}: {}s {}", bar.prefix(), second, bar.message());
+        }
+        if bar.is_hidden() && second % 5 == 0 && std::env::var_os("FLEET_EXAMPLE_TRACE").is_none() {
             println!("  {}: {}s {}", bar.prefix(), second, bar.message());
         }
     }
@@ -602,7 +636,7 @@ fn worker(get: &dyn Fn(&str) -> Option<String>) -> Result<(), Box<dyn std::error
         loop {
             let status = member.as_ref().map(FleetRateLimiter::status);
             println!(
-                "tick {} {} {} {} {} {}",
+                "tick {} {} {} {} {} {} {} {}",
                 counts[0].load(Ordering::Relaxed),
                 counts[1].load(Ordering::Relaxed),
                 counts[2].load(Ordering::Relaxed),
@@ -611,6 +645,10 @@ fn worker(get: &dyn Fn(&str) -> Option<String>) -> Result<(), Box<dyn std::error
                     .map_or("-".into(), |s| format!("{s:.3}")),
                 u8::from(status.is_some_and(|s| s.leased)),
                 status.map_or(0, |s| s.members),
+                status
+                    .and_then(|s| s.fleet_rate)
+                    .map_or("-".into(), |r| format!("{r:.3}")),
+                status.map_or(0, |s| s.fallbacks),
             );
             if tokio::time::Instant::now() >= deadline {
                 break;

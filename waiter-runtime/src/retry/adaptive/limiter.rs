@@ -469,16 +469,17 @@ impl ClientRateLimiter {
     }
 
     /// Pins the rate (see [`RateLimiterState::pin`]): a [`FleetRateLimiter`] member's share,
-    /// `None` for no limit. Wakes the first in line, whose token may now come sooner or later.
+    /// `None` for no limit; a bucket turned on starts with `phase` tokens. Wakes the first in
+    /// line, whose token may now come sooner or later.
     ///
     /// [`FleetRateLimiter`]: super::FleetRateLimiter
     #[cfg(feature = "redis")]
-    pub(crate) fn pin(&self, rate: Option<f64>) {
+    pub(crate) fn pin(&self, rate: Option<f64>, phase: f64) {
         let shared = &*self.shared;
         let head = {
             let mut inner = shared.lock();
             let now = shared.read_clock(&mut inner);
-            inner.state.pin(now, rate);
+            inner.state.pin(now, rate, phase);
             shared
                 .enabled
                 .store(inner.state.is_enabled(), Ordering::Release);

@@ -90,6 +90,8 @@
 //! ```
 #![doc = ""]
 #![doc = include_str!("../../docs/adaptive.md")]
+#![cfg_attr(feature = "redis", doc = "")]
+#![cfg_attr(feature = "redis", doc = include_str!("../../docs/fleet.md"))]
 
 mod bucket;
 mod cubic;

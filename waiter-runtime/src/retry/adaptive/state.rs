@@ -477,8 +477,11 @@ impl RateLimiterState {
     /// tokens, so that a share renewed every round gives no burst. Responses reported after
     /// it run the algorithm from there. A `now` the state ignores, or a rate that is not a
     /// finite number at least 0, changes nothing.
+    ///
+    /// A bucket turned on holds `phase` tokens (at most one): members of a fleet pinned at
+    /// once, each with a phase of its own, do not all send their next request together.
     #[cfg(feature = "redis")]
-    pub(crate) fn pin(&mut self, now: f64, rate: Option<f64>) {
+    pub(crate) fn pin(&mut self, now: f64, rate: Option<f64>, phase: f64) {
         if !self.valid_time(now) {
             return;
         }
@@ -495,6 +498,9 @@ impl RateLimiterState {
         self.cubic = Cubic::with_max_rate(self.tuning, rate, now - probe.time_window());
         self.transmit = TransmitRate::new(self.tuning, now).with_measured(rate);
         self.bucket.set_rate(now, rate);
+        if !self.enabled {
+            self.bucket.start_with(phase);
+        }
         self.calculated_rate = rate;
         self.enabled = true;
     }

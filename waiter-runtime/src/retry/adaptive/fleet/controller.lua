@@ -10,7 +10,8 @@
 --       constants: 9 beta, 10 CUBIC's C (relative: per s^3, as a share of the rate before the
 --       last cut), 11 heartbeat expiry (s), 12 recovery period (s),
 --       13 key expiry (ms), 14 measuring window (s), 15 smoothing, 16 cap (x the measured
---       rate), 17 floor (requests/s), 18 how long a fair split is reused (s).
+--       rate), 17 floor (requests/s per member), 18 how long a fair split is reused (s),
+--       19 the doubling time of the ramp after the fleet's first cut (s).
 -- Reply: {"ok", share, epoch, members, fleet rate, Redis time} as strings; a share and a fleet
 --       rate of "-1" mean "no limit" (no fleet congestion event yet). An error reply when a
 --       key held something else than this script writes: the key is cleared for the next
@@ -22,7 +23,7 @@ local n = function(i) return tonumber(ARGV[i]) end
 local member_epoch, responses, throttles, fresh = n(3), n(4), n(5), n(6)
 local want, hint = n(7), n(8)
 local beta, c, expiry, recovery, keep_ms = n(9), n(10), n(11), n(12), n(13)
-local window, smoothing, cap, floor, reuse = n(14), n(15), n(16), n(17), n(18)
+local window, smoothing, cap, floor, reuse, doubling = n(14), n(15), n(16), n(17), n(18), n(19)
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
@@ -36,7 +37,7 @@ end
 
 -- The state, each field checked: a number in its range, or absent.
 local fields = {
-  {'on', 1}, {'wmax', MAX_RATE}, {'tcut', MAX_TIME}, {'epoch', MAX_COUNT},
+  {'on', 1}, {'cold', 1}, {'ramp', 1}, {'wmax', MAX_RATE}, {'tcut', MAX_TIME}, {'epoch', MAX_COUNT},
   {'recover_until', MAX_TIME}, {'win_start', MAX_TIME}, {'win_count', MAX_COUNT},
   {'win_throttles', MAX_COUNT}, {'measured', MAX_RATE}, {'share', 1}, {'level', MAX_RATE}, {'spare', MAX_RATE}, {'level_rate', MAX_RATE},
   {'level_at', MAX_TIME},
@@ -90,8 +91,10 @@ local win_start = s.win_start or now
 local win_count = (s.win_count or 0) + responses
 local win_throttles = math.min((s.win_throttles or 0) + throttles, win_count)
 local measured, last_share = s.measured or 0, s.share or 0
+local closed -- the rate of the window that closed in this round, if one did
 if now - win_start >= window then
-  local rate = win_count / (now - win_start)
+  closed = win_count / (now - win_start)
+  local rate = closed
   if measured > 0 then rate = smoothing * rate + (1 - smoothing) * measured end
   if win_count > 0 then last_share = win_throttles / win_count end
   measured, win_start, win_count, win_throttles = rate, now, 0, 0
@@ -102,14 +105,19 @@ if win_count >= 20 then throttled_share = win_throttles / win_count end
 -- CUBIC on the fleet's rate: after a cut at `tcut` from `wmax`, the rate is
 -- wmax (1 + C (t - tcut - k)^3) (CUBIC's curve, its C in proportion to wmax, so that fleets of
 -- any size climb back in the same time), capped at `cap` x the measured rate, never under the
--- floor; k = cbrt((1 - beta) / C) is when it is back at wmax.
-local on, wmax, tcut = s.on or 0, s.wmax or 0, s.tcut or now
+-- floor; k = cbrt((1 - beta) / C) is when it is back at wmax. After the fleet's first cut,
+-- whose `wmax` is only what the service admitted while the members' retries backed off, the
+-- rate also doubles every `doubling` s until the next cut (TCP's slow start).
+local on, cold, ramp, wmax, tcut = s.on or 0, s.cold or 0, s.ramp or 0, s.wmax or 0, s.tcut or now
+-- Never under the members' own floors, summed.
+floor = floor * math.max(members, 1)
 local k = ((1 - beta) / c) ^ (1 / 3)
 local epoch, recover_until = s.epoch or 0, s.recover_until or 0
 local function rate_at(at)
   local r = wmax * (1 + c * (at - tcut - k) ^ 3)
+  if ramp == 1 then r = math.max(r, beta * wmax * 2 ^ ((at - tcut) / doubling)) end
   if measured > 0 then r = math.min(r, cap * measured) end
-  return math.max(r, floor)
+  return math.min(math.max(r, floor), MAX_RATE)
 end
 
 local cut = false
@@ -118,23 +126,24 @@ if on == 0 and s.epoch == nil and hint > 0 and hint <= MAX_RATE then
   on, wmax, epoch = 1, hint, 1
   tcut = now - k
   cut = true
-elseif op == 'sync' and fresh > 0 and member_epoch == epoch and now >= recover_until then
+elseif on == 0 and cold == 1 and closed then
+  -- The fleet's first congestion event, measured over a whole window (a member's report
+  -- alone tells little of the fleet's rate): one cut, from what the service admitted then.
+  on, cold, ramp, wmax, tcut = 1, 0, 1, math.max(math.min(closed * (1 - last_share), MAX_RATE), floor), now
+  epoch = epoch + 1
+  recover_until = now + recovery
+  cut = true
+elseif op == 'sync' and fresh > 0 and member_epoch == epoch and on == 0 and cold == 0 then
+  -- The first throttle of the fleet: measure the event for a window, from now.
+  cold, win_start, win_count, win_throttles = 1, now, responses, math.min(throttles, responses)
+elseif op == 'sync' and on == 1 and fresh > 0 and member_epoch == epoch and now >= recover_until then
   -- A throttle of a request sent since the last cut, past its recovery period: a new fleet
   -- congestion event, one cut, from what the service admitted: what the fleet sent (the
   -- rate allowed, or the measured rate if lower) less the share of it throttled.
-  local sending
-  if on == 1 then
-    sending = rate_at(now)
-    if measured > 0 then sending = math.min(sending, measured) end
-  elseif measured > 0 then
-    sending = measured
-  elseif win_count > 0 then
-    sending = win_count / math.max(now - win_start, 0.1)
-  else
-    sending = math.max(hint, floor)
-  end
+  local sending = rate_at(now)
+  if measured > 0 then sending = math.min(sending, measured) end
   local admitted = sending * (1 - math.min(throttled_share, 0.999))
-  on, wmax, tcut = 1, math.max(math.min(admitted, MAX_RATE), floor), now
+  on, ramp, wmax, tcut = 1, 0, math.max(math.min(admitted, MAX_RATE), floor), now
   epoch = epoch + 1
   recover_until = now + recovery
   cut = true
@@ -193,7 +202,7 @@ if on == 1 then
 end
 
 local f = function(x) return string.format('%.17g', x) end
-redis.call('HSET', state, 'on', on, 'wmax', f(wmax), 'tcut', f(tcut),
+redis.call('HSET', state, 'on', on, 'cold', cold, 'ramp', ramp, 'wmax', f(wmax), 'tcut', f(tcut),
   'epoch', epoch, 'recover_until', f(recover_until), 'win_start', f(win_start),
   'win_count', win_count, 'win_throttles', win_throttles, 'measured', f(measured),
   'share', f(last_share), 'level', f(level), 'spare', f(spare),

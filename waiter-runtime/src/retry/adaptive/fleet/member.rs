@@ -4,8 +4,6 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::FleetStatus;
-
 /// Set in the send marks of requests sent under a lease (the fleet's epoch below it); marks
 /// without it are the local controller's.
 pub(super) const FLEET_MARK: u64 = 1 << 63;
@@ -105,5 +103,37 @@ impl Counts {
         self.responses = self.responses.saturating_add(other.responses);
         self.throttles = self.throttles.saturating_add(other.throttles);
         self.waited = self.waited.saturating_add(other.waited);
+    }
+}
+
+/// Where a member stands, for dashboards and tests ([`FleetRateLimiter::status`](super::FleetRateLimiter::status)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct FleetStatus {
+    /// Whether the member holds a lease (it paces at its share of the fleet's rate); `false`
+    /// before its first answer from Redis and once a lease ended without one (it runs its
+    /// local controller then).
+    pub leased: bool,
+    /// Its share of the fleet's rate at the last answer, requests per second; `None` while
+    /// the fleet has no limit (no fleet congestion event yet) or before any answer.
+    pub share: Option<f64>,
+    /// The fleet's rate at the last answer, requests per second (`None`: no limit).
+    pub fleet_rate: Option<f64>,
+    /// Members with a live heartbeat at the last answer, this one included.
+    pub members: u64,
+    /// How many times the member fell back to its local controller.
+    pub fallbacks: u64,
+}
+
+impl FleetStatus {
+    /// Before the first answer.
+    pub(super) fn starting() -> Self {
+        FleetStatus {
+            leased: false,
+            share: None,
+            fleet_rate: None,
+            members: 0,
+            fallbacks: 0,
+        }
     }
 }

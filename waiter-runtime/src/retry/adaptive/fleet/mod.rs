@@ -18,6 +18,7 @@ mod script;
 mod sync;
 
 pub use error::FleetError;
+pub use member::FleetStatus;
 use member::{FLEET_MARK, Shared};
 
 /// One member of a fleet of processes (or of clients in one process) that share a service's
@@ -65,37 +66,6 @@ struct Member {
     shared: Arc<Shared>,
     /// Wakes the background thread after a fresh throttle; dropped, it stops the thread.
     signal: SyncSender<()>,
-}
-
-/// Where a member stands, for dashboards and tests ([`FleetRateLimiter::status`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[non_exhaustive]
-pub struct FleetStatus {
-    /// Whether the member holds a lease (it paces at its share of the fleet's rate); `false`
-    /// before its first answer from Redis and once a lease ended without one (it runs its
-    /// local controller then).
-    pub leased: bool,
-    /// Its share of the fleet's rate at the last answer, requests per second; `None` while
-    /// the fleet has no limit (no fleet congestion event yet) or before any answer.
-    pub share: Option<f64>,
-    /// The fleet's rate at the last answer, requests per second (`None`: no limit).
-    pub fleet_rate: Option<f64>,
-    /// Members with a live heartbeat at the last answer, this one included.
-    pub members: u64,
-    /// How many times the member fell back to its local controller.
-    pub fallbacks: u64,
-}
-
-impl FleetStatus {
-    fn starting() -> Self {
-        FleetStatus {
-            leased: false,
-            share: None,
-            fleet_rate: None,
-            members: 0,
-            fallbacks: 0,
-        }
-    }
 }
 
 impl FleetRateLimiter {

@@ -26,10 +26,12 @@ pub(super) struct Constants {
     pub(super) smoothing: f64,
     /// The fleet's rate never exceeds this multiple of its measured sending rate...
     pub(super) cap: f64,
-    /// ... and never goes under this many requests/s.
+    /// ... and never goes under this many requests/s per member.
     pub(super) floor: f64,
     /// A fair split is reused this long unless the fleet changed (a cut, a member in or out).
     pub(super) reuse: Duration,
+    /// After the fleet's first cut, the rate doubles this often until the next cut.
+    pub(super) doubling: Duration,
 }
 
 /// The constants every member sends (see BENCHMARKS.md, "A fleet sharing one limiter", for
@@ -45,6 +47,7 @@ pub(super) const CONSTANTS: Constants = Constants {
     cap: 2.0,
     floor: 0.5,
     reuse: Duration::from_millis(100),
+    doubling: Duration::from_millis(500),
 };
 
 /// The fleet's three keys: `waiter:{<fleet>}:state`, `:seen` and `:demand` (the name in
@@ -105,6 +108,7 @@ impl Report {
             num(c.cap),
             num(c.floor),
             num(c.reuse.as_secs_f64()),
+            num(c.doubling.as_secs_f64()),
         ]
     }
 }

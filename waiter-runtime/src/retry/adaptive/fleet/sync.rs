@@ -156,7 +156,9 @@ impl Syncer {
                     self.apply(reply, started);
                 }
             }
-            Err(error) => self.failed(error, started),
+            Err(error) if op == Op::Sync => self.failed(error, started),
+            // Leaving: the heartbeat expires on its own.
+            Err(_) => {}
         }
     }
 
@@ -241,8 +243,10 @@ impl Syncer {
         if let Some(rate) = reply.rate {
             self.hint = rate;
         }
-        self.local
-            .pin(reply.share.map(|share| share.max(script::CONSTANTS.floor)));
+        self.local.pin(
+            reply.share.map(|share| share.max(script::CONSTANTS.floor)),
+            crate::retry::backoff::random(),
+        );
         let mark = FLEET_MARK | reply.epoch;
         if self.shared.mark.0.swap(mark, Ordering::AcqRel) != mark {
             // Throttles counted as fresh were sent in another epoch (or by the local
