@@ -361,6 +361,7 @@ impl Member {
             "0.5".into(),
             "0.1".into(),
             "0.5".into(),
+            "0".into(),
         ]
     }
 }

@@ -222,3 +222,47 @@ fn async_callers_on_any_executor_and_blocking_callers_share_one_member() {
     let (admitted, throttled) = service.counts();
     assert_eq!(admitted + throttled, 3 * calls as u64);
 }
+
+/// A member's rounds are bounded whatever its request rate: a member throttled all the time
+/// (every round early, after a fresh throttle) makes at most 10 script calls a second, and
+/// one every 200 ms when nothing happens; counted by Redis itself (`INFO commandstats`).
+#[test]
+fn a_member_makes_at_most_10_redis_calls_a_second() {
+    let redis = RedisServer::start().unwrap();
+    let calls = || {
+        let info = crate::support::redis_command(&redis.url(), &["INFO", "commandstats"]).unwrap();
+        let redis::Value::BulkString(text) = info else {
+            panic!("INFO: {info:?}")
+        };
+        let text = String::from_utf8(text).unwrap();
+        ["cmdstat_evalsha:calls=", "cmdstat_eval:calls="]
+            .iter()
+            .filter_map(|key| {
+                let rest = &text[text.find(key)? + key.len()..];
+                rest.split(',').next()?.parse::<u64>().ok()
+            })
+            .sum::<u64>()
+    };
+    // A service of 20 requests/s and 8 callers: throttles every round.
+    let service = Capacity::new(20.0);
+    let member = Member::run(Member::join(&redis.url(), "bounded"), &service, 8, None);
+    within(
+        5 * SECOND,
+        "leased",
+        || member.status(),
+        |s| s.leased && s.share.is_some(),
+    );
+    let (before, start) = (calls(), Instant::now());
+    std::thread::sleep(3 * SECOND);
+    let busy = (calls() - before) as f64 / start.elapsed().as_secs_f64();
+    drop(member);
+    // An idle member: one round every 200 ms.
+    let idle = Member::join(&redis.url(), "idle");
+    within(5 * SECOND, "leased", || idle.status(), |s| s.leased);
+    let (before, start) = (calls(), Instant::now());
+    std::thread::sleep(3 * SECOND);
+    let quiet = (calls() - before) as f64 / start.elapsed().as_secs_f64();
+    println!("script calls per second: {busy:.1} throttled all the time, {quiet:.1} idle");
+    assert!(busy <= 10.5, "{busy:.1} calls a second");
+    assert!((4.0..=5.5).contains(&quiet), "{quiet:.1} calls a second");
+}

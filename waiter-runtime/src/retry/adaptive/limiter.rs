@@ -492,6 +492,22 @@ impl ClientRateLimiter {
         }
     }
 
+    /// Hands the pinned rate back to the algorithm (see [`RateLimiterState::release`]).
+    #[cfg(feature = "redis")]
+    pub(crate) fn release(&self, phase: f64) {
+        let shared = &*self.shared;
+        let head = {
+            let mut inner = shared.lock();
+            let now = shared.read_clock(&mut inner);
+            inner.state.release(now, phase);
+            shared.steady_until.store(0, Ordering::Release);
+            inner.head_waker()
+        };
+        if let Some(head) = head {
+            head.wake();
+        }
+    }
+
     /// A copy of the state now, for metrics and tests.
     pub fn state(&self) -> RateLimiterState {
         let mut inner = self.shared.lock();

@@ -11,7 +11,8 @@
 --       last cut), 11 heartbeat expiry (s), 12 recovery period (s),
 --       13 key expiry (ms), 14 measuring window (s), 15 smoothing, 16 cap (x the measured
 --       rate), 17 floor (requests/s per member), 18 how long a fair split is reused (s),
---       19 the doubling time of the ramp after the fleet's first cut (s).
+--       19 the doubling time of the ramp after the fleet's first cut (s), 20 the members the
+--       member last knew (0 if none), with the hint.
 -- Reply: {"ok", share, epoch, members, fleet rate, Redis time} as strings; a share and a fleet
 --       rate of "-1" mean "no limit" (no fleet congestion event yet). An error reply when a
 --       key held something else than this script writes: the key is cleared for the next
@@ -24,6 +25,7 @@ local member_epoch, responses, throttles, fresh = n(3), n(4), n(5), n(6)
 local want, hint = n(7), n(8)
 local beta, c, expiry, recovery, keep_ms = n(9), n(10), n(11), n(12), n(13)
 local window, smoothing, cap, floor, reuse, doubling = n(14), n(15), n(16), n(17), n(18), n(19)
+local hint_members = n(20)
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
@@ -40,7 +42,7 @@ local fields = {
   {'on', 1}, {'cold', 1}, {'ramp', 1}, {'wmax', MAX_RATE}, {'tcut', MAX_TIME}, {'epoch', MAX_COUNT},
   {'recover_until', MAX_TIME}, {'win_start', MAX_TIME}, {'win_count', MAX_COUNT},
   {'win_throttles', MAX_COUNT}, {'measured', MAX_RATE}, {'share', 1}, {'level', MAX_RATE}, {'spare', MAX_RATE}, {'level_rate', MAX_RATE},
-  {'level_at', MAX_TIME},
+  {'level_at', MAX_TIME}, {'expect', MAX_COUNT}, {'expect_until', MAX_TIME},
 }
 local names = {}
 for i, f in ipairs(fields) do names[i] = f[1] end
@@ -121,10 +123,13 @@ local function rate_at(at)
 end
 
 local cut = false
+local expect, expect_until = s.expect or 0, s.expect_until or 0
 if on == 0 and s.epoch == nil and hint > 0 and hint <= MAX_RATE then
-  -- A new (or lost, and restarted empty) state: steady at the rate the member last knew.
-  on, wmax, epoch = 1, hint, 1
-  tcut = now - k
+  -- A lost state (Redis restarted empty, or the keys expired): from the rate the member last
+  -- knew, as if just cut there (beta x, climbing back to it), split for a while between as
+  -- many members as it last knew, while the others rejoin.
+  on, wmax, epoch, tcut = 1, hint, 1, now
+  expect, expect_until = math.min(hint_members, MAX_COUNT), now + 2 * expiry
   cut = true
 elseif on == 0 and cold == 1 and closed then
   -- The fleet's first congestion event, measured over a whole window (a member's report
@@ -165,14 +170,18 @@ if on == 1 then
       ok, raw = pcall(redis.call, 'HMGET', demand, unpack(ids, from, to))
       if not ok then return garbage(demand, 'another type') end
       for i = from, to do
-        local v = raw[i - from + 1]
-        local d = v and tonumber(v) or -1
+        local d = -1
+        if raw[i - from + 1] then d = tonumber(raw[i - from + 1]) end
         if d == nil or d ~= d or d > MAX_RATE or (d < 0 and d ~= -1) then
           return garbage(demand, 'an invalid demand')
         end
         if d < 0 then d = math.huge end
         ds[i] = d
       end
+    end
+    -- Members a lost state expects back, counted until they are (or for 2 heartbeats).
+    if now < expect_until then
+      for _ = #ds + 1, expect do ds[#ds + 1] = math.huge end
     end
     table.sort(ds)
     local count, remaining = #ds, rate
@@ -206,6 +215,7 @@ redis.call('HSET', state, 'on', on, 'cold', cold, 'ramp', ramp, 'wmax', f(wmax),
   'epoch', epoch, 'recover_until', f(recover_until), 'win_start', f(win_start),
   'win_count', win_count, 'win_throttles', win_throttles, 'measured', f(measured),
   'share', f(last_share), 'level', f(level), 'spare', f(spare),
-  'level_rate', f(level_rate), 'level_at', f(s.level_at or now))
+  'level_rate', f(level_rate), 'level_at', f(s.level_at or now), 'expect', expect,
+  'expect_until', f(expect_until))
 for _, key in ipairs({state, seen, demand}) do redis.call('PEXPIRE', key, keep_ms) end
 return {'ok', f(share), tostring(epoch), tostring(members), f(rate), f(now)}

@@ -76,8 +76,10 @@ pub(super) struct Report {
     pub(super) fresh: u64,
     /// The rate it asks for, requests/s; `None`: as much as it gets (its callers waited).
     pub(super) demand: Option<f64>,
-    /// The fleet's rate it last knew (0: none), for a state lost with Redis's data.
+    /// The fleet's rate it last knew (0: none) and its members then, for a state lost with
+    /// Redis's data.
     pub(super) hint: f64,
+    pub(super) hint_members: u64,
 }
 
 impl Report {
@@ -109,6 +111,7 @@ impl Report {
             num(c.floor),
             num(c.reuse.as_secs_f64()),
             num(c.doubling.as_secs_f64()),
+            self.hint_members.to_string(),
         ]
     }
 }

@@ -54,6 +54,8 @@ pub(super) struct Syncer {
     stand: Stand,
     /// The fleet's rate from the last answered round (0: none).
     hint: f64,
+    /// The members at the last answered round.
+    hint_members: u64,
     /// The last epoch known.
     epoch: u64,
 }
@@ -95,6 +97,7 @@ impl Syncer {
             lease_until: None,
             stand: Stand::Starting,
             hint: 0.0,
+            hint_members: 0,
             epoch: 0,
         }
     }
@@ -147,6 +150,7 @@ impl Syncer {
             fresh: self.shared.take_fresh(),
             demand: self.demand(started),
             hint: self.hint,
+            hint_members: self.hint_members,
         };
         match self.call(&report) {
             Ok(reply) => {
@@ -242,6 +246,7 @@ impl Syncer {
         self.lease_until = Some(sent + LEASE);
         if let Some(rate) = reply.rate {
             self.hint = rate;
+            self.hint_members = reply.members;
         }
         self.local.pin(
             reply.share.map(|share| share.max(script::CONSTANTS.floor)),
@@ -291,6 +296,9 @@ impl Syncer {
         match self.stand {
             Stand::Leased if expired => {
                 self.stand = Stand::Local;
+                // The local controller from the last share, each member at its own point of
+                // the climb back to it.
+                self.local.release(crate::retry::backoff::random());
                 self.shared.mark.0.store(0, Ordering::Release);
                 self.shared.set_status(|status| status.leased = false);
                 let fallbacks = self.fallback();
