@@ -301,6 +301,7 @@ async fn run(
     let mut last = service.stats();
     let (mut joined_at, mut killed_at, mut redis_down, mut redis_up) = (None, None, None, None);
     let mut second = 0usize;
+    let mut next_line = 5;
     while origin.elapsed().as_secs_f64() < seconds {
         second += 1;
         let next = origin + Duration::from_secs(second as u64);
@@ -387,7 +388,12 @@ async fn run(
         if std::env::var_os("FLEET_EXAMPLE_TRACE").is_some() {
             println!("  {}: {}s {}", bar.prefix(), second, bar.message());
         }
-        if bar.is_hidden() && second % 5 == 0 && std::env::var_os("FLEET_EXAMPLE_TRACE").is_none() {
+        // Without a terminal, a line every 5 s instead of the bar.
+        if bar.is_hidden()
+            && second >= next_line
+            && std::env::var_os("FLEET_EXAMPLE_TRACE").is_none()
+        {
+            next_line += 5;
             println!("  {}: {}s {}", bar.prefix(), second, bar.message());
         }
     }

@@ -28,6 +28,7 @@ use std::time::Duration;
 use mlua::{Lua, Value as LuaValue};
 use tokio::time::{Instant, sleep, sleep_until};
 
+#[allow(dead_code)] // its chart and fill rates are the other simulations'
 mod simulation;
 
 use simulation::Service;
