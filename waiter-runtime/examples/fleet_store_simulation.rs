@@ -10,8 +10,8 @@
 //! tenth of a second's worth at once) answering after 40 to 50 ms.
 //!
 //! It gives what cannot be run on one machine: 1,000 members, each one caller, against 5,000
-//! requests/s, for 60 simulated seconds, at each store latency; with 10 and 100 members for
-//! comparison. Per row: the share of requests throttled, the capacity used (successes over
+//! requests/s, for 60 simulated seconds, at each store latency; with 10 and 100 members (100
+//! callers in all against 500 requests/s, the real runs' setting) for comparison. Per row: the share of requests throttled, the capacity used (successes over
 //! the capacity offered, from 5 s in), Jain's index of the members' successes, the members'
 //! rate min / max, the rounds per member per second, and the seconds to settle after the
 //! capacity halves at 30 s (5 s running at most 1.25 x and at least 0.8 x the new capacity).
@@ -36,8 +36,11 @@ use simulation::Service;
 /// The script, the same file `FleetRateLimiter` sends to Redis.
 const SCRIPT: &str = include_str!("../src/retry/adaptive/fleet/controller.lua");
 
-/// Requests per second each member's share of the capacity is, before the capacity halves.
-const PER_MEMBER: f64 = 5.0;
+/// The capacity before it halves: 500 requests/s (the real runs' service), or 5 per member
+/// for more than 100 members.
+fn capacity_of(members: usize) -> f64 {
+    (5.0 * members as f64).max(500.0)
+}
 /// Simulated seconds.
 const RUN: u64 = 60;
 /// When the capacity halves.
@@ -327,7 +330,8 @@ impl Member {
             self.tokens -= 1.0;
             Ok(())
         } else {
-            Err(Duration::from_secs_f64((1.0 - self.tokens) / rate))
+            // At least a microsecond: a wait that rounds to nothing would spin on the paused clock.
+            Err(Duration::from_secs_f64((1.0 - self.tokens) / rate).max(Duration::from_micros(1)))
         }
     }
 
@@ -379,7 +383,7 @@ struct Row {
 }
 
 async fn simulate(members: usize, latency: Duration) -> Row {
-    let capacity = members as f64 * PER_MEMBER;
+    let capacity = capacity_of(members);
     // `Service` takes a `fn`: the capacity per second comes from a thread-local.
     CAPACITY.with(|c| c.set(capacity));
     fn capacity_at(second: u64) -> f64 {
@@ -468,8 +472,9 @@ async fn simulate(members: usize, latency: Duration) -> Row {
             }
         });
     }
-    // The callers: one per member, back to back.
-    for member in &fleet {
+    // The callers: 100 in all (the real runs'), or one per member for more than 100 members.
+    let callers = (100 / members).max(1);
+    for member in fleet.iter().flat_map(|m| std::iter::repeat_n(m, callers)) {
         let (member, service) = (member.clone(), service.clone());
         local.spawn_local(async move {
             while Instant::now() < end {
@@ -508,6 +513,14 @@ async fn simulate(members: usize, latency: Duration) -> Row {
         .run_until(sleep_until(end + Duration::from_millis(200)))
         .await;
     let bins = service.bins(RUN);
+    if std::env::var_os("FLEET_SIM_SERIES").is_some() {
+        for (second, b) in bins.iter().enumerate() {
+            println!(
+                "  {second:>2} s: sent {:>6} admitted {:>6} throttled {:>5}",
+                b.sent, b.admitted, b.throttled
+            );
+        }
+    }
     let window = &bins[WARM_UP..];
     let sent: u64 = window.iter().map(|b| u64::from(b.sent)).sum();
     let throttled: u64 = window.iter().map(|b| u64::from(b.throttled)).sum();
@@ -562,7 +575,7 @@ fn main() {
             .collect()
     });
     println!(
-        "service: {PER_MEMBER} requests/s per member, halved at {DROP_AT} s, answers after 40 to 50 ms; one caller per member; {RUN} s simulated; figures from {WARM_UP} s in"
+        "service: 500 requests/s (5 per member past 100 members), halved at {DROP_AT} s, bursts of a tenth of a second's, answers after 40 to 50 ms; 100 callers in all (one per member past 100 members); {RUN} s simulated; figures from {WARM_UP} s in"
     );
     println!();
     println!(
