@@ -180,6 +180,21 @@ impl CapacityService {
         self.lock().latency = latency;
     }
 
+    /// Serves `rate` requests per second from now on, `burst` at most at once (the tokens
+    /// accrued so far are counted at the old rate first).
+    pub fn set_rate(&self, rate: f64, burst: f64) {
+        let mut state = self.lock();
+        let now = Instant::now();
+        let elapsed = now.duration_since(state.refilled).as_secs_f64();
+        if state.rate.is_finite() {
+            state.tokens = (state.tokens + elapsed * state.rate).min(state.burst);
+        }
+        state.refilled = now;
+        state.rate = rate;
+        state.burst = burst;
+        state.tokens = state.tokens.min(burst);
+    }
+
     /// Drops the scripted replies.
     pub fn clear(&self) {
         self.lock().script.clear();

@@ -8,6 +8,7 @@
 //! * [`report`]: the demo's plain-text output (poll lines, the summary table).
 //! * [`middleware_client`]: the same client on `reqwest-middleware` with the retry middleware.
 //! * [`capacity`]: a service serving a fixed capacity, for the retry layers' tests and benchmark.
+//! * [`redis_server`]: a `redis-server` of its own, for the fleet tests and example.
 
 #![forbid(unsafe_code)]
 
@@ -16,6 +17,7 @@ pub mod capacity;
 pub mod client;
 pub mod demo;
 pub mod middleware_client;
+pub mod redis_server;
 pub mod report;
 pub mod service;
 

@@ -312,7 +312,7 @@ impl Timer {
     pub(crate) fn at(deadline: Instant) -> Timer {
         match source(None) {
             Source::Tokio => Timer(Kind::Tokio(Box::pin(tokio::time::sleep_until(deadline)))),
-            source => Timer::new(source, deadline.saturating_duration_since(Instant::now())),
+            source => Timer::new(source, deadline.saturating_duration_since(now())),
         }
     }
 
@@ -331,7 +331,7 @@ impl Timer {
     /// Moves the timer to `deadline`.
     pub(crate) fn reset(self: Pin<&mut Self>, deadline: Instant) {
         let this = self.get_mut();
-        let left = deadline.saturating_duration_since(Instant::now()).min(FAR);
+        let left = deadline.saturating_duration_since(now()).min(FAR);
         match &mut this.0 {
             Kind::Tokio(sleep) => sleep.as_mut().reset(deadline),
             Kind::Fallback(delay) => delay.reset(left),

@@ -44,6 +44,24 @@ pub(crate) fn describe() {
         Unit::Count,
         "Attempts cut short at their timeout."
     );
+    #[cfg(feature = "redis")]
+    {
+        ::metrics::describe_gauge!(
+            "retry_fleet_share",
+            Unit::CountPerSecond,
+            "A fleet member's share of its fleet's rate at its last answer from Redis."
+        );
+        ::metrics::describe_gauge!(
+            "retry_fleet_members",
+            Unit::Count,
+            "Members of the fleet with a live heartbeat at the member's last answer from Redis."
+        );
+        ::metrics::describe_counter!(
+            "retry_fleet_fallbacks_total",
+            Unit::Count,
+            "Times a fleet member's lease ended without an answer and its local controller took over."
+        );
+    }
 }
 
 /// Describes the retrier's metrics the first time one is recorded in this process.
@@ -137,4 +155,35 @@ fn kind_label(kind: ErrorKind) -> &'static str {
         ErrorKind::ServerError => "server_error",
         ErrorKind::ClientError => "client_error",
     }
+}
+
+/// A fleet member's share (`None`: no limit) and the members seen, at an answer from Redis.
+#[cfg(feature = "redis")]
+#[inline]
+pub(crate) fn fleet_share(fleet: &str, share: Option<f64>, members: u64) {
+    #[cfg(feature = "metrics")]
+    {
+        described();
+        let fleet = fleet.to_owned();
+        if let Some(share) = share {
+            ::metrics::gauge!("retry_fleet_share", "fleet" => fleet.clone()).set(share);
+        }
+        ::metrics::gauge!("retry_fleet_members", "fleet" => fleet).set(members as f64);
+    }
+    #[cfg(not(feature = "metrics"))]
+    let _ = (fleet, share, members);
+}
+
+/// A fleet member fell back to its local controller.
+#[cfg(feature = "redis")]
+#[inline]
+pub(crate) fn fleet_fallback(fleet: &str) {
+    #[cfg(feature = "metrics")]
+    {
+        described();
+        ::metrics::counter!("retry_fleet_fallbacks_total", "fleet" => fleet.to_owned())
+            .increment(1);
+    }
+    #[cfg(not(feature = "metrics"))]
+    let _ = fleet;
 }

@@ -68,6 +68,12 @@ impl TokenBucket {
         self.capacity = self.capacity.min(self.max_capacity);
     }
 
+    /// Holds `tokens` (at most its maximum capacity, at least none).
+    #[cfg(feature = "redis")]
+    pub(crate) fn start_with(&mut self, tokens: f64) {
+        self.capacity = tokens.clamp(0.0, self.max_capacity);
+    }
+
     /// Fills the bucket to its maximum capacity.
     pub fn fill(&mut self) {
         self.capacity = self.max_capacity;

@@ -55,7 +55,7 @@ impl crate::retry::RateLimiter for ClientRateLimiter {
 
 /// A future that is ready at once. Zero-sized, unlike `std::future::Ready<()>` (which holds an
 /// `Option<()>`), so `Box::pin(Ready)` does not allocate.
-struct Ready;
+pub(super) struct Ready;
 
 impl Future for Ready {
     type Output = ();

@@ -23,6 +23,10 @@ use super::{InvalidTuning, RateLimiterState, Sent, Tuning};
 /// Once on, callers are served in arrival order: the first in line sleeps on one timer (no
 /// polling) until its token is there, the others sleep without timers, and a rate change wakes
 /// the first in line to recompute its deadline. Taking a token wakes exactly the next caller.
+/// A blocking caller ([`Retrier::run_blocking`](crate::retry::Retrier::run_blocking)) waits in
+/// the same line, its thread parked; the first of them in line also takes the tokens of the
+/// async callers ahead of it for them when each is due, so that the line moves even when their
+/// timers need the thread it parks (a current-thread runtime's `block_on` thread).
 /// The state sits behind a `std` mutex held only for a few float and queue operations, never
 /// across an `.await`.
 ///
@@ -130,11 +134,26 @@ struct Shared {
 /// A waiter's key in the line: its ticket, then a unique number for equal tickets.
 type Key = (u64, u64);
 
+/// A caller in the line.
+#[derive(Debug)]
+struct Waiting {
+    waker: Waker,
+    /// A blocking caller (`Retrier::run_blocking`), whose thread is parked until its turn.
+    /// The first of them in line keeps the line moving for the async callers ahead of it: it
+    /// sleeps until the head's token is due and takes it for the head ([`Inner::granted`]).
+    /// An async head's timer may need the very thread the blocking caller parks (a
+    /// current-thread runtime's `block_on` thread): without this, neither would ever move.
+    blocking: bool,
+}
+
 #[derive(Debug)]
 struct Inner {
     state: RateLimiterState,
     /// Callers waiting for a token, first in line first, with how to wake them.
-    line: BTreeMap<Key, Waker>,
+    line: BTreeMap<Key, Waiting>,
+    /// Callers taken out of the line with their token already taken for them by a blocking
+    /// caller behind them (see [`Waiting::blocking`]); their next poll returns at once.
+    granted: Vec<Key>,
     next_key: u64,
     /// The latest clock reading, in `state`'s seconds (readings taken on several threads may
     /// arrive out of order). A token taken under the lock is taken at a fresh reading, never at
@@ -176,7 +195,42 @@ impl Inner {
 
     /// The waker of the first in line, to wake after the lock is released.
     fn head_waker(&self) -> Option<Waker> {
-        self.line.first_key_value().map(|(_, waker)| waker.clone())
+        self.line
+            .first_key_value()
+            .map(|(_, waiting)| waiting.waker.clone())
+    }
+
+    /// The waker of the first blocking caller in line if it is not the head: the caller that
+    /// keeps the line moving (see [`Waiting::blocking`]), to wake when it may have become it.
+    fn keeper_waker(&self) -> Option<Waker> {
+        self.line
+            .values()
+            .skip(1)
+            .find(|waiting| waiting.blocking)
+            .map(|waiting| waiting.waker.clone())
+    }
+
+    /// Whether the caller at `key` is the first blocking caller in line.
+    fn keeps_the_line(&self, key: Key) -> bool {
+        !self.line.range(..key).any(|(_, waiting)| waiting.blocking)
+    }
+
+    /// Takes the head out of the line with its token (taken for it): returns its waker.
+    fn grant_head(&mut self) -> Option<Waker> {
+        let (key, waiting) = self.line.pop_first()?;
+        self.granted.push(key);
+        Some(waiting.waker)
+    }
+
+    /// Whether a token was taken for the caller at `key`; forgets it.
+    fn take_grant(&mut self, key: Key) -> bool {
+        match self.granted.iter().position(|granted| *granted == key) {
+            Some(at) => {
+                self.granted.swap_remove(at);
+                true
+            }
+            None => false,
+        }
     }
 }
 
@@ -234,12 +288,13 @@ impl ClientRateLimiter {
                 inner: Padded(Mutex::new(Inner {
                     state: state.rebased(),
                     line: BTreeMap::new(),
+                    granted: Vec::new(),
                     next_key: 0,
                     last_now: 0.0,
                     published: [0; STRIPES],
                     fresh: false,
                 })),
-                origin: Instant::now(),
+                origin: crate::timer::now(),
             }),
         }
     }
@@ -348,7 +403,7 @@ impl ClientRateLimiter {
     fn respond(&self, throttled: bool, mark: Option<u64>) {
         let shared = &*self.shared;
         // The clock is read before taking the lock, to keep the critical section short.
-        let elapsed = shared.origin.elapsed();
+        let elapsed = shared.since_origin();
         if !throttled && nanos(elapsed) < shared.steady_until.load(Ordering::Acquire) {
             shared.uncounted.fetch_add(1, Ordering::Relaxed);
             return;
@@ -410,6 +465,46 @@ impl ClientRateLimiter {
         }
         if let Some(waker) = wake {
             waker.wake();
+        }
+    }
+
+    /// Pins the rate (see [`RateLimiterState::pin`]): a [`FleetRateLimiter`] member's share,
+    /// `None` for no limit; a bucket turned on starts with `phase` tokens. Wakes the first in
+    /// line, whose token may now come sooner or later.
+    ///
+    /// [`FleetRateLimiter`]: super::FleetRateLimiter
+    #[cfg(feature = "redis")]
+    pub(crate) fn pin(&self, rate: Option<f64>, phase: f64) {
+        let shared = &*self.shared;
+        let head = {
+            let mut inner = shared.lock();
+            let now = shared.read_clock(&mut inner);
+            inner.state.pin(now, rate, phase);
+            shared
+                .enabled
+                .store(inner.state.is_enabled(), Ordering::Release);
+            // The next success takes the lock and sees the pinned state.
+            shared.steady_until.store(0, Ordering::Release);
+            inner.head_waker()
+        };
+        if let Some(head) = head {
+            head.wake();
+        }
+    }
+
+    /// Hands the pinned rate back to the algorithm (see [`RateLimiterState::release`]).
+    #[cfg(feature = "redis")]
+    pub(crate) fn release(&self, phase: f64) {
+        let shared = &*self.shared;
+        let head = {
+            let mut inner = shared.lock();
+            let now = shared.read_clock(&mut inner);
+            inner.state.release(now, phase);
+            shared.steady_until.store(0, Ordering::Release);
+            inner.head_waker()
+        };
+        if let Some(head) = head {
+            head.wake();
         }
     }
 
@@ -523,7 +618,15 @@ impl Shared {
 
     /// Seconds since `origin`.
     fn elapsed(&self) -> f64 {
-        self.origin.elapsed().as_secs_f64()
+        self.since_origin().as_secs_f64()
+    }
+
+    /// The time since `origin` on the caller's clock ([`crate::timer::now`]): tokio's (its
+    /// paused clock in tests) for async callers, the system's for blocking ones, whose thread
+    /// would never see a paused clock move. Readings of both kinds go into one state, which
+    /// keeps the latest ([`Inner::remember`]).
+    fn since_origin(&self) -> Duration {
+        crate::timer::now().saturating_duration_since(self.origin)
     }
 
     /// Takes a token at a fresh clock reading if one is there (see [`Inner::last_now`]): the
@@ -626,6 +729,14 @@ impl Future for Acquire<'_> {
         }
         loop {
             let mut inner = shared.lock();
+            if let Some(key) = this.key {
+                if inner.take_grant(key) {
+                    // A blocking caller behind took our token for us (see `Waiting::blocking`).
+                    this.key = None;
+                    this.sleep = None;
+                    return Poll::Ready(());
+                }
+            }
             let head = inner.line.first_key_value().map(|(head, _)| *head);
             let first = match (this.key, this.ticket) {
                 (Some(key), _) => head.is_none_or(|head| key <= head),
@@ -660,18 +771,44 @@ impl Future for Acquire<'_> {
                     .unwrap_or_else(|| shared.next_ticket.fetch_add(1, Ordering::Relaxed));
                 (ticket, inner.next_key)
             });
+            let blocking = crate::timer::is_blocking();
             match inner.line.get_mut(&key) {
-                Some(waker) => waker.clone_from(cx.waker()),
-                None => drop(inner.line.insert(key, cx.waker().clone())),
+                Some(waiting) => waiting.waker.clone_from(cx.waker()),
+                None => drop(inner.line.insert(
+                    key,
+                    Waiting {
+                        waker: cx.waker().clone(),
+                        blocking,
+                    },
+                )),
             }
-            drop(inner);
-            let Some(wait) = wait else {
-                this.sleep = None;
-                return Poll::Pending;
+            let wait = match wait {
+                Some(wait) => wait,
+                // Not first: the first blocking caller in line hands the head its token when it
+                // is due (see `Waiting::blocking`), then looks again.
+                None if blocking && inner.keeps_the_line(key) => {
+                    match shared.take_token(&mut inner) {
+                        Ok(()) => {
+                            let head = inner.grant_head();
+                            drop(inner);
+                            if let Some(head) = head {
+                                head.wake();
+                            }
+                            continue;
+                        }
+                        Err(wait) => wait,
+                    }
+                }
+                None => {
+                    drop(inner);
+                    this.sleep = None;
+                    return Poll::Pending;
+                }
             };
+            drop(inner);
             // A wait past what `Instant` holds (a fill rate near zero) is a wait of 30 years,
             // as tokio's own timers do.
-            let now = Instant::now();
+            let now = crate::timer::now();
             let deadline = now
                 .checked_add(wait)
                 .unwrap_or_else(|| now + Duration::from_secs(30 * 365 * 86_400));
@@ -696,15 +833,27 @@ impl Future for Acquire<'_> {
 impl Drop for Acquire<'_> {
     fn drop(&mut self) {
         let Some(key) = self.key else { return };
-        let next = {
+        let (next, keeper) = {
             let mut inner = self.shared.lock();
+            if inner.take_grant(key) {
+                // Dropped after a blocking caller took its token for it: that token is spent.
+                return;
+            }
             let was_first = inner
                 .line
                 .first_key_value()
                 .is_some_and(|(head, _)| *head == key);
-            inner.line.remove(&key);
-            if was_first { inner.head_waker() } else { None }
+            let removed = inner.line.remove(&key);
+            let next = if was_first { inner.head_waker() } else { None };
+            // A blocking caller leaving may leave the line's keeping to the next one.
+            let keeper = removed
+                .filter(|waiting| waiting.blocking)
+                .and_then(|_| inner.keeper_waker());
+            (next, keeper)
         };
+        if let Some(keeper) = keeper {
+            keeper.wake();
+        }
         if let Some(next) = next {
             next.wake();
         }

@@ -54,7 +54,9 @@
 //! recovery periods and throttle share) are a fourth. [`Tuning`] holds the constants.
 //!
 //! [`ClientRateLimiter`] shares a [`RateLimiterState`] between tasks and threads, on tokio's
-//! clock (so tests run it on the paused clock).
+//! clock for async callers (so tests run it on the paused clock) and the system's for blocking
+//! ones ([`Retrier::run_blocking`](crate::retry::Retrier::run_blocking), whose thread would
+//! never see a paused clock move).
 //!
 //! ```
 //! use std::sync::Arc;
@@ -88,10 +90,14 @@
 //! ```
 #![doc = ""]
 #![doc = include_str!("../../docs/adaptive.md")]
+#![cfg_attr(feature = "redis", doc = "")]
+#![cfg_attr(feature = "redis", doc = include_str!("../../docs/fleet.md"))]
 
 mod bucket;
 mod cubic;
 mod events;
+#[cfg(feature = "redis")]
+mod fleet;
 mod hook;
 mod limiter;
 mod state;
@@ -104,6 +110,8 @@ mod tests;
 pub(crate) use bucket::TokenBucket;
 pub(crate) use cubic::Cubic;
 pub use events::Sent;
+#[cfg(feature = "redis")]
+pub use fleet::{FleetError, FleetRateLimiter, FleetStatus};
 pub use limiter::{Acquire, ClientRateLimiter, Ticket};
 pub use state::{InvalidRate, InvalidSteadyState, RateLimiterState};
 pub(crate) use transmit::TransmitRate;

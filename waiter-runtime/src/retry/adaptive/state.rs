@@ -470,6 +470,63 @@ impl RateLimiterState {
         self.bucket.fill_rate()
     }
 
+    /// Pins the rate at `rate` requests/s from `now` (a fleet member's share), or turns the
+    /// bucket off (`None`: no limit), for [`FleetRateLimiter`](super::FleetRateLimiter): the
+    /// state is then as [`steady_at`](Self::steady_at) leaves it (CUBIC at its plateau at
+    /// `rate`, the rate measured at `rate` from `now` on), except that the bucket keeps its
+    /// tokens, so that a share renewed every round gives no burst. Responses reported after
+    /// it run the algorithm from there. A `now` the state ignores, or a rate that is not a
+    /// finite number at least 0, changes nothing.
+    ///
+    /// A bucket turned on holds `phase` tokens (at most one): members of a fleet pinned at
+    /// once, each with a phase of its own, do not all send their next request together.
+    #[cfg(feature = "redis")]
+    pub(crate) fn pin(&mut self, now: f64, rate: Option<f64>, phase: f64) {
+        if !self.valid_time(now) {
+            return;
+        }
+        self.latest = self.latest.max(now);
+        let now = self.latest;
+        let Some(rate) = rate else {
+            self.enabled = false;
+            return;
+        };
+        if !(rate.is_finite() && rate >= 0.0) {
+            return;
+        }
+        let probe = Cubic::with_max_rate(self.tuning, rate, now);
+        self.cubic = Cubic::with_max_rate(self.tuning, rate, now - probe.time_window());
+        self.transmit = TransmitRate::steady(self.tuning, now, rate);
+        self.bucket.set_rate(now, rate);
+        if !self.enabled {
+            self.bucket.start_with(phase);
+        }
+        self.calculated_rate = rate;
+        self.enabled = true;
+    }
+
+    /// Hands a pinned rate back to the algorithm at `now` (a fleet member whose lease ended):
+    /// CUBIC as if the rate pinned had been cut `phase x 1.5 K` seconds ago (`phase` in
+    /// [0, 1]), the rate measured from `now` on at the rate pinned. The members of a fleet
+    /// whose leases end together then start at points of their own on the climb back to
+    /// their shares (a third of them past it, probing), as independent clients would be,
+    /// rather than all probing above their shares at once.
+    #[cfg(feature = "redis")]
+    pub(crate) fn release(&mut self, now: f64, phase: f64) {
+        if !self.enabled || !self.valid_time(now) {
+            return;
+        }
+        self.latest = self.latest.max(now);
+        let now = self.latest;
+        let w_max = self.calculated_rate;
+        let k = Cubic::with_max_rate(self.tuning, w_max, now).time_window();
+        let since = phase.clamp(0.0, 1.0) * 1.5 * k;
+        self.cubic = Cubic::with_max_rate(self.tuning, w_max, now - since);
+        self.transmit = TransmitRate::steady(self.tuning, now, w_max);
+        self.calculated_rate = self.cubic.success(now).max(0.0);
+        self.bucket.set_rate(now, self.calculated_rate);
+    }
+
     /// Whether a successful response changes the fill rate only by closing a transmit-rate
     /// bucket: the rate has been measured (before, the cap follows every response) and CUBIC's
     /// rate (which only grows between throttles) is at or above the

@@ -74,6 +74,19 @@ impl TransmitRate {
         self
     }
 
+    /// Steady at `rate` at `now`: measured at `rate`, and the bucket `now` falls in counted
+    /// as if responses had come at `rate` since it began, so that the first bucket to close
+    /// measures what comes after `now` rather than a sliver of a bucket (a fleet member's
+    /// hand-over to its own controller).
+    #[cfg(feature = "redis")]
+    pub(crate) fn steady(tuning: Tuning, now: f64, rate: f64) -> Self {
+        let mut steady = Self::new(tuning, now).with_measured(rate);
+        steady.last_bucket = (now / steady.width).floor() * steady.width;
+        // `as` saturates: a rate near `f64::MAX` counts `u64::MAX`.
+        steady.count = (rate * (now - steady.last_bucket)).max(0.0).round() as u64;
+        steady
+    }
+
     /// Moves the buckets in time (by whole bucket widths, so that they stay aligned).
     pub(crate) fn map_times(&mut self, f: impl Fn(f64) -> f64) {
         self.last_bucket = f(self.last_bucket);

@@ -44,7 +44,8 @@ impl<'a, O, E> WaitAll<'a, O, E> {
     /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
     /// # async fn main() {
     /// let cloud = Cloud { started: tokio::time::Instant::now() };
-    /// let waiters = || (0..3).map(|id| cloud.wait_until_ready(id));
+    /// // Polled at least every 10 s (the jitter is random: a longer delay could pass 90 s).
+    /// let waiters = || (0..3).map(|id| cloud.wait_until_ready(id).max_delay(Duration::from_secs(10)));
     /// let checkpoints = WaitAllCheckpoints::new();
     /// let set = WaitAll::new(waiters()).checkpoints(&checkpoints).wait(Duration::from_secs(600));
     /// // The controller stops after 90 s: resource 0 and 1 are ready, 2 is not.

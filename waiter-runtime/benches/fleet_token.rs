@@ -1,0 +1,157 @@
+//! The cost of a token from `FleetRateLimiter` (a member holding a lease, its share far above
+//! what the calls take) against `ClientRateLimiter`'s (on, plenty of tokens), through the
+//! `RateLimiter` hook the retrier calls, with 1000 tasks on 1 and 2 threads; and a whole
+//! retrier call with each. No Redis round trip is on the request path: the member's
+//! background thread talks to the `redis-server` the bench starts.
+//!
+//! ```text
+//! cargo bench -p waiter-benches --bench fleet_token -- --warm-up-time 1 --measurement-time 3
+//! ```
+
+#![allow(missing_docs)] // criterion's macros generate undocumented items
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use waiter_runtime::ProvideErrorMetadata;
+use waiter_runtime::retry::adaptive::{ClientRateLimiter, FleetRateLimiter, RateLimiterState};
+use waiter_runtime::retry::{RateLimiter, Retrier, RetryConfig};
+use waiter_tests::redis_server::RedisServer;
+
+const TASKS: u64 = 1000;
+
+#[derive(Debug, ProvideErrorMetadata)]
+#[error_metadata(code = "ThrottlingException", status = 400)]
+struct Throttled;
+
+fn runtime(threads: usize) -> tokio::runtime::Runtime {
+    let mut builder = if threads == 1 {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        let mut builder = tokio::runtime::Builder::new_multi_thread();
+        builder.worker_threads(threads);
+        builder
+    };
+    builder.enable_time().build().unwrap()
+}
+
+/// A member of a fleet whose rate is 1e8 requests/s, holding its lease.
+fn leased_member(redis: &RedisServer) -> FleetRateLimiter {
+    let cli = |args: &[&str]| {
+        let out = std::process::Command::new("redis-cli")
+            .args(["-p", &redis.port().to_string()])
+            .args(args)
+            .output()
+            .expect("redis-cli");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let now = cli(&["TIME"]);
+    let secs = now.split_whitespace().next().expect("TIME");
+    // A fleet steady at 1e8 requests/s since its last cut (at Redis's time now, less K).
+    cli(&[
+        "HSET",
+        "waiter:{bench}:state",
+        "on",
+        "1",
+        "wmax",
+        "1e8",
+        "tcut",
+        secs,
+        "epoch",
+        "1",
+    ]);
+    let member = FleetRateLimiter::new(&redis.url(), "bench").unwrap();
+    let start = Instant::now();
+    while member.status().share.is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no lease: {:?}",
+            member.status()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    member
+}
+
+enum Client {
+    Token(Arc<dyn RateLimiter>),
+    Call(Retrier),
+}
+
+impl Client {
+    async fn call(&self, i: u64) -> Result<u64, Throttled> {
+        match self {
+            Client::Token(limiter) => {
+                limiter.acquire_for(0).await;
+                Ok(black_box(i))
+            }
+            Client::Call(retrier) => retrier.run(|| async { Ok(black_box(i)) }).await,
+        }
+    }
+}
+
+/// Runs `iters` calls spread over 1000 tasks; returns the time they took.
+fn measure(rt: &tokio::runtime::Runtime, client: &Arc<Client>, iters: u64) -> Duration {
+    let per_task = iters.div_ceil(TASKS);
+    let client = Arc::clone(client);
+    let elapsed = rt.block_on(async move {
+        let start = Instant::now();
+        let tasks: Vec<_> = (0..TASKS)
+            .map(|_| {
+                let client = client.clone();
+                tokio::spawn(async move {
+                    for i in 0..per_task {
+                        black_box(client.call(i).await).ok();
+                    }
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.unwrap();
+        }
+        start.elapsed()
+    });
+    elapsed.mul_f64(iters as f64 / (per_task * TASKS) as f64)
+}
+
+fn bench(c: &mut Criterion) {
+    let redis = RedisServer::start().expect("redis-server");
+    let member = leased_member(&redis);
+    let single: Arc<dyn RateLimiter> = Arc::new(ClientRateLimiter::with_state(
+        RateLimiterState::steady_at(1e12, 0.0).unwrap(),
+    ));
+    let fleet: Arc<dyn RateLimiter> = Arc::new(member.clone());
+    let retrier = |limiter: &Arc<dyn RateLimiter>| {
+        Retrier::new(RetryConfig::adaptive().build()).with_rate_limiter(Arc::clone(limiter))
+    };
+    let clients = [
+        ("client_token", Arc::new(Client::Token(Arc::clone(&single)))),
+        ("fleet_token", Arc::new(Client::Token(Arc::clone(&fleet)))),
+        ("client_call", Arc::new(Client::Call(retrier(&single)))),
+        ("fleet_call", Arc::new(Client::Call(retrier(&fleet)))),
+    ];
+    for threads in [1, 2] {
+        let rt = runtime(threads);
+        let mut group = c.benchmark_group(format!("fleet_token/{threads}_thread"));
+        for (name, client) in &clients {
+            group.bench_function(BenchmarkId::from_parameter(name), |b| {
+                b.iter_custom(|iters| measure(&rt, client, iters))
+            });
+        }
+        group.finish();
+    }
+    assert!(
+        member.status().leased,
+        "the lease held: {:?}",
+        member.status()
+    );
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30);
+    targets = bench
+}
+criterion_main!(benches);

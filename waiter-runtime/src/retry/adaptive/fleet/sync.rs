@@ -1,0 +1,346 @@
+//! A member's background thread: a round with the fleet's controller in Redis every 200 ms
+//! (sooner after a fresh throttle, never twice in 100 ms), on a connection of its own; the
+//! lease each round renews, the local controller when it ends, and one warning per change.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use super::member::{Counts, FLEET_MARK, Shared};
+use super::script::{self, Op, Reply, Report};
+use crate::retry::adaptive::ClientRateLimiter;
+
+/// A round every this long...
+pub(super) const INTERVAL: Duration = Duration::from_millis(200);
+/// ... or sooner after a fresh throttle, but never sooner than this after the last one: at
+/// most 10 rounds a second.
+pub(super) const MIN_GAP: Duration = Duration::from_millis(100);
+/// A share holds this long after the round that granted it was sent.
+pub(super) const LEASE: Duration = Duration::from_secs(2);
+/// Connecting, sending and reading a reply each give up after this long.
+pub(super) const TIMEOUT: Duration = Duration::from_millis(300);
+/// The least demand a member announces, requests/s (a member that sent nothing yet).
+const MIN_DEMAND: f64 = 2.0;
+
+/// Where the member stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stand {
+    /// No round answered yet: the local controller runs.
+    Starting,
+    /// A lease is held: the member paces at its share.
+    Leased,
+    /// The lease ended, or none was ever had: the local controller runs.
+    Local,
+}
+
+/// The background thread's state.
+pub(super) struct Syncer {
+    pub(super) shared: Arc<Shared>,
+    pub(super) local: ClientRateLimiter,
+    pub(super) client: redis::Client,
+    pub(super) tls: bool,
+    /// The URL's password, scrubbed from every message.
+    pub(super) secret: Option<String>,
+    pub(super) signal: Receiver<()>,
+    pub(super) keys: [String; 3],
+    conn: Option<redis::Connection>,
+    sha: String,
+    /// Counts taken from the callers and not yet delivered.
+    pending: Counts,
+    last_round: Option<Instant>,
+    last_delivered: Instant,
+    lease_until: Option<Instant>,
+    stand: Stand,
+    /// The fleet's rate from the last answered round (0: none).
+    hint: f64,
+    /// The members at the last answered round.
+    hint_members: u64,
+    /// The last epoch known.
+    epoch: u64,
+}
+
+/// What woke the thread.
+#[derive(Debug, PartialEq, Eq)]
+enum Wake {
+    Round,
+    /// Every clone of the member was dropped.
+    Stop,
+}
+
+impl Syncer {
+    pub(super) fn new(
+        shared: Arc<Shared>,
+        local: ClientRateLimiter,
+        client: redis::Client,
+        secret: Option<String>,
+        signal: Receiver<()>,
+    ) -> Self {
+        let tls = matches!(
+            client.get_connection_info().addr(),
+            redis::ConnectionAddr::TcpTls { .. }
+        );
+        let keys = script::keys(&shared.fleet);
+        Syncer {
+            shared,
+            local,
+            client,
+            tls,
+            secret,
+            signal,
+            keys,
+            conn: None,
+            sha: redis::Script::new(script::SOURCE).get_hash().to_owned(),
+            pending: Counts::default(),
+            last_round: None,
+            last_delivered: Instant::now(),
+            lease_until: None,
+            stand: Stand::Starting,
+            hint: 0.0,
+            hint_members: 0,
+            epoch: 0,
+        }
+    }
+
+    /// Rounds until every clone of the member is dropped, then a last round to leave.
+    pub(super) fn run(mut self) {
+        while self.wait() == Wake::Round {
+            self.round(Op::Sync);
+        }
+        if self.conn.is_some() {
+            self.round(Op::Leave);
+        }
+    }
+
+    /// Waits for the next round: the tick, or a fresh throttle's signal (not sooner than
+    /// `MIN_GAP` after the last round).
+    fn wait(&mut self) -> Wake {
+        let Some(last) = self.last_round else {
+            return Wake::Round;
+        };
+        let tick = last + INTERVAL;
+        let now = Instant::now();
+        if now >= tick {
+            return Wake::Round;
+        }
+        match self.signal.recv_timeout(tick - now) {
+            Ok(()) => {
+                let early = last + MIN_GAP;
+                let now = Instant::now();
+                if now < early {
+                    std::thread::sleep(early - now);
+                }
+                Wake::Round
+            }
+            Err(RecvTimeoutError::Timeout) => Wake::Round,
+            Err(RecvTimeoutError::Disconnected) => Wake::Stop,
+        }
+    }
+
+    /// One round: the counts and the demand out, the share and its lease back.
+    fn round(&mut self, op: Op) {
+        let started = Instant::now();
+        self.last_round = Some(started);
+        self.pending.add(self.shared.take_counts());
+        let report = Report {
+            op,
+            epoch: self.epoch,
+            responses: self.pending.responses,
+            throttles: self.pending.throttles,
+            fresh: self.shared.take_fresh(),
+            demand: self.demand(started),
+            hint: self.hint,
+            hint_members: self.hint_members,
+        };
+        match self.call(&report) {
+            Ok(reply) => {
+                self.pending = Counts::default();
+                self.last_delivered = started;
+                if op == Op::Sync {
+                    self.apply(reply, started);
+                }
+            }
+            Err(error) if op == Op::Sync => self.failed(error, started),
+            // Leaving: the heartbeat expires on its own.
+            Err(_) => {}
+        }
+    }
+
+    /// The rate the member asks for: `None` (as much as it gets) when its callers waited for
+    /// tokens (at least half of its attempts, and two), else what it sent, with a quarter more
+    /// to grow. A member whose callers send less than its share rarely waits (a caller a
+    /// little early); one whose callers want more waits on nearly every attempt.
+    fn demand(&self, now: Instant) -> Option<f64> {
+        let Counts {
+            responses, waited, ..
+        } = self.pending;
+        if waited >= 2 && waited.saturating_mul(2) >= responses {
+            return None;
+        }
+        let secs = now
+            .saturating_duration_since(self.last_delivered)
+            .as_secs_f64()
+            .max(0.05);
+        Some((responses as f64 / secs * 1.25).max(MIN_DEMAND))
+    }
+
+    /// Runs the script: EVALSHA, or EVAL when Redis does not have it (restarted, flushed).
+    fn call(&mut self, report: &Report) -> Result<Reply, String> {
+        if self.conn.is_none() {
+            if self.tls {
+                // rustls needs a process-wide crypto provider: ring, unless the application
+                // installed one (then this does nothing).
+                let _ = rustls::crypto::ring::default_provider().install_default();
+            }
+            let conn = self
+                .client
+                .get_connection_with_timeout(TIMEOUT)
+                .map_err(|err| self.describe(&err))?;
+            let timeouts = conn
+                .set_read_timeout(Some(TIMEOUT))
+                .and_then(|()| conn.set_write_timeout(Some(TIMEOUT)));
+            timeouts.map_err(|err| self.describe(&err))?;
+            self.conn = Some(conn);
+        }
+        let args = report.args(&self.shared.id);
+        let invoke = |conn: &mut redis::Connection, eval: bool| {
+            let mut cmd = redis::cmd(if eval { "EVAL" } else { "EVALSHA" });
+            cmd.arg(if eval {
+                script::SOURCE
+            } else {
+                self.sha.as_str()
+            })
+            .arg(self.keys.len())
+            .arg(&self.keys[..])
+            .arg(&args[..]);
+            cmd.query::<redis::Value>(conn)
+        };
+        let conn = self.conn.as_mut().expect("connected above");
+        let result = match invoke(conn, false) {
+            Err(err)
+                if err.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) =>
+            {
+                invoke(conn, true)
+            }
+            result => result,
+        };
+        match result {
+            Ok(value) => Reply::parse(&value).map_err(|what| format!("Redis answered {what}")),
+            Err(err) => {
+                if !matches!(err.kind(), redis::ErrorKind::Server(_)) {
+                    // A timeout or a broken connection: a reply may still come on it.
+                    self.conn = None;
+                }
+                Err(self.describe(&err))
+            }
+        }
+    }
+
+    /// A client error as it may be shown: the URL's password never in it.
+    fn describe(&self, err: &redis::RedisError) -> String {
+        super::error::scrub(&err.to_string(), self.secret.as_deref())
+    }
+
+    /// A round answered: the share pinned, the lease renewed.
+    fn apply(&mut self, reply: Reply, sent: Instant) {
+        self.lease_until = Some(sent + LEASE);
+        if let Some(rate) = reply.rate {
+            self.hint = rate;
+            self.hint_members = reply.members;
+        }
+        self.local.pin(
+            reply.share.map(|share| share.max(script::CONSTANTS.floor)),
+            crate::retry::backoff::random(),
+        );
+        let mark = FLEET_MARK | reply.epoch;
+        if self.shared.mark.0.swap(mark, Ordering::AcqRel) != mark {
+            // Throttles counted as fresh were sent in another epoch (or by the local
+            // controller): not this epoch's.
+            self.shared.take_fresh();
+        }
+        self.epoch = reply.epoch;
+        self.shared.set_status(|status| {
+            status.leased = true;
+            status.share = reply.share;
+            status.fleet_rate = reply.rate;
+            status.members = reply.members;
+        });
+        crate::retry::metrics::fleet_share(&self.shared.fleet, reply.share, reply.members);
+        let was = std::mem::replace(&mut self.stand, Stand::Leased);
+        let (fleet, server, member) = (&self.shared.fleet, &self.shared.server, &self.shared.id);
+        match was {
+            Stand::Starting => tracing::warn!(
+                fleet = fleet.as_str(),
+                server = server.as_str(),
+                member = member.as_str(),
+                share = ?reply.share,
+                members = reply.members,
+                "fleet rate limiter: joined the fleet, lease held (pacing at its share of the fleet's rate)"
+            ),
+            Stand::Local => tracing::warn!(
+                fleet = fleet.as_str(),
+                server = server.as_str(),
+                member = member.as_str(),
+                share = ?reply.share,
+                members = reply.members,
+                "fleet rate limiter: Redis answers again, rejoined the fleet (lease held; the local controller stops)"
+            ),
+            Stand::Leased => {}
+        }
+    }
+
+    /// A round failed: the share holds until the lease ends, then the local controller runs.
+    fn failed(&mut self, error: String, now: Instant) {
+        let expired = self.lease_until.is_none_or(|until| now >= until);
+        let (fleet, server, member) = (&self.shared.fleet, &self.shared.server, &self.shared.id);
+        match self.stand {
+            Stand::Leased if expired => {
+                self.stand = Stand::Local;
+                // The local controller from the last share, each member at its own point of
+                // the climb back to it.
+                self.local.release(crate::retry::backoff::random());
+                self.shared.mark.0.store(0, Ordering::Release);
+                self.shared.set_status(|status| status.leased = false);
+                let fallbacks = self.fallback();
+                tracing::warn!(
+                    fleet = fleet.as_str(),
+                    server = server.as_str(),
+                    member = member.as_str(),
+                    error = error.as_str(),
+                    fallbacks,
+                    "fleet rate limiter: lease expired without an answer from Redis: running the local controller from the last share until Redis answers"
+                );
+            }
+            Stand::Starting => {
+                self.stand = Stand::Local;
+                self.shared.set_status(|status| status.leased = false);
+                let fallbacks = self.fallback();
+                tracing::warn!(
+                    fleet = fleet.as_str(),
+                    server = server.as_str(),
+                    member = member.as_str(),
+                    error = error.as_str(),
+                    fallbacks,
+                    "fleet rate limiter: Redis does not answer: running the local controller until it does"
+                );
+            }
+            _ => tracing::debug!(
+                fleet = fleet.as_str(),
+                member = member.as_str(),
+                error = error.as_str(),
+                "fleet rate limiter: a round without an answer"
+            ),
+        }
+    }
+
+    /// Counts a fallback to the local controller; returns how many so far.
+    fn fallback(&self) -> u64 {
+        crate::retry::metrics::fleet_fallback(&self.shared.fleet);
+        let mut fallbacks = 0;
+        self.shared.set_status(|status| {
+            status.fallbacks += 1;
+            fallbacks = status.fallbacks;
+        });
+        fallbacks
+    }
+}
