@@ -3,6 +3,7 @@
 //! limiter shared with async callers. Real clock, small durations: a blocked thread has no
 //! paused clock; lower bounds are exact, upper bounds leave room for a loaded machine.
 
+mod both_forms;
 mod retries;
 mod steer;
 mod waiter;

@@ -27,16 +27,15 @@ use proc_macro2::TokenStream;
 
 use super::args::FileArgs;
 use super::model::{Origin, Waitable, WaiterDef};
-use super::signature::Operation;
 use crate::closest::closest;
 use crate::ctxt::Ctxt;
 use crate::jmespath::ast::Literal;
 use index::{Index, Unreadable};
 
-/// The waiters `args` names, and the tokens that make the compiler track the file. On an
-/// error, the waiters `waiters = [..]` names (by name only, for the fallback), so that their
-/// callers compile.
-pub(crate) fn read(cx: &Ctxt, args: &FileArgs, op: &Operation) -> (Waitable, TokenStream) {
+/// The waiters `args` names for the function `fn_name` (as written, `r#` and all), and the
+/// tokens that make the compiler track the file. On an error, the waiters `waiters = [..]`
+/// names (by name only, for the fallback), so that their callers compile.
+pub(crate) fn read(cx: &Ctxt, args: &FileArgs, fn_name: &str) -> (Waitable, TokenStream) {
     let written = args.path.value();
     let span = args.path.span();
     let origin = Origin {
@@ -80,7 +79,7 @@ pub(crate) fn read(cx: &Ctxt, args: &FileArgs, op: &Operation) -> (Waitable, Tok
             return (with_origin(named_only(), origin), tracking);
         }
     };
-    let Some(operation) = operation(cx, args, op, index, &origin) else {
+    let Some(operation) = operation(cx, args, fn_name, index, &origin) else {
         return (with_origin(named_only(), origin), tracking);
     };
     let waiters = match index {
@@ -148,12 +147,11 @@ fn wanted(args: &FileArgs, name: &str) -> bool {
 fn operation<'i>(
     cx: &Ctxt,
     args: &FileArgs,
-    op: &Operation,
+    fn_name: &str,
     index: &'i Index,
     origin: &Origin,
 ) -> Option<&'i str> {
-    let fn_name = op.sig.ident.to_string();
-    let fn_name = fn_name.strip_prefix("r#").unwrap_or(&fn_name);
+    let fn_name = fn_name.strip_prefix("r#").unwrap_or(fn_name);
     let (wanted, how, span) = match &args.operation {
         Some(lit) => (lit.value(), "`operation`".to_owned(), lit.span()),
         None => (
@@ -295,7 +293,7 @@ mod tests {
 
     fn expand(path: &std::path::Path, function: proc_macro2::TokenStream) -> String {
         let path = path.to_str().unwrap();
-        crate::waitable::expand(quote!(botocore = #path), function).to_string()
+        crate::waitable::expand(quote!(botocore = #path), function, None).to_string()
     }
 
     #[test]
