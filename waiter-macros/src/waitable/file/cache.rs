@@ -9,7 +9,8 @@ use super::index::{Index, Unreadable};
 use crate::read_cache::ReadCache;
 use crate::waitable::args::Format;
 
-type Loaded = Arc<Result<Index, Unreadable>>;
+/// A model file's index as read, the same `Arc` while the file is unchanged.
+pub(crate) type Loaded = Arc<Result<Index, Unreadable>>;
 
 static FILES: ReadCache<(PathBuf, Format), Result<Index, Unreadable>> = ReadCache::new();
 

@@ -24,12 +24,13 @@ use std::path::{Path, PathBuf};
 
 use heck::ToUpperCamelCase;
 use proc_macro2::TokenStream;
+use syn::LitStr;
 
 use super::args::FileArgs;
 use super::model::{Origin, Waitable, WaiterDef};
 use crate::closest::closest;
 use crate::ctxt::Ctxt;
-use crate::jmespath::ast::Literal;
+pub(crate) use cache::Loaded;
 use index::{Index, Unreadable};
 
 /// The waiters `args` names for the function `fn_name` (as written, `r#` and all), and the
@@ -112,6 +113,39 @@ pub(crate) fn read(cx: &Ctxt, args: &FileArgs, fn_name: &str) -> (Waitable, Toke
     (with_origin(waiters, origin), tracking)
 }
 
+/// The names of the waiters [`read`] gives the function `fn_name` for `args`, found without
+/// reading the waiters into the model (nor tracking the file): the same, but for a waiter whose
+/// reading fails (the function's own expansion reports that error). On an error before the
+/// waiters, the names its fallback keeps: those of `waiters = [..]`.
+pub(crate) fn waiter_names(args: &FileArgs, fn_name: &str) -> Vec<String> {
+    let cx = Ctxt::new();
+    let found = (|| {
+        let loaded = cache::load(&resolve(&args.path.value()), args.format).ok()?;
+        let index = loaded.as_ref().as_ref().ok()?;
+        let origin = Origin {
+            file: args.path.value(),
+            format: args.format.key(),
+        };
+        let operation = operation(&cx, args, fn_name, index, &origin)?;
+        let names: Vec<String> = index
+            .waiters_by_operation()
+            .into_iter()
+            .filter(|(name, op)| *op == operation && wanted(args, name))
+            .map(|(name, _)| name.to_owned())
+            .collect();
+        Some(names)
+    })();
+    // Its errors are its own expansion's to report.
+    let _ = cx.check();
+    found.unwrap_or_else(|| args.waiters.iter().flatten().map(LitStr::value).collect())
+}
+
+/// The model file `written` (as the attribute writes it) read as `format`, as loaded now; `None`
+/// when it cannot be read. What [`read`] gives stays the same while this is the same `Arc`.
+pub(crate) fn loaded(written: &str, format: super::args::Format) -> Option<Loaded> {
+    cache::load(&resolve(written), format).ok()
+}
+
 fn with_origin(mut waiters: Vec<WaiterDef>, origin: Origin) -> Waitable {
     for waiter in &mut waiters {
         waiter.read_from = Some(origin.describe());
@@ -163,15 +197,22 @@ fn operation<'i>(
             args.path.span(),
         ),
     };
-    let waited = index.waited_operations();
     let folded = |s: &str| s.replace('_', "").to_ascii_lowercase();
-    if let Some(found) = waited
-        .iter()
-        .find(|w| **w == wanted)
-        .or_else(|| waited.iter().find(|w| folded(w) == folded(&wanted)))
+    let folded_wanted = folded(&wanted);
+    // Found without listing the operations (a function per operation of a large model asks
+    // for its own): the list is for the error.
+    if let Some(found) = index
+        .waiter_operations()
+        .find(|w| *w == wanted)
+        .or_else(|| {
+            index
+                .waiter_operations()
+                .find(|w| folded(w) == folded_wanted)
+        })
     {
         return Some(found);
     }
+    let waited = index.waited_operations();
     let file = &origin.file;
     let exists = match index {
         Index::Smithy { operations, .. } => operations
@@ -214,23 +255,7 @@ fn listing(waited: &[&str]) -> String {
 /// mean, or the operation it polls).
 fn check_wanted(cx: &Ctxt, args: &FileArgs, index: &Index, operation: &str, file: &str) {
     let Some(names) = &args.waiters else { return };
-    // Every waiter of the file, with its operation.
-    let all: Vec<(&str, &str)> = match index {
-        Index::Botocore { waiters } => waiters
-            .iter()
-            .map(|(name, op, _)| (name.as_str(), op.as_deref().unwrap_or("")))
-            .collect(),
-        Index::Smithy { waitable, .. } => waitable
-            .iter()
-            .flat_map(|(op, value)| {
-                let names: Vec<&str> = match value {
-                    Literal::Object(members) => members.keys().map(String::as_str).collect(),
-                    _ => Vec::new(),
-                };
-                names.into_iter().map(move |n| (n, op.as_str()))
-            })
-            .collect(),
-    };
+    let all = index.waiters_by_operation();
     let ours: Vec<&str> = all
         .iter()
         .filter(|(_, op)| *op == operation)

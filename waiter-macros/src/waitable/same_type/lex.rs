@@ -1,4 +1,4 @@
-//! A Rust source file into token trees, each token with the line and column it starts at: what
+//! A Rust source file into tokens, one level of delimiters at a time: what
 //! [`outline`](super::outline) walks to find impl blocks and their `#[waitable]` functions.
 //!
 //! A proc macro cannot have the file parsed with positions by syn (inside a macro, proc-macro2
@@ -7,9 +7,20 @@
 //! panic in the macro): so the file is lexed here, as the compiler lexes it, and only the tokens
 //! this lexer accepted are ever turned into compiler tokens ([`tokens`](super::tokens)).
 //!
+//! The file is read once whole ([`Source::new`]: every delimiter balanced, every literal and
+//! comment terminated, and where each group ends), and its tokens are made one level at a time,
+//! when asked ([`Source::lex`], [`Source::group`]): each group is the range of text between its
+//! delimiters, jumped over. Most of a file (function bodies, trait values) is never made into
+//! tokens. Tokens know their byte offset; [`Positions`] turns offsets into the line and column
+//! the compiler gives. The hot loops index bytes directly: a proc macro is usually built
+//! without optimizations.
+//!
 //! Doc comments become `#[doc = ".."]` (`#![doc = ".."]`), as the compiler makes them;
-//! other comments are dropped. A file this lexer cannot read (unbalanced delimiters, an
+//! other comments are dropped. Text this lexer cannot read (unbalanced delimiters, an
 //! unterminated literal, a character no token starts with) gives `None`: nothing is checked.
+
+use std::borrow::Cow;
+use std::ops::Range;
 
 /// A token tree.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,7 +32,7 @@ pub(crate) enum Tree {
     /// One punctuation character; `joint` when another punctuation character follows at once.
     Punct(char, bool),
     Literal(Lit),
-    Group(Delim, Vec<Token>),
+    Group(Delim, Contents),
 }
 
 /// A literal: what [`tokens`](super::tokens) can rebuild for the compiler, and the rest.
@@ -44,13 +55,20 @@ pub(crate) enum Delim {
     Brace,
 }
 
-/// A token and where it starts: 1-based line, 1-based column in characters (as
-/// `proc_macro::Span::line` and `column` count).
+/// What a group holds.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Contents {
+    /// The text between its delimiters (a byte range of the file), lexed when asked.
+    Text(Range<usize>),
+    /// Tokens the lexer made (a doc comment's `[doc = ".."]`).
+    Tokens(Vec<Token>),
+}
+
+/// A token and the byte offset it starts at.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Token {
     pub tree: Tree,
-    pub line: usize,
-    pub column: usize,
+    pub offset: usize,
 }
 
 impl Token {
@@ -62,446 +80,560 @@ impl Token {
         matches!(self.tree, Tree::Punct(p, _) if p == c)
     }
 
-    /// The group's delimiter and content.
-    pub(crate) fn group(&self) -> Option<(Delim, &[Token])> {
+    /// The delimiter, when a group.
+    pub(crate) fn delim(&self) -> Option<Delim> {
         match &self.tree {
-            Tree::Group(d, inner) => Some((*d, inner)),
+            Tree::Group(d, _) => Some(*d),
             _ => None,
         }
     }
 }
 
-const PUNCT: &str = "=<>!~+-*/%^&|@.,;:#$?";
+/// A punctuation character of Rust's tokens.
+fn is_punct(b: u8) -> bool {
+    matches!(
+        b,
+        b'=' | b'<'
+            | b'>'
+            | b'!'
+            | b'~'
+            | b'+'
+            | b'-'
+            | b'*'
+            | b'/'
+            | b'%'
+            | b'^'
+            | b'&'
+            | b'|'
+            | b'@'
+            | b'.'
+            | b','
+            | b';'
+            | b':'
+            | b'#'
+            | b'$'
+            | b'?'
+    )
+}
 
-/// The file's tokens, or `None` when it is not Rust this lexer reads.
-pub(crate) fn lex(text: &str) -> Option<Vec<Token>> {
-    let mut lexer = Lexer {
-        chars: text
-            .strip_prefix('\u{feff}')
-            .unwrap_or(text)
-            .chars()
-            .collect(),
-        at: 0,
-        line: 1,
-        column: 1,
-    };
-    lexer.skip_shebang();
-    // The groups being read, innermost last: their delimiter, where they opened, and their
-    // tokens so far; the file's own tokens at the bottom.
-    let mut stack: Vec<(Option<Delim>, usize, usize, Vec<Token>)> = vec![(None, 0, 0, Vec::new())];
-    loop {
-        lexer.skip_whitespace_and_comments(&mut stack.last_mut()?.3)?;
-        let (line, column) = (lexer.line, lexer.column);
-        let Some(c) = lexer.peek(0) else { break };
-        let open = match c {
-            '(' => Some(Delim::Paren),
-            '[' => Some(Delim::Bracket),
-            '{' => Some(Delim::Brace),
-            _ => None,
-        };
-        if let Some(delim) = open {
-            lexer.bump();
-            stack.push((Some(delim), line, column, Vec::new()));
-            continue;
+/// A file's text, read whole once: where each group ends.
+pub(crate) struct Source {
+    pub text: String,
+    /// The offset of each opening delimiter, and the offset after its closing one, by
+    /// opening offset.
+    ends: Vec<(usize, usize)>,
+}
+
+impl Source {
+    /// `None` when the file is not Rust this lexer reads.
+    pub(crate) fn new(text: String) -> Option<Source> {
+        let mut ends = Vec::new();
+        let mut lexer = Lexer::new(&text, 0..text.len());
+        lexer.skip_file_start();
+        // The groups open: their delimiter and their place in `ends`.
+        let mut open: Vec<(Delim, usize)> = Vec::new();
+        while let Some((raw, start)) = lexer.next()? {
+            match raw {
+                Raw::Open(d) => {
+                    open.push((d, ends.len()));
+                    ends.push((start, 0));
+                }
+                Raw::Close(d) => match open.pop() {
+                    Some((opened, at)) if opened == d => ends[at].1 = lexer.at,
+                    _ => return None,
+                },
+                _ => {}
+            }
         }
-        let close = match c {
-            ')' => Some(Delim::Paren),
-            ']' => Some(Delim::Bracket),
-            '}' => Some(Delim::Brace),
+        open.is_empty().then_some(Source { text, ends })
+    }
+
+    /// The tokens of the file.
+    pub(crate) fn tokens(&self) -> Vec<Token> {
+        self.lex(0..self.text.len())
+    }
+
+    /// A group's delimiter and tokens (one level), when `token` is one.
+    pub(crate) fn group<'a>(&self, token: &'a Token) -> Option<(Delim, Cow<'a, [Token]>)> {
+        match &token.tree {
+            Tree::Group(d, Contents::Tokens(tokens)) => Some((*d, Cow::Borrowed(tokens))),
+            Tree::Group(d, Contents::Text(range)) => {
+                Some((*d, Cow::Owned(self.lex(range.clone()))))
+            }
             _ => None,
+        }
+    }
+
+    /// The tokens of `text[range]`, one level (groups as [`Contents::Text`]). The range is the
+    /// file or a group's contents, which [`Source::new`] read: nothing in it is unexpected.
+    pub(crate) fn lex(&self, range: Range<usize>) -> Vec<Token> {
+        let text = &self.text[..];
+        let mut lexer = Lexer::new(text, range.clone());
+        if range.start == 0 {
+            lexer.skip_file_start();
+        }
+        let mut tokens = Vec::new();
+        while let Some(Some((raw, start))) = lexer.next() {
+            let tree = match raw {
+                Raw::Open(delim) => {
+                    let Ok(at) = self.ends.binary_search_by_key(&start, |(open, _)| *open) else {
+                        break;
+                    };
+                    let end = self.ends[at].1;
+                    lexer.at = end;
+                    Tree::Group(delim, Contents::Text(start + 1..end - 1))
+                }
+                Raw::Close(_) => break,
+                Raw::Doc { inner, body } => {
+                    tokens.extend(doc_attribute(inner, &text[body], start));
+                    continue;
+                }
+                Raw::Ident => Tree::Ident(text[start..lexer.at].to_owned()),
+                Raw::Lifetime => Tree::Lifetime(text[start + 1..lexer.at].to_owned()),
+                Raw::Punct(c) => {
+                    let next = lexer.byte(0);
+                    Tree::Punct(char::from(c), is_punct(next) || next == b'\'')
+                }
+                Raw::Str { content } => Tree::Literal(Lit::Str(unescape(&text[content]))),
+                Raw::Verbatim { content } => {
+                    Tree::Literal(Lit::Str(Some(text[content].replace("\r\n", "\n"))))
+                }
+                Raw::Number => {
+                    let number = &text[start..lexer.at];
+                    Tree::Literal(match number.parse::<u64>() {
+                        Ok(n) if number.bytes().all(|b| b.is_ascii_digit()) => Lit::Int(n),
+                        _ => Lit::Other(number.to_owned()),
+                    })
+                }
+                Raw::Other => Tree::Literal(Lit::Other(text[start..lexer.at].to_owned())),
+            };
+            tokens.push(Token {
+                tree,
+                offset: start,
+            });
+        }
+        tokens
+    }
+}
+
+/// A token as the lexer finds it, its text not yet copied.
+enum Raw {
+    Open(Delim),
+    Close(Delim),
+    /// A doc comment: `inner` for `//!` and `/*!`; `body` its text.
+    Doc {
+        inner: bool,
+        body: Range<usize>,
+    },
+    Ident,
+    Lifetime,
+    Punct(u8),
+    /// A string literal without suffix: what is between its quotes.
+    Str {
+        content: Range<usize>,
+    },
+    /// A raw string literal (`r#".."#`) without suffix: its content, verbatim.
+    Verbatim {
+        content: Range<usize>,
+    },
+    Number,
+    /// Any other literal.
+    Other,
+}
+
+struct Lexer<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    at: usize,
+    end: usize,
+}
+
+impl<'t> Lexer<'t> {
+    fn new(text: &'t str, range: Range<usize>) -> Self {
+        Lexer {
+            text,
+            bytes: text.as_bytes(),
+            at: range.start,
+            end: range.end,
+        }
+    }
+
+    /// The byte `ahead` of the cursor, 0 past the end (a NUL byte in the text ends it: such a
+    /// file is not read).
+    fn byte(&self, ahead: usize) -> u8 {
+        let at = self.at + ahead;
+        if at < self.end { self.bytes[at] } else { 0 }
+    }
+
+    /// The character at the cursor.
+    fn char(&self) -> Option<char> {
+        self.text.get(self.at..self.end)?.chars().next()
+    }
+
+    /// A byte order mark, and `#!/usr/bin/env ..` on the first line (not `#![attribute]`).
+    fn skip_file_start(&mut self) {
+        if self.text.starts_with('\u{feff}') {
+            self.at += '\u{feff}'.len_utf8();
+        }
+        let rest = &self.text[self.at..self.end];
+        if let Some(after) = rest.strip_prefix("#!") {
+            if !after.trim_start().starts_with('[') {
+                self.at += rest.find('\n').unwrap_or(rest.len());
+            }
+        }
+    }
+
+    /// The next token and where it starts; `Some(None)` at the end, `None` for what is not
+    /// Rust.
+    #[allow(clippy::option_option)]
+    fn next(&mut self) -> Option<Option<(Raw, usize)>> {
+        loop {
+            while self.at < self.end && matches!(self.bytes[self.at], b' ' | b'\t' | b'\n' | b'\r')
+            {
+                self.at += 1;
+            }
+            let start = self.at;
+            let raw = match self.byte(0) {
+                0 if self.at >= self.end => return Some(None),
+                b if b.is_ascii_alphabetic() || b == b'_' => self.word_or_prefixed()?,
+                b'/' if self.byte(1) == b'/' => match self.line_comment() {
+                    Some(doc) => doc,
+                    None => continue,
+                },
+                b'/' if self.byte(1) == b'*' => match self.block_comment()? {
+                    Some(doc) => doc,
+                    None => continue,
+                },
+                b @ (b'(' | b'[' | b'{') => {
+                    self.at += 1;
+                    Raw::Open(delim(b))
+                }
+                b @ (b')' | b']' | b'}') => {
+                    self.at += 1;
+                    Raw::Close(delim(b))
+                }
+                b'"' => self.string()?,
+                b'\'' => self.quote()?,
+                b'0'..=b'9' => {
+                    self.number();
+                    Raw::Number
+                }
+                b if is_punct(b) => {
+                    self.at += 1;
+                    Raw::Punct(b)
+                }
+                _ => {
+                    let c = self.char()?;
+                    if c.is_whitespace() {
+                        self.at += c.len_utf8();
+                        continue;
+                    }
+                    if !c.is_alphabetic() {
+                        return None;
+                    }
+                    self.word();
+                    Raw::Ident
+                }
+            };
+            return Some(Some((raw, start)));
+        }
+    }
+
+    /// `//` to the end of the line: a doc comment for `///` (not `////`) and `//!`.
+    fn line_comment(&mut self) -> Option<Raw> {
+        let start = self.at;
+        while self.at < self.end && self.bytes[self.at] != b'\n' {
+            self.at += 1;
+        }
+        let comment = &self.bytes[start..self.at];
+        let inner = match comment {
+            [b'/', b'/', b'/', b'/', ..] => return None,
+            [b'/', b'/', b'/', ..] => false,
+            [b'/', b'/', b'!', ..] => true,
+            _ => return None,
         };
-        if let Some(delim) = close {
-            lexer.bump();
-            let (opened, line, column, inner) = stack.pop()?;
-            if opened != Some(delim) {
+        let end = if comment.ends_with(b"\r") {
+            self.at - 1
+        } else {
+            self.at
+        };
+        Some(Raw::Doc {
+            inner,
+            body: start + 3..end,
+        })
+    }
+
+    /// `/* .. */`, nested: a doc comment for `/**` (not `/***`, nor `/**/`) and `/*!`.
+    #[allow(clippy::option_option)]
+    fn block_comment(&mut self) -> Option<Option<Raw>> {
+        let start = self.at;
+        self.at += 2;
+        let mut depth = 1;
+        while depth > 0 {
+            if self.at >= self.end {
                 return None;
             }
-            let tree = Tree::Group(delim, inner);
-            stack.last_mut()?.3.push(Token { tree, line, column });
-            continue;
-        }
-        let start = lexer.at;
-        let tree = match lexer.token()? {
-            Tree::Literal(Lit::Other(_)) => {
-                Tree::Literal(Lit::Other(lexer.chars[start..lexer.at].iter().collect()))
+            match (self.bytes[self.at], self.byte(1)) {
+                (b'/', b'*') => {
+                    depth += 1;
+                    self.at += 2;
+                }
+                (b'*', b'/') => {
+                    depth -= 1;
+                    self.at += 2;
+                }
+                _ => self.at += 1,
             }
-            tree => tree,
+        }
+        let inner = match &self.bytes[start..self.at] {
+            b"/**/" | [b'/', b'*', b'*', b'*', ..] => return Some(None),
+            [b'/', b'*', b'*', ..] => false,
+            [b'/', b'*', b'!', ..] => true,
+            _ => return Some(None),
         };
-        stack.last_mut()?.3.push(Token { tree, line, column });
-    }
-    match stack.pop() {
-        Some((None, _, _, tokens)) if stack.is_empty() => Some(tokens),
-        _ => None,
-    }
-}
-
-struct Lexer {
-    chars: Vec<char>,
-    at: usize,
-    line: usize,
-    column: usize,
-}
-
-impl Lexer {
-    fn peek(&self, ahead: usize) -> Option<char> {
-        self.chars.get(self.at + ahead).copied()
+        Some(Some(Raw::Doc {
+            inner,
+            body: start + 3..self.at - 2,
+        }))
     }
 
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek(0)?;
-        self.at += 1;
-        if c == '\n' {
-            self.line += 1;
-            self.column = 1;
-        } else {
-            self.column += 1;
-        }
-        Some(c)
-    }
-
-    fn eat(&mut self, c: char) -> bool {
-        let found = self.peek(0) == Some(c);
-        if found {
-            self.bump();
-        }
-        found
-    }
-
-    /// `#!/usr/bin/env ..` on the first line (not `#![attribute]`).
-    fn skip_shebang(&mut self) {
-        if self.peek(0) != Some('#') || self.peek(1) != Some('!') {
-            return;
-        }
-        let next = self.chars[2..].iter().find(|c| !c.is_whitespace());
-        if next != Some(&'[') {
-            while self.peek(0).is_some_and(|c| c != '\n') {
-                self.bump();
+    /// An identifier, or a literal its first letters start: `r".."`, `r#".."#`, `b".."`,
+    /// `br".."`, `c".."`, `cr".."`, `b'x'`; or a raw identifier `r#type`.
+    fn word_or_prefixed(&mut self) -> Option<Raw> {
+        let ident_start = |b: u8| b.is_ascii_alphabetic() || b == b'_';
+        match (self.byte(0), self.byte(1), self.byte(2)) {
+            (b'r', b'#', next) if ident_start(next) => {
+                self.at += 2;
+                self.word();
+                Some(Raw::Ident)
             }
-        }
-    }
-
-    /// Whitespace and comments; doc comments are pushed to `out` as attributes.
-    fn skip_whitespace_and_comments(&mut self, out: &mut Vec<Token>) -> Option<()> {
-        loop {
-            let (line, column) = (self.line, self.column);
-            match (self.peek(0), self.peek(1)) {
-                (Some(c), _) if c.is_whitespace() => {
-                    self.bump();
-                }
-                (Some('/'), Some('/')) => {
-                    self.bump();
-                    self.bump();
-                    let mut text = String::new();
-                    while let Some(c) = self.peek(0).filter(|c| *c != '\n') {
-                        text.push(c);
-                        self.bump();
-                    }
-                    // `///` (not `////`) and `//!` are doc comments.
-                    let doc = match text.strip_prefix('/') {
-                        Some(rest) if !rest.starts_with('/') => Some((false, rest)),
-                        _ => text.strip_prefix('!').map(|rest| (true, rest)),
-                    };
-                    if let Some((inner, rest)) = doc {
-                        let rest = rest.strip_suffix('\r').unwrap_or(rest);
-                        push_doc(out, inner, rest, line, column);
-                    }
-                }
-                (Some('/'), Some('*')) => {
-                    self.bump();
-                    self.bump();
-                    let mut text = String::new();
-                    let mut depth = 1;
-                    while depth > 0 {
-                        match (self.bump()?, self.peek(0)) {
-                            ('/', Some('*')) => {
-                                self.bump();
-                                depth += 1;
-                                text.push_str("/*");
-                            }
-                            ('*', Some('/')) => {
-                                self.bump();
-                                depth -= 1;
-                                if depth > 0 {
-                                    text.push_str("*/");
-                                }
-                            }
-                            (c, _) => text.push(c),
-                        }
-                    }
-                    // `/**` (not `/***`, nor the empty `/**/`) and `/*!` are doc comments.
-                    let doc = match text.strip_prefix('*') {
-                        Some(rest) if !rest.is_empty() && !rest.starts_with('*') => {
-                            Some((false, rest))
-                        }
-                        _ => text.strip_prefix('!').map(|rest| (true, rest)),
-                    };
-                    if let Some((inner, rest)) = doc {
-                        push_doc(out, inner, rest, line, column);
-                    }
-                }
-                _ => return Some(()),
-            }
-        }
-    }
-
-    /// One token that is not a delimiter.
-    fn token(&mut self) -> Option<Tree> {
-        let c = self.peek(0)?;
-        match c {
-            'r' if self.peek(1) == Some('#') && self.peek(2).is_some_and(is_ident_start) => {
-                self.bump();
-                self.bump();
-                Some(Tree::Ident(format!("r#{}", self.word())))
-            }
-            'r' if matches!(self.peek(1), Some('"' | '#')) => {
-                self.bump();
-                self.raw_string(true)
-            }
-            'b' | 'c' if self.peek(1) == Some('r') && matches!(self.peek(2), Some('"' | '#')) => {
-                self.bump();
-                self.bump();
-                self.raw_string(false)
-            }
-            'b' | 'c' if self.peek(1) == Some('"') => {
-                self.bump();
-                let _ = self.string()?;
-                self.suffix();
-                Some(Tree::Literal(Lit::Other(String::new())))
-            }
-            'b' if self.peek(1) == Some('\'') => {
-                self.bump();
-                self.bump();
-                self.char_literal()
-            }
-            c if is_ident_start(c) => Some(Tree::Ident(self.word())),
-            '"' => {
-                let value = self.string()?;
-                let suffixed = self.suffix();
-                Some(Tree::Literal(if suffixed {
-                    Lit::Other(String::new())
+            (b'r', b'"' | b'#', _) => {
+                self.at += 1;
+                let content = self.raw_string()?;
+                Some(if self.suffix() {
+                    Raw::Other
                 } else {
-                    Lit::Str(value)
-                }))
+                    Raw::Verbatim { content }
+                })
             }
-            '\'' => {
-                self.bump();
-                // `'a'`, `'\n'`: a char; `'a`, `'r#a`: a lifetime.
-                let is_char = self.peek(0) == Some('\\')
-                    || self.peek(1) == Some('\'')
-                    || !self.peek(0).is_some_and(is_ident_start);
-                if is_char {
-                    return self.char_literal();
-                }
-                if self.peek(0) == Some('r') && self.peek(1) == Some('#') {
-                    self.bump();
-                    self.bump();
-                    return Some(Tree::Lifetime(format!("r#{}", self.word())));
-                }
-                Some(Tree::Lifetime(self.word()))
+            (b'b' | b'c', b'r', b'"' | b'#') => {
+                self.at += 2;
+                self.raw_string()?;
+                self.suffix();
+                Some(Raw::Other)
             }
-            c if c.is_ascii_digit() => Some(Tree::Literal(self.number())),
-            c if PUNCT.contains(c) => {
-                self.bump();
-                let joint = self.peek(0).is_some_and(|n| PUNCT.contains(n) || n == '\'');
-                Some(Tree::Punct(c, joint))
+            (b'b' | b'c', b'"', _) => {
+                self.at += 1;
+                self.string()?;
+                Some(Raw::Other)
             }
-            _ => None,
+            (b'b', b'\'', _) => {
+                self.at += 1;
+                self.quote()?;
+                Some(Raw::Other)
+            }
+            _ => {
+                self.word();
+                Some(Raw::Ident)
+            }
         }
     }
 
-    fn word(&mut self) -> String {
-        let mut word = String::new();
-        while let Some(c) = self.peek(0).filter(|c| is_ident_continue(*c)) {
-            word.push(c);
-            self.bump();
+    /// Letters, digits and underscores (and any other alphanumeric character).
+    fn word(&mut self) {
+        while self.at < self.end {
+            let b = self.bytes[self.at];
+            if b.is_ascii_alphanumeric() || b == b'_' {
+                self.at += 1;
+            } else if b >= 0x80 && self.char().is_some_and(char::is_alphanumeric) {
+                self.at += self.char().map_or(1, char::len_utf8);
+            } else {
+                break;
+            }
         }
-        word
     }
 
     /// A literal's suffix (`1u8`, `"a"x`): whether there was one.
     fn suffix(&mut self) -> bool {
-        if self.peek(0).is_some_and(is_ident_start) {
+        let start = self.at;
+        let b = self.byte(0);
+        if b.is_ascii_alphabetic()
+            || b == b'_'
+            || (b >= 0x80 && self.char().is_some_and(char::is_alphabetic))
+        {
             self.word();
-            return true;
         }
-        false
+        self.at > start
     }
 
-    /// From the opening `"`: the value, `None` inside when an escape is unknown (the literal is
-    /// still read to its end).
-    fn string(&mut self) -> Option<Option<String>> {
-        self.bump();
-        let mut value = Some(String::new());
+    /// From the opening `"`: a string (with its suffix, `Other`).
+    fn string(&mut self) -> Option<Raw> {
+        self.at += 1;
+        let start = self.at;
         loop {
-            match self.bump()? {
-                '"' => return Some(value),
-                '\\' => {
-                    let escaped = self.escape()?;
-                    match (&mut value, escaped) {
-                        (Some(v), Some(c)) => v.extend(c),
-                        (v, None) => *v = None,
-                        (None, _) => {}
-                    }
-                }
-                '\r' if self.peek(0) == Some('\n') => {}
-                c => {
-                    if let Some(v) = &mut value {
-                        v.push(c);
-                    }
-                }
+            if self.at >= self.end {
+                return None;
+            }
+            match self.bytes[self.at] {
+                b'"' => break,
+                b'\\' => self.at += 2,
+                _ => self.at += 1,
             }
         }
-    }
-
-    /// After a backslash: the character it stands for (`Some(None)`: a line continuation,
-    /// which stands for nothing), or `None` inside for an escape Rust does not know.
-    fn escape(&mut self) -> Option<Option<Option<char>>> {
-        let c = self.bump()?;
-        let out = match c {
-            'n' => Some('\n'),
-            'r' => Some('\r'),
-            't' => Some('\t'),
-            '\\' => Some('\\'),
-            '0' => Some('\0'),
-            '\'' => Some('\''),
-            '"' => Some('"'),
-            'x' => {
-                let hex: String = [self.bump()?, self.bump()?].iter().collect();
-                return Some(
-                    u8::from_str_radix(&hex, 16)
-                        .ok()
-                        .filter(|b| b.is_ascii())
-                        .map(|b| Some(char::from(b))),
-                );
-            }
-            'u' => {
-                if !self.eat('{') {
-                    return Some(None);
-                }
-                let mut hex = String::new();
-                loop {
-                    match self.bump()? {
-                        '}' => break,
-                        '"' => return None,
-                        c => hex.push(c),
-                    }
-                }
-                return Some(
-                    u32::from_str_radix(&hex.replace('_', ""), 16)
-                        .ok()
-                        .and_then(char::from_u32)
-                        .map(Some),
-                );
-            }
-            '\n' => {
-                while self.peek(0).is_some_and(char::is_whitespace) {
-                    self.bump();
-                }
-                return Some(Some(None));
-            }
-            '\r' if self.peek(0) == Some('\n') => {
-                self.bump();
-                while self.peek(0).is_some_and(char::is_whitespace) {
-                    self.bump();
-                }
-                return Some(Some(None));
-            }
-            _ => None,
-        };
-        Some(out.map(Some))
+        let content = start..self.at;
+        self.at += 1;
+        Some(if self.suffix() {
+            Raw::Other
+        } else {
+            Raw::Str { content }
+        })
     }
 
     /// After `r`, `br` or `cr`: `#`s, the quote, the content, the quote and as many `#`s.
-    /// `plain` for `r".."` (a string literal), else the literal is `Other`.
-    fn raw_string(&mut self, plain: bool) -> Option<Tree> {
+    fn raw_string(&mut self) -> Option<Range<usize>> {
         let mut hashes = 0;
-        while self.eat('#') {
+        while self.byte(0) == b'#' {
             hashes += 1;
+            self.at += 1;
         }
-        if !self.eat('"') {
+        if self.byte(0) != b'"' {
             return None;
         }
-        let mut value = String::new();
+        self.at += 1;
+        let start = self.at;
         loop {
-            let c = self.bump()?;
-            if c == '"' && (0..hashes).all(|i| self.peek(i) == Some('#')) {
-                for _ in 0..hashes {
-                    self.bump();
-                }
-                break;
+            if self.at >= self.end {
+                return None;
             }
-            value.push(c);
+            if self.bytes[self.at] == b'"' && (1..=hashes).all(|i| self.byte(i) == b'#') {
+                let content = start..self.at;
+                self.at += 1 + hashes;
+                return Some(content);
+            }
+            self.at += 1;
         }
-        let value = value.replace("\r\n", "\n");
-        let suffixed = self.suffix();
-        Some(Tree::Literal(if plain && !suffixed {
-            Lit::Str(Some(value))
-        } else {
-            Lit::Other(String::new())
-        }))
     }
 
-    /// After the opening `'` of a char or byte literal.
-    fn char_literal(&mut self) -> Option<Tree> {
-        if self.bump()? == '\\' {
-            self.escape()?;
+    /// From a `'`: a char literal (`'a'`, `'\n'`, with its suffix) or a lifetime (`'a`,
+    /// `'r#a`).
+    fn quote(&mut self) -> Option<Raw> {
+        self.at += 1;
+        let c = self.char()?;
+        let after = self.at + c.len_utf8();
+        let is_char = c == '\\'
+            || (after < self.end && self.bytes[after] == b'\'')
+            || !(c == '_' || c.is_alphabetic());
+        if !is_char {
+            if self.byte(0) == b'r' && self.byte(1) == b'#' {
+                self.at += 2;
+            }
+            self.word();
+            return Some(Raw::Lifetime);
         }
-        if !self.eat('\'') {
-            return None;
+        // An escape's first character, then up to the closing quote (`'\u{1F600}'`).
+        self.at = after;
+        if c == '\\' {
+            self.at += self.char()?.len_utf8();
         }
+        loop {
+            match self.byte(0) {
+                b'\'' => break,
+                0 | b'\n' => return None,
+                _ => self.at += 1,
+            }
+        }
+        self.at += 1;
         self.suffix();
-        Some(Tree::Literal(Lit::Other(String::new())))
+        Some(Raw::Other)
     }
 
     /// An integer or float literal, with its suffix.
-    fn number(&mut self) -> Lit {
-        let mut text = String::new();
-        self.digits(&mut text);
+    fn number(&mut self) {
+        self.digits();
         // `1.5`, `1.`: a float (not `1..2`, nor `1.max(2)`, nor the `.0` of `t.0.1`).
-        if self.peek(0) == Some('.')
-            && self.peek(1) != Some('.')
-            && !self.peek(1).is_some_and(is_ident_start)
-        {
-            text.push('.');
-            self.bump();
-            self.digits(&mut text);
-        }
-        match text.parse::<u64>() {
-            Ok(n) if text.bytes().all(|b| b.is_ascii_digit()) => Lit::Int(n),
-            _ => Lit::Other(text),
+        let next = self.byte(1);
+        if self.byte(0) == b'.' && next != b'.' && !(next.is_ascii_alphabetic() || next == b'_') {
+            self.at += 1;
+            self.digits();
         }
     }
 
     /// A run of a number's digits, letters and underscores (with an exponent's sign).
-    fn digits(&mut self, text: &mut String) {
-        while let Some(c) = self.peek(0).filter(|c| is_ident_continue(*c)) {
-            text.push(c);
-            self.bump();
+    fn digits(&mut self) {
+        let start = self.at;
+        while self.at < self.end {
+            let b = self.bytes[self.at];
+            if !(b.is_ascii_alphanumeric() || b == b'_') {
+                break;
+            }
+            self.at += 1;
             // `1e-5`, `2.5E+3`: the exponent's sign belongs to the literal.
-            let decimal = !text.starts_with("0x") && !text.starts_with("0b");
+            let decimal = !matches!(&self.bytes[start..self.at], [b'0', b'x' | b'b', ..]);
             if decimal
-                && matches!(c, 'e' | 'E')
-                && matches!(self.peek(0), Some('+' | '-'))
-                && self.peek(1).is_some_and(|d| d.is_ascii_digit())
+                && matches!(b, b'e' | b'E')
+                && matches!(self.byte(0), b'+' | b'-')
+                && self.byte(1).is_ascii_digit()
             {
-                text.extend(self.bump());
+                self.at += 1;
             }
         }
     }
 }
 
-fn is_ident_start(c: char) -> bool {
-    c == '_' || c.is_alphabetic()
+fn delim(b: u8) -> Delim {
+    match b {
+        b'(' | b')' => Delim::Paren,
+        b'[' | b']' => Delim::Bracket,
+        _ => Delim::Brace,
+    }
 }
 
-fn is_ident_continue(c: char) -> bool {
-    c == '_' || c.is_alphanumeric()
+/// A string literal's content unescaped; `None` for an escape Rust does not know.
+fn unescape(content: &str) -> Option<String> {
+    let mut out = String::with_capacity(content.len());
+    let mut chars = content.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                'r' => out.push('\r'),
+                't' => out.push('\t'),
+                '\\' => out.push('\\'),
+                '0' => out.push('\0'),
+                '\'' => out.push('\''),
+                '"' => out.push('"'),
+                'x' => {
+                    let hex: String = [chars.next()?, chars.next()?].iter().collect();
+                    let byte = u8::from_str_radix(&hex, 16).ok().filter(u8::is_ascii)?;
+                    out.push(char::from(byte));
+                }
+                'u' => {
+                    if chars.next()? != '{' {
+                        return None;
+                    }
+                    let hex: String = chars.by_ref().take_while(|c| *c != '}').collect();
+                    let code = u32::from_str_radix(&hex.replace('_', ""), 16).ok()?;
+                    out.push(char::from_u32(code)?);
+                }
+                // A line continuation: the line break and the next line's leading whitespace.
+                '\n' | '\r' => {
+                    while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                        chars.next();
+                    }
+                }
+                _ => return None,
+            },
+            '\r' if chars.peek() == Some(&'\n') => {}
+            c => out.push(c),
+        }
+    }
+    Some(out)
 }
 
 /// A doc comment as the compiler makes it: `#[doc = "text"]` (`#![doc = ..]` for inner ones).
-fn push_doc(out: &mut Vec<Token>, inner: bool, text: &str, line: usize, column: usize) {
-    let at = |tree| Token { tree, line, column };
-    out.push(at(Tree::Punct('#', inner)));
+fn doc_attribute(inner: bool, text: &str, offset: usize) -> Vec<Token> {
+    let at = |tree| Token { tree, offset };
+    let mut out = vec![at(Tree::Punct('#', inner))];
     if inner {
         out.push(at(Tree::Punct('!', false)));
     }
@@ -510,15 +642,53 @@ fn push_doc(out: &mut Vec<Token>, inner: bool, text: &str, line: usize, column: 
         at(Tree::Punct('=', false)),
         at(Tree::Literal(Lit::Str(Some(text.to_owned())))),
     ];
-    out.push(at(Tree::Group(Delim::Bracket, content)));
+    out.push(at(Tree::Group(Delim::Bracket, Contents::Tokens(content))));
+    out
 }
 
+/// Lines and columns of byte offsets, as the compiler counts them: from 1, columns in
+/// characters. Offsets asked in increasing order cost one pass over the text.
+pub(crate) struct Positions<'t> {
+    text: &'t str,
+    /// The last offset asked, its line and the offset its line starts at.
+    offset: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl<'t> Positions<'t> {
+    pub(crate) fn new(text: &'t str) -> Self {
+        Positions {
+            text,
+            offset: 0,
+            line: 1,
+            line_start: 0,
+        }
+    }
+
+    /// The line and column of `offset`.
+    pub(crate) fn at(&mut self, offset: usize) -> (usize, usize) {
+        if offset < self.offset {
+            *self = Positions::new(self.text);
+        }
+        let skipped = &self.text.as_bytes()[self.offset..offset];
+        for (i, b) in skipped.iter().enumerate() {
+            if *b == b'\n' {
+                self.line += 1;
+                self.line_start = self.offset + i + 1;
+            }
+        }
+        self.offset = offset;
+        let column = self.text[self.line_start..offset].chars().count() + 1;
+        (self.line, column)
+    }
+}
 #[cfg(test)]
 mod tests {
-    use super::{Delim, Lit, Token, Tree, lex};
+    use super::{Delim, Lit, Positions, Source, Token, Tree};
 
-    /// The tokens' trees, flattened to text, for comparison.
-    fn texts(tokens: &[Token]) -> Vec<String> {
+    /// The tokens' trees, every group lexed, flattened to text, for comparison.
+    fn texts(source: &Source, tokens: &[Token]) -> Vec<String> {
         let mut out = Vec::new();
         for t in tokens {
             match &t.tree {
@@ -532,14 +702,15 @@ mod tests {
                 Tree::Literal(Lit::Str(None)) => out.push("<bad escape>".to_owned()),
                 Tree::Literal(Lit::Int(n)) => out.push(n.to_string()),
                 Tree::Literal(Lit::Other(s)) => out.push(format!("<{s}>")),
-                Tree::Group(d, inner) => {
+                Tree::Group(..) => {
+                    let (d, inner) = source.group(t).expect("a group");
                     let (open, close) = match d {
                         Delim::Paren => ("(", ")"),
                         Delim::Bracket => ("[", "]"),
                         Delim::Brace => ("{", "}"),
                     };
                     out.push(open.to_owned());
-                    out.extend(texts(inner));
+                    out.extend(texts(source, &inner));
                     out.push(close.to_owned());
                 }
             }
@@ -547,8 +718,14 @@ mod tests {
         out
     }
 
+    /// Every token of `text`, or `None` when it, or one of its groups, does not lex.
+    fn lex_all(text: &str) -> Option<Vec<String>> {
+        let source = Source::new(text.to_owned())?;
+        Some(texts(&source, &source.tokens()))
+    }
+
     fn lexed(text: &str) -> Vec<String> {
-        texts(&lex(text).expect("lexes"))
+        lex_all(text).expect("lexes")
     }
 
     /// proc-macro2's tokens (its own lexer, outside a macro), flattened as [`texts`] does.
@@ -608,7 +785,7 @@ mod tests {
                     };
                     let mut expected = Vec::new();
                     oracle(stream, &mut expected);
-                    let ours = texts(&lex(&text).unwrap_or_else(|| panic!("{}", path.display())));
+                    let ours = lex_all(&text).unwrap_or_else(|| panic!("{}", path.display()));
                     assert_eq!(ours, expected, "{}", path.display());
                     files += 1;
                 }
@@ -630,12 +807,32 @@ mod tests {
 
     #[test]
     fn lines_and_columns_are_the_compilers() {
-        let tokens = lex("struct C;\nimpl C {\n    #[waitable(X: {})]\n    fn f() {}\n}").unwrap();
-        let body = tokens[5].group().unwrap().1;
-        assert_eq!((body[0].line, body[0].column), (3, 5), "{body:?}");
-        // Columns count characters, not bytes.
-        let tokens = lex("// é\n/* é */ é x").unwrap();
-        assert_eq!((tokens[1].line, tokens[1].column), (2, 11));
+        let text = "struct C;\nimpl C {\n    #[waitable(X: {})]\n    fn f() {}\n}";
+        let source = Source::new(text.to_owned()).unwrap();
+        let tokens = source.tokens();
+        let (_, body) = source.group(&tokens[5]).unwrap();
+        let mut positions = Positions::new(text);
+        assert_eq!(positions.at(body[0].offset), (3, 5), "{body:?}");
+        assert_eq!(positions.at(body[2].offset), (4, 5));
+        // Columns count characters, not bytes; an earlier offset starts again.
+        let text = "// é\n/* é */ é x";
+        let tokens = Source::new(text.to_owned()).unwrap().tokens();
+        assert_eq!(positions.at(0), (1, 1));
+        let mut positions = Positions::new(text);
+        assert_eq!(positions.at(tokens[1].offset), (2, 11));
+    }
+
+    #[test]
+    fn groups_are_lexed_when_asked() {
+        let text = "f() { x y z } [a]";
+        let tokens = Source::new(text.to_owned()).unwrap().tokens();
+        assert_eq!(tokens.len(), 4);
+        let Tree::Group(Delim::Brace, super::Contents::Text(body)) = &tokens[2].tree else {
+            panic!("{tokens:?}");
+        };
+        assert_eq!(&text[body.clone()], " x y z ");
+        // The file is read whole first: what is wrong inside a group is found.
+        assert!(Source::new("f() { \"open }".to_owned()).is_none());
     }
 
     #[test]
@@ -689,7 +886,7 @@ mod tests {
 
     #[test]
     fn punctuation_is_joint_when_another_follows() {
-        let tokens = lex("a::b -> c . d").unwrap();
+        let tokens = Source::new("a::b -> c . d".to_owned()).unwrap().tokens();
         let joints: Vec<bool> = tokens
             .iter()
             .filter_map(|t| match t.tree {
@@ -712,9 +909,13 @@ mod tests {
             "a \\ b",
             "`x`",
         ] {
-            assert!(lex(text).is_none(), "{text}");
+            assert!(lex_all(text).is_none(), "{text}");
         }
-        assert!(lex("#!/usr/bin/env run\nfn main() {}").is_some());
+        assert_eq!(
+            lexed("#!/usr/bin/env run\nfn main() {}"),
+            ["fn", "main", "(", ")", "{", "}"]
+        );
+        assert_eq!(lexed("\u{feff}x"), ["x"]);
         assert_eq!(
             lexed("#![allow(x)]"),
             ["#", "!", "[", "allow", "(", "x", ")", "]"]

@@ -20,19 +20,20 @@
 //! found in it where the compiler says (a macro-generated function): the expansion is then the
 //! same as without this check.
 
+mod declared;
 mod lex;
 mod outline;
 mod tokens;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 use super::expand::{ItemNames, declares_consts};
 use super::model::{Waitable, WaiterDef};
 use super::signature::{MaybeItemFn, Operation};
-use super::{args, file, node, read};
 use crate::ctxt::Ctxt;
 use crate::read_cache::ReadCache;
+use declared::{Declared, Models, Name};
 use outline::WaitableFn;
 
 /// Where a `#[waitable]` attribute starts, as `proc_macro::Span::call_site` gives it: the file
@@ -44,21 +45,35 @@ pub(crate) struct Location {
     pub column: usize,
 }
 
-/// A source file's `#[waitable]` functions, and the waiter names of each, read when first
-/// needed.
+/// A source file's text, its `#[waitable]` functions, and the waiter names of each, read when
+/// first needed.
 struct Outline {
+    source: lex::Source,
     fns: Vec<WaitableFn>,
-    declared: Vec<OnceLock<Declared>>,
+    declared: Vec<Declared>,
+    /// Per word of a pasted value (in lower case), the functions whose arguments have it: a
+    /// pasted waiter name is one of its value's words, so only these can have it.
+    pasted_words: HashMap<String, Vec<usize>>,
+    /// The functions whose arguments name a model file (the names are in the file).
+    model_files: Vec<usize>,
 }
 
-/// What a `#[waitable]` function's arguments declare, as far as this file says.
-enum Declared {
-    /// A pasted trait value's waiters (none when it has errors that leave no waiter).
-    Pasted(Vec<String>),
-    /// A model file's: read each time (the model file may change while the source does not).
-    File,
-    /// Arguments that cannot be rebuilt as tokens: nothing is known.
-    Unknown,
+impl Outline {
+    /// The functions before the `me`th that may generate one of `names` (by their keys), in
+    /// the file's order.
+    fn candidates(&self, me: usize, names: &[Name]) -> Vec<usize> {
+        let mut found: Vec<usize> = names
+            .iter()
+            .filter_map(|n| self.pasted_words.get(&n.key))
+            .flatten()
+            .chain(&self.model_files)
+            .copied()
+            .filter(|i| *i < me)
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
 }
 
 static OUTLINES: ReadCache<PathBuf, Option<Outline>> = ReadCache::new();
@@ -76,10 +91,29 @@ pub(crate) fn remove_repeated(
         return;
     }
     let Ok(outline) = OUTLINES.load(location.file.clone(), &location.file, |text| {
-        lex::lex(text).map(|tokens| {
-            let fns = outline::waitable_fns(&tokens);
-            let declared = fns.iter().map(|_| OnceLock::new()).collect();
-            Outline { fns, declared }
+        let source = lex::Source::new(text.to_owned())?;
+        let fns = outline::waitable_fns(&source);
+        let declared = fns.iter().map(|_| Declared::new()).collect();
+        let mut pasted_words: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut model_files = Vec::new();
+        for (i, f) in fns.iter().enumerate() {
+            if f.names_a_model_file {
+                model_files.push(i);
+                continue;
+            }
+            for word in &f.args_words {
+                let fns = pasted_words.entry(word.clone()).or_default();
+                if fns.last() != Some(&i) {
+                    fns.push(i);
+                }
+            }
+        }
+        Some(Outline {
+            source,
+            fns,
+            declared,
+            pasted_words,
+            model_files,
         })
     }) else {
         return;
@@ -101,22 +135,32 @@ pub(crate) fn remove_repeated(
     // Each of our waiters that repeats one of an earlier function: its index, the earlier
     // function and that function's waiter.
     let mut repeated: Vec<(usize, &WaitableFn, String)> = Vec::new();
-    for (earlier, declared) in outline.fns[..me].iter().zip(&outline.declared) {
+    let mut models = Models::default();
+    let mine: Vec<Name> = model
+        .waiters
+        .iter()
+        .map(|w| Name::new(w.name.clone()))
+        .collect();
+    for i in outline.candidates(me, &mine) {
+        let (earlier, declared) = (&outline.fns[i], &outline.declared[i]);
         if earlier.owner != this.owner || !earlier.cfgs.iter().all(|c| this.cfgs.contains(c)) {
             continue;
         }
         let theirs = declares_consts(earlier.has_receiver, earlier.has_visibility);
-        for their_waiter in waiter_names(earlier, declared) {
-            let their_items = ItemNames::of(&their_waiter, theirs);
-            for (index, waiter) in model.waiters.iter().enumerate() {
-                let clashes = ItemNames::of(&waiter.name, ours)
-                    .all()
-                    .any(|n| their_items.all().any(|t| t == n));
-                if clashes && !repeated.iter().any(|(i, _, _)| *i == index) {
-                    repeated.push((index, earlier, their_waiter.clone()));
+        declared.with_names(&outline.source, earlier, &mut models, |names| {
+            for their in names {
+                for (index, mine) in mine.iter().enumerate() {
+                    // Names are compared by their keys first, without making the items' names.
+                    let clashes = mine.key == their.key
+                        && ItemNames::of(&mine.name, ours)
+                            .all()
+                            .any(|n| ItemNames::of(&their.name, theirs).all().any(|t| t == n));
+                    if clashes && !repeated.iter().any(|(i, _, _)| *i == index) {
+                        repeated.push((index, earlier, their.name.clone()));
+                    }
                 }
             }
-        }
+        });
     }
     if repeated.is_empty() {
         return;
@@ -133,51 +177,6 @@ pub(crate) fn remove_repeated(
         index += 1;
         keep
     });
-}
-
-/// The names of the waiters `f`'s expansion generates (on errors, those its fallback declares).
-fn waiter_names(f: &WaitableFn, declared: &OnceLock<Declared>) -> Vec<String> {
-    let cx = Ctxt::new();
-    let names = match declared.get_or_init(|| declare(f)) {
-        Declared::Pasted(names) => names.clone(),
-        Declared::Unknown => Vec::new(),
-        Declared::File => match source(&cx, f) {
-            Some(args::Source::File(args)) => names(&file::read(&cx, &args, &f.name).0),
-            _ => Vec::new(),
-        },
-    };
-    // Its errors are its own expansion's to report.
-    let _ = cx.check();
-    names
-}
-
-fn declare(f: &WaitableFn) -> Declared {
-    let cx = Ctxt::new();
-    let declared = match source(&cx, f) {
-        None => Declared::Unknown,
-        Some(args::Source::File(_)) => Declared::File,
-        Some(args::Source::Pasted(tokens)) => match node::parse_trait_value(tokens) {
-            Ok(node) => Declared::Pasted(names(&read::read(&cx, &node))),
-            Err(_) => Declared::Pasted(Vec::new()),
-        },
-        Some(args::Source::Nothing) => Declared::Pasted(Vec::new()),
-    };
-    let _ = cx.check();
-    declared
-}
-
-/// `f`'s arguments read as its expansion reads them (after `crate = ".."`); `None` when they
-/// cannot be made tokens again. A mistaken `crate = ".."` declares no waiter.
-fn source(cx: &Ctxt, f: &WaitableFn) -> Option<args::Source> {
-    let tokens = tokens::to_stream(&f.args)?;
-    Some(match crate::krate::split_option(tokens) {
-        Ok((_, rest)) => args::read(cx, rest),
-        Err(_) => args::Source::Nothing,
-    })
-}
-
-fn names(model: &Waitable) -> Vec<String> {
-    model.waiters.iter().map(|w| w.name.clone()).collect()
 }
 
 /// The error: which waiters repeat which, and how to have both.

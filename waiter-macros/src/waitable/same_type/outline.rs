@@ -5,9 +5,13 @@
 //! Walked: the file's items and those of inline modules (`mod name { .. }`), at any depth; in
 //! them, inherent impl blocks (`impl<T> Client<T> { .. }`), not trait impls (`impl T for C`),
 //! whose items a trait declares. Not walked: items inside functions, blocks and macro
-//! invocations (a `#[waitable]` there is not found, and nothing is checked for it).
+//! invocations (a `#[waitable]` there is not found, and nothing is checked for it). Only what
+//! the walk needs is lexed: function bodies and attribute arguments stay text.
 
-use super::lex::{Delim, Lit, Token, Tree};
+use std::borrow::Cow;
+
+use super::lex::{Contents, Delim, Lit, Positions, Source, Token, Tree};
+use crate::waitable::args::Format;
 
 /// A `#[waitable]` function of an inherent impl block.
 #[derive(Debug)]
@@ -26,8 +30,14 @@ pub(crate) struct WaitableFn {
     pub has_receiver: bool,
     /// It has a visibility (`pub`, `pub(crate)`, ..).
     pub has_visibility: bool,
-    /// The attribute's arguments: what the macro is given.
-    pub args: Vec<Token>,
+    /// The attribute's arguments (what the macro is given), not lexed yet.
+    pub args: Contents,
+    /// The words of the arguments' text (letters and digits), in lower case: a pasted value's
+    /// waiter names are among them.
+    pub args_words: Vec<String>,
+    /// They name a model file (`botocore = ".."` or `smithy = ".."` among them): its waiters'
+    /// names are not in the attribute's text.
+    pub names_a_model_file: bool,
 }
 
 /// The impl block's type, in the module the impl block is in: two impl blocks with the same
@@ -41,74 +51,150 @@ pub(crate) struct Owner {
 }
 
 /// Every `#[waitable]` function of the file's inherent impl blocks, in the file's order.
-pub(crate) fn waitable_fns(tokens: &[Token]) -> Vec<WaitableFn> {
-    let mut out = Vec::new();
-    items(tokens, &[], &[], &mut out);
-    out
+pub(crate) fn waitable_fns(source: &Source) -> Vec<WaitableFn> {
+    let mut walk = Walk {
+        source,
+        positions: Positions::new(&source.text),
+        out: Vec::new(),
+    };
+    walk.items(&source.tokens(), &[], &[]);
+    walk.out
 }
 
-/// The items of a file or inline module.
-fn items(tokens: &[Token], module: &[String], cfgs: &[String], out: &mut Vec<WaitableFn>) {
-    let mut at = 0;
-    while at < tokens.len() {
-        let (attrs, after_attrs) = attributes(tokens, at);
-        let mut kw = visibility(tokens, after_attrs).0;
-        while tokens
-            .get(kw)
-            .is_some_and(|t| t.is_ident("unsafe") || t.is_ident("default"))
-        {
-            kw += 1;
-        }
-        let mut inner_cfgs = cfgs.to_vec();
-        inner_cfgs.extend(attrs.iter().filter_map(|a| cfg(a)));
-        match (tokens.get(kw), tokens.get(kw + 1), tokens.get(kw + 2)) {
-            (Some(m), Some(name), Some(body)) if m.is_ident("mod") => {
-                if let (Tree::Ident(name), Some((Delim::Brace, inner))) = (&name.tree, body.group())
-                {
-                    let mut module = module.to_vec();
-                    module.push(name.clone());
-                    items(inner, &module, &inner_cfgs, out);
-                    at = kw + 3;
-                    continue;
-                }
+struct Walk<'t> {
+    source: &'t Source,
+    positions: Positions<'t>,
+    out: Vec<WaitableFn>,
+}
+
+impl Walk<'_> {
+    /// The items of a file or inline module.
+    fn items(&mut self, tokens: &[Token], module: &[String], cfgs: &[String]) {
+        let mut at = 0;
+        while at < tokens.len() {
+            let (attrs, after_attrs) = attributes(self.source, tokens, at);
+            let mut kw = visibility(tokens, after_attrs).0;
+            while tokens
+                .get(kw)
+                .is_some_and(|t| t.is_ident("unsafe") || t.is_ident("default"))
+            {
+                kw += 1;
             }
-            (Some(i), _, _) if i.is_ident("impl") => {
-                if let Some((owner, body, end)) = inherent_impl(tokens, kw, module) {
-                    impl_items(body, &owner, &inner_cfgs, out);
-                    at = end;
-                    continue;
+            let mut inner_cfgs = cfgs.to_vec();
+            inner_cfgs.extend(attrs.iter().filter_map(|a| cfg(self.source, a)));
+            match (tokens.get(kw), tokens.get(kw + 1), tokens.get(kw + 2)) {
+                (Some(m), Some(name), Some(body)) if m.is_ident("mod") => {
+                    if let (Tree::Ident(name), Some((Delim::Brace, inner))) =
+                        (&name.tree, self.source.group(body))
+                    {
+                        let mut module = module.to_vec();
+                        module.push(name.clone());
+                        self.items(&inner, &module, &inner_cfgs);
+                        at = kw + 3;
+                        continue;
+                    }
                 }
+                (Some(i), _, _) if i.is_ident("impl") => {
+                    if let Some((owner, body, end)) = inherent_impl(self.source, tokens, kw, module)
+                    {
+                        self.impl_items(&body, &owner, &inner_cfgs);
+                        at = end;
+                        continue;
+                    }
+                }
+                _ => {}
             }
-            _ => {}
+            at = skip_item(tokens, kw);
         }
-        at = skip_item(tokens, kw);
     }
+
+    /// The `#[waitable]` functions of an inherent impl block's items.
+    fn impl_items(&mut self, body: &[Token], owner: &Owner, cfgs: &[String]) {
+        let mut at = 0;
+        while at < body.len() {
+            let (attrs, after_attrs) = attributes(self.source, body, at);
+            let (mut kw, has_visibility) = visibility(body, after_attrs);
+            let mut is_async = false;
+            loop {
+                match body.get(kw).map(|t| &t.tree) {
+                    Some(Tree::Ident(q))
+                        if matches!(
+                            q.as_str(),
+                            "const" | "unsafe" | "safe" | "default" | "extern"
+                        ) => {}
+                    Some(Tree::Ident(q)) if q == "async" => is_async = true,
+                    // `extern "C"`'s ABI.
+                    Some(Tree::Literal(_)) => {}
+                    _ => break,
+                }
+                kw += 1;
+            }
+            let waitable = attrs
+                .iter()
+                .enumerate()
+                .find_map(|(i, a)| waitable_args(a).map(|args| (i, args)));
+            let is_fn = body.get(kw).is_some_and(|t| t.is_ident("fn"));
+            if let (Some((index, args)), true) = (waitable, is_fn) {
+                if let Some(Tree::Ident(name)) = body.get(kw + 1).map(|t| &t.tree) {
+                    let (line, column) = self.positions.at(attrs[index].offset);
+                    let mut fn_cfgs = cfgs.to_vec();
+                    fn_cfgs.extend(attrs.iter().filter_map(|a| cfg(self.source, a)));
+                    let names_a_model_file = names_a_model_file(self.source, &args);
+                    let args_words = match &args {
+                        Contents::Text(range) => words(&self.source.text[range.clone()]),
+                        Contents::Tokens(tokens) => words(&token_text(self.source, tokens)),
+                    };
+                    self.out.push(WaitableFn {
+                        line,
+                        column,
+                        name: name.clone(),
+                        owner: owner.clone(),
+                        cfgs: fn_cfgs,
+                        is_async,
+                        has_receiver: has_receiver(self.source, &body[kw + 2..]),
+                        has_visibility,
+                        args,
+                        args_words,
+                        names_a_model_file,
+                    });
+                }
+            }
+            at = skip_item(body, kw);
+        }
+    }
+}
+
+/// An outer attribute: where its `#` is, and what its brackets hold.
+struct Attribute<'a> {
+    offset: usize,
+    content: Cow<'a, [Token]>,
 }
 
 /// The outer attributes from `at` (each the bracket group after `#`; inner ones `#![..]` are
 /// skipped), and where the item after them starts.
-fn attributes(tokens: &[Token], mut at: usize) -> (Vec<&[Token]>, usize) {
+fn attributes<'a>(
+    source: &Source,
+    tokens: &'a [Token],
+    mut at: usize,
+) -> (Vec<Attribute<'a>>, usize) {
     let mut attrs = Vec::new();
-    loop {
-        match (tokens.get(at), tokens.get(at + 1), tokens.get(at + 2)) {
-            (Some(hash), Some(group), _) if hash.is_punct('#') => match group.group() {
-                Some((Delim::Bracket, inner)) => {
-                    attrs.push(inner);
-                    at += 2;
+    while tokens.get(at).is_some_and(|t| t.is_punct('#')) {
+        let bang = tokens.get(at + 1).is_some_and(|t| t.is_punct('!'));
+        let bracket = tokens.get(at + 1 + usize::from(bang));
+        match bracket.and_then(|b| source.group(b)) {
+            Some((Delim::Bracket, content)) => {
+                if !bang {
+                    attrs.push(Attribute {
+                        offset: tokens[at].offset,
+                        content,
+                    });
                 }
-                _ if group.is_punct('!')
-                    && tokens
-                        .get(at + 2)
-                        .and_then(Token::group)
-                        .is_some_and(|(d, _)| d == Delim::Bracket) =>
-                {
-                    at += 3;
-                }
-                _ => return (attrs, at),
-            },
-            _ => return (attrs, at),
+                at += 2 + usize::from(bang);
+            }
+            _ => break,
         }
     }
+    (attrs, at)
 }
 
 /// After an optional visibility (`pub`, `pub(crate)`, `pub(in path)`): where the item goes on,
@@ -117,8 +203,8 @@ fn visibility(tokens: &[Token], at: usize) -> (usize, bool) {
     if !tokens.get(at).is_some_and(|t| t.is_ident("pub")) {
         return (at, false);
     }
-    match tokens.get(at + 1).and_then(Token::group) {
-        Some((Delim::Paren, _)) => (at + 2, true),
+    match tokens.get(at + 1).and_then(Token::delim) {
+        Some(Delim::Paren) => (at + 2, true),
         _ => (at + 1, true),
     }
 }
@@ -129,7 +215,7 @@ fn skip_item(tokens: &[Token], at: usize) -> usize {
     let mut at = at;
     while let Some(t) = tokens.get(at) {
         at += 1;
-        if t.is_punct(';') || matches!(t.group(), Some((Delim::Brace, _))) {
+        if t.is_punct(';') || t.delim() == Some(Delim::Brace) {
             break;
         }
     }
@@ -137,34 +223,55 @@ fn skip_item(tokens: &[Token], at: usize) -> usize {
 }
 
 /// `#[cfg(..)]`'s text.
-fn cfg(attr: &[Token]) -> Option<String> {
-    match attr {
-        [name, args] if name.is_ident("cfg") && args.group().is_some() => Some(text(attr)),
+fn cfg(source: &Source, attr: &Attribute) -> Option<String> {
+    match &*attr.content {
+        [name, args] if name.is_ident("cfg") && args.delim().is_some() => {
+            Some(token_text(source, &attr.content))
+        }
         _ => None,
     }
 }
 
 /// The arguments of a `#[waitable]` attribute (`waitable`, `waiter_runtime::waitable`, ..):
 /// what its parentheses hold, nothing for a bare `#[waitable]`.
-fn waitable_args(attr: &[Token]) -> Option<&[Token]> {
-    let (path, args) = match attr.split_last() {
-        Some((last, path)) if last.group().is_some() => (path, last.group().map(|(_, a)| a)),
-        _ => (attr, None),
+fn waitable_args(attr: &Attribute) -> Option<Contents> {
+    let (path, args) = match attr.content.split_last() {
+        Some((last, path)) if last.delim().is_some() => match &last.tree {
+            Tree::Group(_, contents) => (path, contents.clone()),
+            _ => return None,
+        },
+        _ => (&attr.content[..], Contents::Tokens(Vec::new())),
     };
     let last = path.last()?;
     let is_path = path
         .iter()
         .all(|t| t.is_punct(':') || matches!(t.tree, Tree::Ident(_)));
-    (is_path && last.is_ident("waitable")).then(|| args.unwrap_or(&[]))
+    (is_path && last.is_ident("waitable")).then_some(args)
+}
+
+/// Whether the arguments name a model file: `botocore = ..` or `smithy = ..` at their top
+/// level (what makes `args::read` read them as a model file's).
+fn names_a_model_file(source: &Source, args: &Contents) -> bool {
+    let tokens = match args {
+        Contents::Text(range) => source.lex(range.clone()),
+        Contents::Tokens(tokens) => tokens.clone(),
+    };
+    tokens.windows(2).any(|pair| {
+        [Format::Botocore, Format::Smithy]
+            .iter()
+            .any(|f| pair[0].is_ident(f.key()))
+            && pair[1].is_punct('=')
+    })
 }
 
 /// The impl block at `at` (its `impl`), when it is inherent: its owner, its items and where it
 /// ends.
 fn inherent_impl<'t>(
+    source: &Source,
     tokens: &'t [Token],
     at: usize,
     module: &[String],
-) -> Option<(Owner, &'t [Token], usize)> {
+) -> Option<(Owner, Cow<'t, [Token]>, usize)> {
     let mut i = at + 1;
     // The generic parameters: balanced `<..>` (an arrow's `>` closes nothing).
     if tokens.get(i).is_some_and(|t| t.is_punct('<')) {
@@ -188,15 +295,16 @@ fn inherent_impl<'t>(
     let mut end_of_type = None;
     while let Some(t) = tokens.get(i) {
         match &t.tree {
-            Tree::Group(Delim::Brace, body) if depth == 0 => {
+            Tree::Group(Delim::Brace, _) if depth == 0 => {
                 let self_ty = &tokens[start..end_of_type.unwrap_or(i)];
                 if self_ty.is_empty() {
                     return None;
                 }
                 let owner = Owner {
                     module: module.to_vec(),
-                    self_ty: text(self_ty),
+                    self_ty: token_text(source, self_ty),
                 };
+                let (_, body) = source.group(t)?;
                 return Some((owner, body, i + 1));
             }
             Tree::Punct('<', _) => depth += 1,
@@ -225,83 +333,19 @@ fn is_arrow_head(tokens: &[Token], at: usize) -> bool {
     at > 0 && matches!(tokens[at - 1].tree, Tree::Punct('-', true))
 }
 
-/// The `#[waitable]` functions of an inherent impl block's items.
-fn impl_items(body: &[Token], owner: &Owner, cfgs: &[String], out: &mut Vec<WaitableFn>) {
-    let mut at = 0;
-    while at < body.len() {
-        let (attrs, after_attrs) = attributes(body, at);
-        let (mut kw, has_visibility) = visibility(body, after_attrs);
-        let mut is_async = false;
-        loop {
-            match body.get(kw).map(|t| &t.tree) {
-                Some(Tree::Ident(q))
-                    if matches!(
-                        q.as_str(),
-                        "const" | "unsafe" | "safe" | "default" | "extern"
-                    ) => {}
-                Some(Tree::Ident(q)) if q == "async" => is_async = true,
-                // `extern "C"`'s ABI.
-                Some(Tree::Literal(_)) => {}
-                _ => break,
-            }
-            kw += 1;
-        }
-        let waitable = attrs
-            .iter()
-            .enumerate()
-            .find_map(|(i, a)| waitable_args(a).map(|args| (i, args)));
-        let is_fn = body.get(kw).is_some_and(|t| t.is_ident("fn"));
-        if let (Some((index, args)), true) = (waitable, is_fn) {
-            if let Some(Tree::Ident(name)) = body.get(kw + 1).map(|t| &t.tree) {
-                // The attribute's `#`: two tokens per outer attribute before it.
-                let hash = &body[attr_start(body, at, index)];
-                let mut fn_cfgs = cfgs.to_vec();
-                fn_cfgs.extend(attrs.iter().filter_map(|a| cfg(a)));
-                out.push(WaitableFn {
-                    line: hash.line,
-                    column: hash.column,
-                    name: name.clone(),
-                    owner: owner.clone(),
-                    cfgs: fn_cfgs,
-                    is_async,
-                    has_receiver: has_receiver(&body[kw + 2..]),
-                    has_visibility,
-                    args: args.to_vec(),
-                });
-            }
-        }
-        at = skip_item(body, kw);
-    }
-}
-
-/// Where the `index`th outer attribute of the item at `at` starts (inner attributes `#![..]`
-/// between them skipped as [`attributes`] does).
-fn attr_start(tokens: &[Token], mut at: usize, index: usize) -> usize {
-    let mut seen = 0;
-    loop {
-        if tokens.get(at + 1).is_some_and(|t| t.is_punct('!')) {
-            at += 3;
-            continue;
-        }
-        if seen == index {
-            return at;
-        }
-        seen += 1;
-        at += 2;
-    }
-}
-
 /// Whether the parameters (the tokens after the function's name: generics, then the
 /// parenthesized list) start with a receiver: `self`, `mut self`, `&self`, `&'a mut self`,
 /// `self: Box<Self>`.
-fn has_receiver(after_name: &[Token]) -> bool {
-    let Some((_, params)) = after_name
+fn has_receiver(source: &Source, after_name: &[Token]) -> bool {
+    let Some(params) = after_name
         .iter()
-        .find_map(|t| t.group().filter(|(d, _)| *d == Delim::Paren))
+        .find(|t| t.delim() == Some(Delim::Paren))
+        .and_then(|t| source.group(t))
+        .map(|(_, params)| params)
     else {
         return false;
     };
-    let (_, at) = attributes(params, 0);
+    let (_, at) = attributes(source, &params, 0);
     let first = params[at..]
         .iter()
         .take_while(|t| !t.is_punct(',') && !(t.is_punct(':')));
@@ -317,9 +361,30 @@ fn has_receiver(after_name: &[Token]) -> bool {
     saw_self
 }
 
+/// The runs of ASCII letters and digits of `text`, in lower case (a waiter's name is such a
+/// run: `^[A-Z][A-Za-z0-9]*$`).
+fn words(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut words: Vec<String> = Vec::new();
+    let mut at = 0;
+    // By bytes: a proc macro is usually built without optimizations.
+    while at < bytes.len() {
+        if bytes[at].is_ascii_alphanumeric() {
+            let start = at;
+            while at < bytes.len() && bytes[at].is_ascii_alphanumeric() {
+                at += 1;
+            }
+            words.push(text[start..at].to_ascii_lowercase());
+        } else {
+            at += 1;
+        }
+    }
+    words
+}
+
 /// Tokens as text, spaced only where two words meet (`Client<T>`, `cfg(feature="x")`,
 /// `dyn Trait`).
-pub(crate) fn text(tokens: &[Token]) -> String {
+pub(crate) fn token_text(source: &Source, tokens: &[Token]) -> String {
     let mut out = String::new();
     let mut last_word = false;
     for t in tokens {
@@ -331,13 +396,19 @@ pub(crate) fn text(tokens: &[Token]) -> String {
             Tree::Literal(Lit::Str(None)) => ("\"?\"".to_owned(), true),
             Tree::Literal(Lit::Int(n)) => (n.to_string(), true),
             Tree::Literal(Lit::Other(s)) => (s.clone(), true),
-            Tree::Group(d, inner) => {
+            Tree::Group(..) => {
+                let Some((d, inner)) = source.group(t) else {
+                    continue;
+                };
                 let (open, close) = match d {
                     Delim::Paren => ('(', ')'),
                     Delim::Bracket => ('[', ']'),
                     Delim::Brace => ('{', '}'),
                 };
-                (format!("{open}{}{close}", text(inner)), false)
+                (
+                    format!("{open}{}{close}", token_text(source, &inner)),
+                    false,
+                )
             }
         };
         if word && last_word {
@@ -351,11 +422,20 @@ pub(crate) fn text(tokens: &[Token]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{WaitableFn, waitable_fns};
-    use crate::waitable::same_type::lex::lex;
+    use super::{WaitableFn, token_text, waitable_fns};
+    use crate::waitable::same_type::lex::{Contents, Source};
 
-    fn found(source: &str) -> Vec<WaitableFn> {
-        waitable_fns(&lex(source).expect("lexes"))
+    fn found(text: &str) -> Vec<WaitableFn> {
+        waitable_fns(&Source::new(text.to_owned()).expect("lexes"))
+    }
+
+    /// A function's attribute arguments as text.
+    fn args(text: &str, f: &WaitableFn) -> String {
+        let source = Source::new(text.to_owned()).unwrap();
+        match &f.args {
+            Contents::Text(range) => token_text(&source, &source.lex(range.clone())),
+            Contents::Tokens(tokens) => token_text(&source, tokens),
+        }
     }
 
     /// `(module path, self type, function, line)` of each function found.
@@ -493,11 +573,15 @@ mod tests {
             "impl C {\n    /// Doc.\n    #[inline] #![x] #[waitable(A: {})]\n    fn a() {}\n}";
         let fns = found(source);
         assert_eq!((fns[0].line, fns[0].column), (3, 21));
-        assert_eq!(super::text(&fns[0].args), "A:{}");
+        assert_eq!(args(source, &fns[0]), "A:{}");
+        assert!(!fns[0].names_a_model_file);
         // A bare attribute has no arguments; other attributes named so are not ours.
-        let fns = found("impl C { #[waitable] fn a() {} #[not::waitable::x] fn b() {} }");
+        let source = "impl C { #[waitable] fn a() {} #[not::waitable::x] fn b() {} }";
+        let fns = found(source);
         assert_eq!(fns.len(), 1);
-        assert!(fns[0].args.is_empty());
+        assert_eq!(args(source, &fns[0]), "");
+        let source = "impl C { #[waitable(crate = \"x\", smithy = \"m.json\")] fn a() {} }";
+        assert!(found(source)[0].names_a_model_file);
     }
 
     #[test]

@@ -10,9 +10,18 @@
 
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 
-use super::lex::{Delim, Lit, Token, Tree};
+use super::lex::{Contents, Delim, Lit, Source, Token, Tree};
 
-pub(crate) fn to_stream(tokens: &[Token]) -> Option<TokenStream> {
+/// A group's contents (of `source`) as tokens.
+pub(crate) fn contents_stream(source: &Source, contents: &Contents) -> Option<TokenStream> {
+    match contents {
+        Contents::Text(range) => to_stream(source, &source.lex(range.clone())),
+        Contents::Tokens(tokens) => to_stream(source, tokens),
+    }
+}
+
+/// Tokens (of `source`) as proc-macro2 tokens, their groups lexed.
+pub(crate) fn to_stream(source: &Source, tokens: &[Token]) -> Option<TokenStream> {
     let mut out = Vec::with_capacity(tokens.len());
     for token in tokens {
         match &token.tree {
@@ -36,13 +45,17 @@ pub(crate) fn to_stream(tokens: &[Token]) -> Option<TokenStream> {
                 out.push(TokenTree::Literal(Literal::u64_unsuffixed(*n)));
             }
             Tree::Literal(Lit::Str(None) | Lit::Other(_)) => return None,
-            Tree::Group(delim, inner) => {
+            Tree::Group(..) => {
+                let (delim, inner) = source.group(token)?;
                 let delim = match delim {
                     Delim::Paren => Delimiter::Parenthesis,
                     Delim::Bracket => Delimiter::Bracket,
                     Delim::Brace => Delimiter::Brace,
                 };
-                out.push(TokenTree::Group(Group::new(delim, to_stream(inner)?)));
+                out.push(TokenTree::Group(Group::new(
+                    delim,
+                    to_stream(source, &inner)?,
+                )));
             }
         }
     }
@@ -76,10 +89,11 @@ fn ident(name: &str) -> Option<Ident> {
 #[cfg(test)]
 mod tests {
     use super::to_stream;
-    use crate::waitable::same_type::lex::lex;
+    use crate::waitable::same_type::lex::Source;
 
-    fn round_trip(source: &str) -> Option<String> {
-        to_stream(&lex(source).expect("lexes")).map(|s| s.to_string())
+    fn round_trip(text: &str) -> Option<String> {
+        let source = Source::new(text.to_owned()).expect("lexes");
+        to_stream(&source, &source.tokens()).map(|s| s.to_string())
     }
 
     #[test]
