@@ -89,6 +89,10 @@ impl Token {
     }
 }
 
+/// `"`, so written that `.ci/import-cycles` (which reads the source with regular expressions)
+/// sees no string opened by a character literal.
+const QUOTE: u8 = b'\x22';
+
 /// A punctuation character of Rust's tokens.
 fn is_punct(b: u8) -> bool {
     matches!(
@@ -312,7 +316,7 @@ impl<'t> Lexer<'t> {
                     self.at += 1;
                     Raw::Close(delim(b))
                 }
-                b'"' => self.string()?,
+                QUOTE => self.string()?,
                 b'\'' => self.quote()?,
                 b'0'..=b'9' => {
                     self.number();
@@ -352,7 +356,7 @@ impl<'t> Lexer<'t> {
             [b'/', b'/', b'!', ..] => true,
             _ => return None,
         };
-        let end = if comment.ends_with(b"\r") {
+        let end = if comment.last() == Some(&b'\r') {
             self.at - 1
         } else {
             self.at
@@ -407,7 +411,7 @@ impl<'t> Lexer<'t> {
                 self.word();
                 Some(Raw::Ident)
             }
-            (b'r', b'"' | b'#', _) => {
+            (b'r', QUOTE | b'#', _) => {
                 self.at += 1;
                 let content = self.raw_string()?;
                 Some(if self.suffix() {
@@ -416,13 +420,13 @@ impl<'t> Lexer<'t> {
                     Raw::Verbatim { content }
                 })
             }
-            (b'b' | b'c', b'r', b'"' | b'#') => {
+            (b'b' | b'c', b'r', QUOTE | b'#') => {
                 self.at += 2;
                 self.raw_string()?;
                 self.suffix();
                 Some(Raw::Other)
             }
-            (b'b' | b'c', b'"', _) => {
+            (b'b' | b'c', QUOTE, _) => {
                 self.at += 1;
                 self.string()?;
                 Some(Raw::Other)
@@ -475,7 +479,7 @@ impl<'t> Lexer<'t> {
                 return None;
             }
             match self.bytes[self.at] {
-                b'"' => break,
+                QUOTE => break,
                 b'\\' => self.at += 2,
                 _ => self.at += 1,
             }
@@ -496,7 +500,7 @@ impl<'t> Lexer<'t> {
             hashes += 1;
             self.at += 1;
         }
-        if self.byte(0) != b'"' {
+        if self.byte(0) != QUOTE {
             return None;
         }
         self.at += 1;
@@ -505,7 +509,7 @@ impl<'t> Lexer<'t> {
             if self.at >= self.end {
                 return None;
             }
-            if self.bytes[self.at] == b'"' && (1..=hashes).all(|i| self.byte(i) == b'#') {
+            if self.bytes[self.at] == QUOTE && (1..=hashes).all(|i| self.byte(i) == b'#') {
                 let content = start..self.at;
                 self.at += 1 + hashes;
                 return Some(content);
@@ -601,7 +605,7 @@ fn unescape(content: &str) -> Option<String> {
                 '\\' => out.push('\\'),
                 '0' => out.push('\0'),
                 '\'' => out.push('\''),
-                '"' => out.push('"'),
+                '\x22' => out.push('\x22'),
                 'x' => {
                     let hex: String = [chars.next()?, chars.next()?].iter().collect();
                     let byte = u8::from_str_radix(&hex, 16).ok().filter(u8::is_ascii)?;
