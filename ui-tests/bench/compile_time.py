@@ -33,7 +33,11 @@ is where reading a file costs, without the noise of the rest of the build.
 as above) of two crates of `--waiters` waiters all on one type, pasted (the 100-waiter crate
 above) and read from a botocore `waiters-2.json` of as many operations (one function per
 operation), each built with the check and with `WAITER_MACROS_BENCH_NO_SAME_TYPE=1` (the
-baseline, which leaves it out), alternately, `CARGO_INCREMENTAL=0`.
+baseline, which leaves it out), alternately, `CARGO_INCREMENTAL=0`. With `--callgrind`, instead:
+each crate's rustc once under valgrind's callgrind (through a `RUSTC_WRAPPER` that wraps that
+crate's rustc only), and the instructions of the check (`same_type::remove_repeated`,
+inclusive) against those of every `#[waitable]` expansion, of macro expansion and of the whole
+rustc run: counts do not depend on the machine's load (about a minute per crate).
 """
 import argparse
 import os
@@ -319,6 +323,9 @@ def same_type(args, target):
     time_target = target.parent / "target-time-passes"
     for path in (pasted, botocore):
         build(path, target, untyped=False)
+    if args.callgrind:
+        same_type_callgrind((("pasted", pasted), ("botocore", botocore)), target)
+        return
     runs = {(name, checked): [] for name in ("pasted", "botocore") for checked in (True, False)}
     for _ in range(args.runs):
         for name, path in (("pasted", pasted), ("botocore", botocore)):
@@ -338,6 +345,39 @@ def same_type(args, target):
         low, low_checked = min(runs[(name, False)]), min(runs[(name, True)])
         print(f"{name:9} fastest runs: {low * 1000:.1f} ms and {low_checked * 1000:.1f} ms (+{(low_checked - low) * 1000:.1f} ms)")
 
+CALLGRIND_WRAPPER = """#!/bin/sh
+# RUSTC_WRAPPER: the bench crate's rustc under callgrind, every other crate's as is.
+rustc="$1"; shift
+case " $* " in
+  *" --crate-name same_type_"*) exec valgrind --tool=callgrind --callgrind-out-file="$CALLGRIND_OUT" "$rustc" "$@" ;;
+  *) exec "$rustc" "$@" ;;
+esac
+"""
+
+def same_type_callgrind(paths, target):
+    """Instructions of the check against the expansions', from rustc run under callgrind."""
+    wrapper = OUT / "callgrind-rustc.sh"
+    wrapper.write_text(CALLGRIND_WRAPPER)
+    wrapper.chmod(0o755)
+    rows = {
+        "check (same_type::remove_repeated)": "waiter_macros::waitable::same_type::remove_repeated ",
+        "every #[waitable] expansion": "waiter_macros::waitable [",
+        "macro expansion (expand_crate)": "MacroExpander>::expand_crate ",
+    }
+    for name, path in paths:
+        out = OUT / f"callgrind.{name}.out"
+        (path / "src" / "lib.rs").touch()
+        env = dict(os.environ, CARGO_TARGET_DIR=str(target), RUSTC_WRAPPER=str(wrapper), CALLGRIND_OUT=str(out))
+        env.pop("WAITER_MACROS_BENCH_NO_SAME_TYPE", None)
+        subprocess.run(["cargo", "build", "-q", "--manifest-path", str(path / "Cargo.toml")], check=True, env=env, capture_output=True)
+        report = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)], check=True, capture_output=True, text=True).stdout
+        total = next(int(l.split()[0].replace(",", "")) for l in report.splitlines() if "PROGRAM TOTALS" in l)
+        print(f"{name}: rustc {total:,} instructions")
+        for title, needle in rows.items():
+            line = next((l for l in report.splitlines() if needle in l), None)
+            count = int(line.split()[0].replace(",", "")) if line else 0
+            print(f"  {title:38} {count:>14,}  ({count / total * 100:.2f} % of rustc)")
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--waiters", type=int, default=100)
@@ -347,6 +387,7 @@ def main():
     parser.add_argument("--typed", action="store_true")
     parser.add_argument("--model-files", action="store_true")
     parser.add_argument("--same-type", action="store_true")
+    parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--copies", type=int, default=10)
     parser.add_argument("--smithy-model", default=str(ROOT / "tests/aws-waiters/models/smithy/dynamodb.json"))
     args = parser.parse_args()
