@@ -378,25 +378,27 @@ mod tests {
         );
     }
 
+    /// [`both_forms`] with the second method `async` too, and that method.
+    fn second_async(source: String) -> (String, TokenStream) {
+        let source = source.replace(
+            "pub fn describe_stream_blocking",
+            "pub async fn describe_stream_blocking",
+        );
+        let item = quote!(
+            pub async fn describe_stream_blocking(&self, name: &str) -> Result<(), Error> {
+                Ok(())
+            }
+        );
+        (source, item)
+    }
+
     #[test]
     fn an_async_waiter_after_a_blocking_one_is_told_the_async_suffix() {
-        let source = both_forms("", "")
-            .replace(
-                "pub fn describe_stream_blocking",
-                "pub async fn describe_stream_blocking",
-            )
-            .replace("pub async fn describe_stream(", "pub fn describe_stream(");
+        let blocking_first =
+            both_forms("", "").replace("pub async fn describe_stream(", "pub fn describe_stream(");
+        let (source, item) = second_async(blocking_first);
         let path = source_file("async-second", &source);
-        let second = expand_nth(
-            &path,
-            1,
-            stream_exists(),
-            quote!(
-                pub async fn describe_stream_blocking(&self, name: &str) -> Result<(), Error> {
-                    Ok(())
-                }
-            ),
-        );
+        let second = expand_nth(&path, 1, stream_exists(), item);
         assert!(second.contains("`StreamExistsAsync: { .. }`"), "{second}");
         assert!(
             second.contains("put the async methods on a client type"),
@@ -406,21 +408,9 @@ mod tests {
 
     #[test]
     fn the_same_form_twice_is_told_to_rename_or_remove() {
-        let source = both_forms("", "").replace(
-            "pub fn describe_stream_blocking",
-            "pub async fn describe_stream_blocking",
-        );
+        let (source, item) = second_async(both_forms("", ""));
         let path = source_file("same-form", &source);
-        let second = expand_nth(
-            &path,
-            1,
-            stream_exists(),
-            quote!(
-                pub async fn describe_stream_blocking(&self, name: &str) -> Result<(), Error> {
-                    Ok(())
-                }
-            ),
-        );
+        let second = expand_nth(&path, 1, stream_exists(), item);
         assert!(
             second.contains("give this waiter another name, or remove one of the two"),
             "{second}"
