@@ -40,6 +40,8 @@ pub struct Reply {
     pub status: u16,
     /// Headers to send.
     pub headers: Vec<(&'static str, String)>,
+    /// How long the answer waits, on top of the service's latency (an upstream that hangs).
+    pub delay: Duration,
 }
 
 impl Reply {
@@ -48,7 +50,14 @@ impl Reply {
         Reply {
             status,
             headers: Vec::new(),
+            delay: Duration::ZERO,
         }
+    }
+
+    /// The same reply, sent `delay` late.
+    pub fn delayed(mut self, delay: Duration) -> Self {
+        self.delay = delay;
+        self
     }
 
     /// `429` with `x-amzn-ErrorType: ThrottlingException`.
@@ -250,6 +259,7 @@ async fn handle(
         };
         (reply, latency)
     };
+    let latency = latency + reply.delay;
     if !latency.is_zero() {
         tokio::time::sleep(latency).await;
     }

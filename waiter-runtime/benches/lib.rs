@@ -1,4 +1,5 @@
-//! `waiter-benches`: the fixture the waiter benches share ([`thing`]), no other code. The package holds waiter-runtime's criterion benchmarks
+//! `waiter-benches`: the fixtures the benches share ([`thing`] for the waiters', [`retry`] for
+//! the retriers'), no other code. The package holds waiter-runtime's criterion benchmarks
 //! (`cargo bench -p waiter-benches --bench NAME`) and the adaptive-retry simulation
 //! (`cargo run --release -p waiter-benches --example adaptive_simulation`), so that their
 //! dependencies (criterion, plotters, the baselines) are not dev-dependencies of the published
@@ -33,6 +34,61 @@ pub mod thing {
         black_box(name);
         Ok(Thing {
             status: "ready".into(),
+        })
+    }
+}
+
+pub mod retry {
+    //! The operation the retry benches retry: it costs nothing, fails a given number of times
+    //! with a `503`, then succeeds; and how they time sequential calls.
+
+    use std::hint::black_box;
+    use std::time::{Duration, Instant};
+
+    use waiter_runtime::ProvideErrorMetadata;
+
+    /// A `503`.
+    #[derive(Debug, ProvideErrorMetadata)]
+    #[error_metadata(status = 503)]
+    pub struct Unavailable;
+
+    /// Fails `failures` times, then succeeds: the state of one call.
+    pub fn operation(
+        failures: u32,
+    ) -> impl FnMut() -> std::future::Ready<Result<u64, Unavailable>> {
+        let mut left = failures;
+        move || {
+            let fail = left > 0;
+            left = left.saturating_sub(1);
+            std::future::ready(if fail {
+                Err(Unavailable)
+            } else {
+                Ok(black_box(7))
+            })
+        }
+    }
+
+    /// A current-thread runtime with a timer.
+    pub fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap()
+    }
+
+    /// Times `iters` sequential calls inside one `block_on`, so the figure is the call's own
+    /// cost.
+    pub fn time<F: std::future::Future<Output = u64>>(
+        rt: &tokio::runtime::Runtime,
+        iters: u64,
+        mut call: impl FnMut() -> F,
+    ) -> Duration {
+        rt.block_on(async {
+            let start = Instant::now();
+            for _ in 0..iters {
+                black_box(call().await);
+            }
+            start.elapsed()
         })
     }
 }

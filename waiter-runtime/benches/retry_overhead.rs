@@ -12,53 +12,12 @@
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use backon::{ConstantBuilder, ExponentialBuilder, Retryable};
 use criterion::{Criterion, criterion_group, criterion_main};
-use waiter_runtime::ProvideErrorMetadata;
+use waiter_benches::retry::{operation, runtime, time};
 use waiter_runtime::retry::{Retrier, RetryConfig};
-
-#[derive(Debug, ProvideErrorMetadata)]
-#[error_metadata(status = 503)]
-struct Unavailable;
-
-/// Fails `failures` times, then succeeds: the state of one call.
-fn operation(failures: u32) -> impl FnMut() -> std::future::Ready<Result<u64, Unavailable>> {
-    let mut left = failures;
-    move || {
-        let fail = left > 0;
-        left = left.saturating_sub(1);
-        std::future::ready(if fail {
-            Err(Unavailable)
-        } else {
-            Ok(black_box(7))
-        })
-    }
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap()
-}
-
-/// Times `iters` sequential calls inside one `block_on`, so the figure is the call's own cost.
-fn time<F: std::future::Future<Output = u64>>(
-    rt: &tokio::runtime::Runtime,
-    iters: u64,
-    mut call: impl FnMut() -> F,
-) -> Duration {
-    rt.block_on(async {
-        let start = Instant::now();
-        for _ in 0..iters {
-            black_box(call().await);
-        }
-        start.elapsed()
-    })
-}
 
 fn bench(c: &mut Criterion, group: &str, failures: u32) {
     let rt = runtime();

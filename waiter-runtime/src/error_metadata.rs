@@ -35,8 +35,8 @@
 //! `codes` carries only codes the type does not model, as far as the check is concerned; a type
 //! whose only code is a catch-all's without `codes` is not checked. A `transparent` variant
 //! wrapping a transport error this crate describes (`std::io::Error`, `reqwest::Error`,
-//! `http::StatusCode`, `reqwest_middleware::Error`, the tower layer's `TransportError`, or a
-//! `Box` or `Arc` of one: they carry no service code) adds no code and keeps the check on; one
+//! `http::StatusCode`, `reqwest_middleware::Error`, the tower layer's `TransportError`, the
+//! retrier's `AttemptTimedOut`, or a `Box` or `Arc` of one: they carry no service code) adds no code and keeps the check on; one
 //! wrapping a derived type with no code likewise; one wrapping another type adds the codes it
 //! declares (`#[error_metadata(transparent, codes = ["Throttling"])]`), and without them turns
 //! the check off for the type, which the first `errorType` of each `#[waitable]` says in a
@@ -106,7 +106,11 @@ mod reqwest_middleware;
 mod ureq;
 
 #[cfg(feature = "http")]
-pub use self::http::{error_code_from_header_map, retry_after_from_header_map};
+pub(crate) use self::http::retry_forbidden_by;
+#[cfg(feature = "http")]
+pub use self::http::{
+    error_code_from_header_map, retry_after_from_header_map, retry_hint_from_header_map,
+};
 #[cfg(any(feature = "reqwest", feature = "reqwest-0_12", feature = "tower"))]
 pub(crate) use self::hyper::hyper_verdict;
 #[cfg(feature = "io")]
@@ -158,9 +162,16 @@ pub trait ProvideErrorMetadata {
     }
 
     /// How long the service asked the client to wait before retrying (`Retry-After`,
-    /// `x-amz-retry-after`), if it said.
+    /// `x-amz-retry-after` and the other [hints](hint)), if it said.
     fn retry_after(&self) -> Option<Duration> {
         None
+    }
+
+    /// Whether the service asked the client not to retry at all (gRPC's
+    /// `grpc-retry-pushback-ms` negative or unreadable: see [`hint`]). The built-in
+    /// [`ServerPushbackClassifier`](crate::retry::ServerPushbackClassifier) forbids the retry.
+    fn retry_forbidden(&self) -> bool {
+        false
     }
 
     /// Whether the error is transient: a timeout, a connection or IO error, where no response
@@ -232,6 +243,9 @@ macro_rules! forward_metadata {
             }
             fn retry_after(&self) -> Option<Duration> {
                 (**self).retry_after()
+            }
+            fn retry_forbidden(&self) -> bool {
+                (**self).retry_forbidden()
             }
             fn is_transient(&self) -> bool {
                 (**self).is_transient()

@@ -8,7 +8,7 @@
 //! Each metric is described to the recorder (its help text and unit, the table's last
 //! columns: what a Prometheus exporter prints as `# HELP` and in the unit suffix) once per
 //! process, the first time the waiters or the retrier record anything. A recorder installed
-//! after that first recording missed the descriptions: call [`describe`] once it is installed.
+//! after that first recording missed the descriptions: call `describe()` once it is installed.
 //!
 #![doc = include_str!("docs/metrics.md")]
 //!

@@ -323,6 +323,12 @@ impl PollScope {
         add_nanos(&self.shared.retry_wait_nanos, wait);
     }
 
+    /// Records a wait of `wait` for a retry that was then not made (its rate-limiter token
+    /// would have come past the deadline): the time is the poll's, the attempt is not.
+    pub(crate) fn record_retry_wait(&self, wait: Duration) {
+        add_nanos(&self.shared.retry_wait_nanos, wait);
+    }
+
     /// Records a wait of `wait` for a rate-limiter token.
     pub fn record_rate_limit_wait(&self, wait: Duration) {
         add_nanos(&self.shared.rate_limit_wait_nanos, wait);

@@ -62,7 +62,7 @@ use std::future::{Future, poll_fn};
 use std::pin::{Pin, pin};
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use tokio::time::Instant;
 
@@ -231,6 +231,21 @@ pub(crate) fn now() -> Instant {
     }
 }
 
+/// The wall clock as the current caller's clock sees it: `SystemTime::now()` read once per
+/// process, then the time [`now`] measured since. Checkpoints count the wall-clock time between
+/// two processes with it; within a process, a start and a later time differ by what the
+/// waiter's clock measured (tokio's paused clock in tests, which the system's wall clock does
+/// not follow), and a wall clock set back or forward meanwhile does not move them.
+pub(crate) fn wall_now() -> SystemTime {
+    static ANCHOR: OnceLock<(SystemTime, std::time::Instant)> = OnceLock::new();
+    let (wall, at) = *ANCHOR.get_or_init(|| (SystemTime::now(), std::time::Instant::now()));
+    let now = now().into_std();
+    match now.checked_duration_since(at) {
+        Some(since) => wall.checked_add(since).unwrap_or(wall),
+        None => wall.checked_sub(at - now).unwrap_or(wall),
+    }
+}
+
 /// Whether the current thread is a blocking caller's (see [`as_blocking`]).
 pub(crate) fn is_blocking() -> bool {
     BLOCKING.with(Cell::get)
@@ -344,6 +359,26 @@ impl fmt::Debug for Timer {
             Kind::Fallback(_) => "Timer(futures-timer)",
             Kind::Own(..) => "Timer(own)",
         })
+    }
+}
+
+/// Warns once per process, through `tracing`, when a blocking call (`what`) runs on a thread
+/// inside a tokio runtime's `block_on`, where it blocks the runtime. The one case that can be
+/// told: a task's thread (a worker's, or `spawn_blocking`'s) cannot be told apart.
+pub(crate) fn warn_if_blocking_a_runtime(what: &'static str) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if is_blocking() || WARNED.load(Ordering::Relaxed) {
+        return;
+    }
+    let blocks_runtime =
+        tokio::runtime::Handle::try_current().is_ok() && tokio::task::try_id().is_none();
+    if blocks_runtime && !WARNED.swap(true, Ordering::Relaxed) {
+        tracing::warn!(
+            what,
+            "a blocking wait runs on a thread driving a tokio runtime (inside `block_on`): the runtime runs nothing else on it meanwhile; call it through `tokio::task::spawn_blocking`, or use the async form (warned once)"
+        );
     }
 }
 

@@ -15,6 +15,8 @@ use waiter_runtime::waiter::{
 };
 use waiter_runtime::{FinalPoll, WaitAll};
 
+#[path = "wait_all/checkpoints.rs"]
+mod checkpoints;
 #[path = "wait_all/concurrency.rs"]
 mod concurrency;
 #[path = "wait_all/consecutive_successes.rs"]

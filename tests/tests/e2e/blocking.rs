@@ -286,3 +286,101 @@ fn run_blocking_shares_one_quota_with_async_calls() {
         "the async call was not retried"
     );
 }
+
+/// `blocking::Waiter::iter` over loopback: each poll's own answer as it comes (a 404, then
+/// `CREATING` twice), then the end, as `Waiter::stream` gives them; the observer sees the same
+/// polls, and no request is made after the end.
+#[test]
+fn a_blocking_wait_watched_poll_by_poll() {
+    use waiter_runtime::waiter::WaitUpdate;
+
+    let (_runtime, service) = start(Settle::AfterReads(2));
+    let client = BlockingResourceClient::new(service.url()).with_retrier(fast_retrier());
+    let mut seen = Vec::new();
+    let mut lines = Vec::new();
+    let updates = client
+        .wait_until_resource_ready("db")
+        .min_delay(Duration::from_millis(5))
+        .max_delay(Duration::from_millis(10))
+        .on_poll(|e: &PollEvent| seen.push((e.poll, e.state)))
+        .iter(Duration::from_secs(10));
+    for update in updates {
+        match update {
+            WaitUpdate::Polled { event, result } => {
+                lines.push(match result {
+                    Ok(resource) => format!("poll {}: {}", event.poll, resource.status),
+                    Err(error) => format!("poll {}: {error}", event.poll),
+                });
+                if event.poll == 1 {
+                    // Between two polls, on the waiter's thread.
+                    client.create_resource("db").unwrap();
+                }
+            }
+            WaitUpdate::Done(done) => {
+                let done = done.unwrap();
+                lines.push(format!(
+                    "done after {} polls: {}",
+                    done.polls,
+                    done.output().unwrap().status
+                ));
+            }
+        }
+    }
+    assert_eq!(
+        lines,
+        [
+            "poll 1: resource not found (NotFound): resource 'db' does not exist",
+            "poll 2: CREATING",
+            "poll 3: CREATING",
+            "done after 4 polls: ACTIVE"
+        ]
+    );
+    assert_eq!(
+        seen,
+        [
+            (1, AcceptorState::Retry),
+            (2, AcceptorState::Retry),
+            (3, AcceptorState::Retry),
+            (4, AcceptorState::Success)
+        ]
+    );
+    // 4 describes and the create.
+    assert_eq!(service.stats().requests, 5);
+}
+
+/// The iterator keeps `.wait`'s deadline: a resource that never settles ends as
+/// `ExceededMaxWait` at the deadline, the last result already given in a `Polled`.
+#[test]
+fn a_blocking_iterator_ends_at_the_deadline() {
+    use waiter_runtime::waiter::WaitUpdate;
+
+    let (_runtime, service) = start(Settle::Manual);
+    let client = BlockingResourceClient::new(service.url());
+    client.create_resource("db").unwrap();
+    let started = Instant::now();
+    let updates: Vec<_> = client
+        .wait_until_resource_ready("db")
+        .min_delay(Duration::from_millis(20))
+        .max_delay(Duration::from_millis(20))
+        .iter(Duration::from_millis(300))
+        .collect();
+    let took = started.elapsed();
+    let (last, polled) = updates.split_last().unwrap();
+    assert!(polled.len() >= 5, "{} polls", polled.len());
+    assert!(polled.iter().all(|u| matches!(
+        u,
+        WaitUpdate::Polled { result: Ok(r), .. } if r.status == "CREATING"
+    )));
+    match last {
+        WaitUpdate::Done(Err(WaiterError::ExceededMaxWait { polls, last, .. })) => {
+            // The last poll ends the wait and keeps its result; one that ran out while
+            // sleeping keeps none (it was given already).
+            assert!(*polls as usize == polled.len() + usize::from(last.is_some()));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        took >= Duration::from_millis(250) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+}

@@ -24,7 +24,7 @@ use waiter_runtime::waitable;
 use waiter_tests::capacity::{CapacityService, Reply};
 
 /// Fast retries: 3 attempts, 20 ms backoff without jitter, a 20 s cap for server hints.
-fn fast() -> Retrier {
+pub(crate) fn fast() -> Retrier {
     Retrier::new(
         RetryConfig::standard()
             .transient_backoff(Duration::from_millis(20))
@@ -34,16 +34,16 @@ fn fast() -> Retrier {
     )
 }
 
-fn reqwest_client(retrier: Retrier) -> ClientWithMiddleware {
+pub(crate) fn reqwest_client(retrier: Retrier) -> ClientWithMiddleware {
     ClientBuilder::new(reqwest::Client::new())
         .with(RetryMiddleware::new(retrier))
         .build()
 }
 
-type Body = Full<Bytes>;
+pub(crate) type Body = Full<Bytes>;
 
 /// A hyper-util client behind the tower layer.
-fn tower_client(retrier: Retrier) -> RetryService<HyperClient<HttpConnector, Body>> {
+pub(crate) fn tower_client(retrier: Retrier) -> RetryService<HyperClient<HttpConnector, Body>> {
     let client = HyperClient::builder(TokioExecutor::new()).build_http::<Body>();
     ServiceBuilder::new()
         .layer(RetryLayer::new(retrier))
@@ -62,7 +62,7 @@ where
 }
 
 /// A `GET` of `url` through `client`, once it is ready: the response, or the layer's error.
-async fn tower_send<S>(client: &mut S, url: &str) -> Result<S::Response, tower::BoxError>
+pub(crate) async fn tower_send<S>(client: &mut S, url: &str) -> Result<S::Response, tower::BoxError>
 where
     S: Service<http::Request<Body>, Error = tower::BoxError>,
 {
@@ -172,30 +172,13 @@ async fn retry_after_hints_are_honoured() {
     );
 }
 
-#[tokio::test]
-async fn the_quota_shared_by_clones_stops_a_retry_storm() {
+/// Ten calls at once, each through its own clone of a client, on each layer (tower's, then
+/// reqwest-middleware's) with the retrier `retrier` makes, against a service answering `503`
+/// to everything: the requests each service saw.
+pub(crate) async fn storm(retrier: impl Fn() -> Retrier) -> [u64; 2] {
     let service = CapacityService::unlimited().await.unwrap();
     service.always(Reply::status(503));
-    // 4 retries' worth of tokens for the whole client, every clone included.
-    let quota = || RetryQuota::builder().capacity(20).retry_cost(5).build();
-
-    let client = reqwest_client(fast().with_quota(quota()));
-    let calls: Vec<_> = (0..10)
-        .map(|_| {
-            let client = client.clone();
-            let url = service.url("/storm");
-            tokio::spawn(async move { client.get(url).send().await.unwrap().status() })
-        })
-        .collect();
-    for call in calls {
-        assert_eq!(call.await.unwrap(), 503);
-    }
-    // Without the quota: 30 requests (3 attempts each).
-    assert_eq!(service.stats().requests, 10 + 4);
-
-    let service = CapacityService::unlimited().await.unwrap();
-    service.always(Reply::status(503));
-    let client = tower_client(fast().with_quota(quota()));
+    let client = tower_client(retrier());
     let calls: Vec<_> = (0..10)
         .map(|_| {
             let mut client = client.clone();
@@ -206,7 +189,30 @@ async fn the_quota_shared_by_clones_stops_a_retry_storm() {
     for call in calls {
         assert_eq!(call.await.unwrap(), 503);
     }
-    assert_eq!(service.stats().requests, 10 + 4);
+    let tower = service.stats().requests;
+
+    let service = CapacityService::unlimited().await.unwrap();
+    service.always(Reply::status(503));
+    let client = reqwest_client(retrier());
+    let calls: Vec<_> = (0..10)
+        .map(|_| {
+            let client = client.clone();
+            let url = service.url("/storm");
+            tokio::spawn(async move { client.get(url).send().await.unwrap().status() })
+        })
+        .collect();
+    for call in calls {
+        assert_eq!(call.await.unwrap(), 503);
+    }
+    [tower, service.stats().requests]
+}
+
+#[tokio::test]
+async fn the_quota_shared_by_clones_stops_a_retry_storm() {
+    // 4 retries' worth of tokens for the whole client, every clone included.
+    let quota = || RetryQuota::builder().capacity(20).retry_cost(5).build();
+    // Without the quota: 30 requests (3 attempts each).
+    assert_eq!(storm(|| fast().with_quota(quota())).await, [10 + 4, 10 + 4]);
 }
 
 /// An adaptive retrier whose rate limiter the test can look at.

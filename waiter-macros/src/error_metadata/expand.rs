@@ -77,6 +77,13 @@ pub(crate) fn container(c: &Container) -> TokenStream {
         method(
             &variants,
             krate,
+            quote!(retry_forbidden),
+            quote!(bool),
+            forbidden_body,
+        ),
+        method(
+            &variants,
+            krate,
             quote!(is_transient),
             quote!(bool),
             |v, _| flag(v.attrs.transient.is_some()),
@@ -214,6 +221,22 @@ fn field_body(v: &Variant, krate: &syn::Path, role: Role) -> TokenStream {
         Role::RetryAfter => {
             quote_spanned!(span=> #krate::error_metadata::field::RetryAfter::retry_after(#binding))
         }
+    }
+}
+
+/// Whether the field marked `retry_after` says not to retry (a response's headers may).
+fn forbidden_body(v: &Variant, krate: &syn::Path) -> TokenStream {
+    match v
+        .fields
+        .iter()
+        .find(|f| f.roles.iter().any(|(r, _)| *r == Role::RetryAfter))
+    {
+        Some(field) => {
+            let binding = binding(field);
+            let span = field.ty.span();
+            quote_spanned!(span=> #krate::error_metadata::field::RetryAfter::retry_forbidden(#binding))
+        }
+        None => quote!(false),
     }
 }
 

@@ -11,6 +11,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::{FnArg, GenericParam, Ident, LitStr, Pat, Signature};
 
 use super::check::AcceptorCode;
+use super::fingerprint;
 use super::model::{
     Acceptor, Comparator, DEFAULT_MAX_DELAY_SECS, DEFAULT_MIN_DELAY_SECS, Matcher, State, Waitable,
     WaiterDef,
@@ -110,6 +111,8 @@ fn metadata(op: &Operation, waiter: &WaiterDef) -> TokenStream {
         let tags = &waiter.tags;
         expr.extend(quote!(.with_tags(&[#(#tags),*])));
     }
+    let fingerprint = fingerprint::fingerprint(waiter);
+    expr.extend(quote!(.with_fingerprint(#fingerprint)));
     if let Some(secs) = waiter.published_max_wait {
         expr.extend(quote!(.with_published_max_wait(::core::time::Duration::from_secs(#secs))));
     }
@@ -376,28 +379,59 @@ fn body(
         };
         #p::Polled::new(__result, __matched)
     };
+    let input = input_identity(op);
     if op.blocking {
         return quote! {
             #warnings
             #(#typed)*
-            #p::blocking_waiter(#meta, move || {
+            let (__digest, __unidentified) = #input;
+            #p::bind_blocking_input(#p::blocking_waiter(#meta, move || {
                 #(#clones)*
                 let __result = #call;
                 #classified
-            })
+            }), __digest, __unidentified)
         };
     }
     quote! {
         #warnings
         #(#typed)*
-        #p::waiter(#meta, move || {
+        let (__digest, __unidentified) = #input;
+        #p::bind_input(#p::waiter(#meta, move || {
             #(#clones)*
             async move {
                 let __result = #call.await;
                 #classified
             }
-        })
+        }), __digest, __unidentified)
     }
+}
+
+/// The identity of the input the waiter polls, before its arguments move into the poller: each
+/// argument whose type has an `InputIdentity` writes into one digest; the first that has none
+/// is named (autoref picks `UnidentifiedArgument` only where `IdentifyArgument` does not
+/// apply), and its checkpoints then cannot be resumed unchecked.
+fn input_identity(op: &Operation) -> TokenStream {
+    let p = krate::private();
+    let probes = op.params.iter().map(|param| {
+        let ident = &param.ident;
+        let name = ident.to_string();
+        let name = name.strip_prefix("r#").unwrap_or(&name);
+        quote! {
+            if !(&#p::Probe(&#ident)).__identify(&mut __digest) {
+                __unidentified = __unidentified.or(::core::option::Option::Some(#name));
+            }
+        }
+    });
+    quote! {{
+        #[allow(unused_imports)]
+        use #p::{IdentifyArgument as _, UnidentifiedArgument as _};
+        #[allow(unused_mut)]
+        let mut __digest = #p::InputDigest::new();
+        #[allow(unused_mut)]
+        let mut __unidentified: ::core::option::Option<&'static str> = ::core::option::Option::None;
+        #(#probes)*
+        (__digest, __unidentified)
+    }}
 }
 
 /// The function's rustdoc: the waiter's documentation, what it polls, and its acceptors.

@@ -24,6 +24,7 @@ mod botocore;
 mod check;
 mod expand;
 mod file;
+mod fingerprint;
 pub(crate) mod model;
 mod node;
 mod paths;

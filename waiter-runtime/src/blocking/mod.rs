@@ -9,7 +9,8 @@
 //! (the calling thread's) and calling differ. Retries inside the poll follow the same rule
 //! ([`Retrier::run_blocking`] inside a poll returns the errors the acceptors name at once),
 //! and a [`Retrier`] shares its quota and adaptive rate limiter between blocking and async
-//! callers.
+//! callers. [`Waiter::iter`] gives the wait poll by poll (each poll's own result, then the
+//! end), as `Waiter::stream` does for an async caller.
 //!
 //! ```
 //! use std::cell::Cell;
@@ -69,15 +70,18 @@
 #![doc = ""]
 #![doc = include_str!("../docs/blocking.md")]
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use crate::waiter::acceptor::Polled;
 use crate::waiter::options::Options;
 
+#[cfg(test)]
+mod agreement_tests;
+mod driver;
+mod iter;
 mod not_a_future;
 mod steer;
 mod waiter;
 
+pub use iter::WaiterIter;
 pub use steer::Resumed;
 
 /// One blocking poll.
@@ -106,20 +110,6 @@ pub struct Waiter<'a, O, E, Obs = ()> {
     observer: Obs,
 }
 
-/// Warns once per process, through `tracing`, when a blocking call (`what`) runs on a thread
-/// inside a tokio runtime's `block_on`, where it blocks the runtime. The one case that can be
-/// told: a task's thread (a worker's, or `spawn_blocking`'s) cannot be told apart.
-pub(crate) fn warn_if_blocking_a_runtime(what: &'static str) {
-    static WARNED: AtomicBool = AtomicBool::new(false);
-    if crate::timer::is_blocking() || WARNED.load(Ordering::Relaxed) {
-        return;
-    }
-    let blocks_runtime =
-        tokio::runtime::Handle::try_current().is_ok() && tokio::task::try_id().is_none();
-    if blocks_runtime && !WARNED.swap(true, Ordering::Relaxed) {
-        tracing::warn!(
-            what,
-            "a blocking wait runs on a thread driving a tokio runtime (inside `block_on`): the runtime runs nothing else on it meanwhile; call it through `tokio::task::spawn_blocking`, or use the async form (warned once)"
-        );
-    }
-}
+/// The one warning of a blocking call on a runtime's `block_on` thread, shared with the
+/// retrier's blocking calls (it lives beside the blocking caller's timer, which both use).
+pub(crate) use crate::timer::warn_if_blocking_a_runtime;

@@ -5,19 +5,20 @@
 use std::time::Duration;
 
 use super::Waiter;
+use super::iter::WaiterIter;
 use crate::ProvideErrorMetadata;
-use crate::poll_scope;
-use crate::retry::RetryClassifiers;
 use crate::waiter::acceptor::Polled;
 use crate::waiter::checkpoint::Resume;
-use crate::waiter::transient::is_transient;
+use crate::waiter::input::{InputDigest, InputId};
 use crate::waiter::{
-    CheckpointError, FinalPoll, PollObserver, TransientPollErrors, WaitCheckpoint, WaiterError,
+    CheckpointError, FinalPoll, InputIdentity, PollObserver, TransientPollErrors, WaitCheckpoint,
+    WaiterError,
 };
 
 impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
-    /// What a poll's error that no acceptor names, and that the retry classifiers call
-    /// transient or throttling, does to the wait: see
+    /// What a poll's error that no acceptor names, and that the retry classifiers (the
+    /// waiter's retrier's, custom ones included, else the defaults) call transient or
+    /// throttling, does to the wait: see
     /// [`Waiter::transient_poll_errors`](crate::Waiter::transient_poll_errors) (the same rule).
     ///
     /// ```
@@ -53,35 +54,41 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         O: 'a,
         E: ProvideErrorMetadata + 'static,
     {
-        self.options.transient_poll_errors = transient;
         // Installed once, the first time `Retry` is asked for; under `Fail` the decision core
         // ignores it.
-        if transient == TransientPollErrors::Retry && !self.options.classifies_transient {
-            self.options.classifies_transient = true;
-            let classifiers = RetryClassifiers::defaults();
+        if let Some(classifiers) = self.options.transient(transient) {
             let mut inner = self.poller;
             self.poller = Box::new(move || {
                 let polled: Polled<O, E> = inner();
-                if let Some(scope) = poll_scope::current() {
-                    let transient =
-                        polled.matched.is_none() && is_transient(&classifiers, &polled.result);
-                    scope.record_transient_error(transient);
-                }
+                classifiers.record(&polled);
                 polled
             });
         }
         self
     }
 
+    /// Binds this wait's checkpoints to `key` instead of the `wait_until_*` arguments: see
+    /// [`Waiter::checkpoint_key`](crate::Waiter::checkpoint_key).
+    pub fn checkpoint_key<K: InputIdentity + ?Sized>(mut self, key: &K) -> Self {
+        self.options.input = InputId::Digest(InputDigest::of(key));
+        self
+    }
+
+    /// The identity of the input `#[waitable]` found in the arguments.
+    pub(crate) fn bind_input(mut self, input: InputId) -> Self {
+        self.options.input = input;
+        self
+    }
+
     /// This waiter, taking up the wait `checkpoint` describes: see
     /// [`Waiter::resume`](crate::Waiter::resume) (the same deadline, poll count, successes in
-    /// a row and backoff position). A checkpoint of another waiter, or whose deadline has
-    /// passed, is a [`CheckpointError`].
+    /// a row, backoff position and jitter). A checkpoint of another format, waiter,
+    /// definition or input, or whose deadline has passed, is a [`CheckpointError`].
     pub fn resume(
         mut self,
         checkpoint: &WaitCheckpoint,
     ) -> Result<Resumed<'a, O, E, Obs>, CheckpointError> {
-        let resume = Resume::check(self.metadata().name, checkpoint)?;
+        let resume = Resume::check(&self.options.metadata, self.options.input, checkpoint)?;
         let max_wait = resume.progress.max_wait;
         self.options.resume = Some(Box::new(resume));
         Ok(Resumed {
@@ -91,18 +98,23 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     }
 }
 
-/// A blocking wait taken up from a checkpoint ([`Waiter::resume`]); its maximum wait is the
-/// checkpoint's.
+/// A blocking wait taken up from a checkpoint ([`Waiter::resume`]): run it with
+/// [`wait`](Self::wait) or [`iter`](Self::iter); its maximum wait is the checkpoint's.
 #[derive(Debug)]
-#[must_use = "a resumed waiter does nothing until `.wait()`"]
+#[must_use = "a resumed waiter does nothing until `.wait()` or `.iter()`"]
 pub struct Resumed<'a, O, E, Obs = ()> {
     waiter: Waiter<'a, O, E, Obs>,
     max_wait: Duration,
 }
 
-impl<O, E, Obs: PollObserver> Resumed<'_, O, E, Obs> {
+impl<'a, O, E, Obs: PollObserver> Resumed<'a, O, E, Obs> {
     /// The rest of the wait, as [`Waiter::wait`].
     pub fn wait(self) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         self.waiter.wait(self.max_wait)
+    }
+
+    /// The rest of the wait, poll by poll, as [`Waiter::iter`].
+    pub fn iter(self) -> WaiterIter<'a, O, E, Obs> {
+        self.waiter.iter(self.max_wait)
     }
 }

@@ -1,14 +1,16 @@
-//! [`Waiter`]'s options and `wait`: the decision core driven on the calling thread. (The
-//! struct is defined in the module above, so that its path is its public one.)
+//! [`Waiter`]'s options, `wait` and `iter`: the decision core driven on the calling thread
+//! (`blocking/driver.rs`). (The struct is defined in the module above, so that its path is its
+//! public one.)
 
 use std::time::Duration;
 
+use super::driver::{self, Clock, Driver, SystemClock};
+use super::iter::WaiterIter;
 use super::{BlockingPoller, Waiter};
 use crate::ProvideErrorMetadata;
 use crate::retry::{Retrier, RetryConfig};
 use crate::timer;
 use crate::waiter::acceptor::Polled;
-use crate::waiter::machine::{Machine, Next};
 use crate::waiter::options::Options;
 use crate::waiter::{FinalPoll, PollEvent, PollObserver, WaiterError, WaiterMetadata};
 
@@ -128,6 +130,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         O: 'a,
         E: ProvideErrorMetadata + 'static,
     {
+        self.options.set_retrier(&retrier);
         let mut inner = self.poller;
         self.poller = Box::new(move || {
             let report = retrier.run_waiter_poll_blocking(|| inner().into_retryable());
@@ -182,39 +185,108 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// polls: the rules of the async [`Waiter::wait`](crate::Waiter::wait), except at the
     /// deadline, where a poll in flight finishes (see [`Waiter`]).
     pub fn wait(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
-        let span = tracing::info_span!(
+        let span = self.span(max_wait);
+        let _entered = span.enter();
+        super::warn_if_blocking_a_runtime("blocking::Waiter::wait");
+        timer::as_blocking(|| self.wait_on(SystemClock, max_wait))
+    }
+
+    /// The same wait as [`wait`](Self::wait), poll by poll: an [`Iterator`] of a
+    /// [`WaitUpdate::Polled`](crate::waiter::WaitUpdate::Polled) for every poll that does not end the wait, with the poll's own
+    /// result (show "CREATING, 45 %" in a CLI while you wait), then one [`WaitUpdate::Done`](crate::waiter::WaitUpdate::Done)
+    /// with what `wait` would have returned, then `None`: the sequence
+    /// [`Waiter::stream`](crate::Waiter::stream) gives an async caller.
+    ///
+    /// Every rule of `wait` holds (the deadline, counted from this call, the last poll, the
+    /// retries inside polls, the successes in a row, a poll in flight at the deadline that
+    /// finishes); the observer of [`on_poll`](Self::on_poll) is still called. Each `next`
+    /// sleeps on the calling thread until the next poll; the time the caller spends between
+    /// two `next`s counts in the delay. Dropping the iterator ends the wait. A result given in
+    /// a `Polled` is not given again: when the wait ends without a poll that decides,
+    /// `ExceededMaxWait`'s `last` is `None` (the last result was the last `Polled`'s).
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use std::time::Duration;
+    /// use waiter_runtime::waiter::WaitUpdate;
+    /// use waiter_runtime::{Searchable, waitable};
+    ///
+    /// #[derive(Debug, Searchable)]
+    /// struct Stack { status: String, progress: u32 }
+    /// /// A blocking client: 45 % more done at every call.
+    /// struct Client(AtomicU32);
+    ///
+    /// impl Client {
+    ///     #[waitable(StackReady: { acceptors: [{ state: "success", matcher: { output: {
+    ///         path: "status", expected: "READY", comparator: "stringEquals" } } }] })]
+    ///     fn get_stack(&self) -> Result<Stack, std::io::Error> {
+    ///         let progress = self.0.fetch_add(45, Ordering::Relaxed).min(100);
+    ///         let status = if progress == 100 { "READY" } else { "CREATING" };
+    ///         Ok(Stack { status: status.into(), progress })
+    ///     }
+    /// }
+    ///
+    /// let client = Client(AtomicU32::new(0));
+    /// let mut lines = Vec::new();
+    /// for update in client
+    ///     .wait_until_stack_ready()
+    ///     .min_delay(Duration::from_millis(1))
+    ///     .iter(Duration::from_secs(60))
+    /// {
+    ///     match update {
+    ///         WaitUpdate::Polled { event, result: Ok(stack) } => {
+    ///             lines.push(format!("poll {}: {}, {} %", event.poll, stack.status, stack.progress))
+    ///         }
+    ///         WaitUpdate::Polled { result: Err(_), .. } => {}
+    ///         WaitUpdate::Done(done) => lines.push(format!("done after {} polls", done.unwrap().polls)),
+    ///     }
+    /// }
+    /// assert_eq!(lines, ["poll 1: CREATING, 0 %", "poll 2: CREATING, 45 %", "poll 3: CREATING, 90 %", "done after 4 polls"]);
+    /// ```
+    pub fn iter(self, max_wait: Duration) -> WaiterIter<'a, O, E, Obs> {
+        let span = self.span(max_wait);
+        super::warn_if_blocking_a_runtime("blocking::Waiter::iter");
+        // The wait starts now, on the system's clock.
+        let driver = timer::as_blocking(|| span.in_scope(|| self.driver_on(SystemClock, max_wait)));
+        WaiterIter::new(driver, span)
+    }
+
+    /// The span a blocking wait runs in.
+    fn span(&self, max_wait: Duration) -> tracing::Span {
+        tracing::info_span!(
             "waiter",
             waiter = self.options.metadata.name,
             operation = self.options.metadata.operation,
             max_wait = ?max_wait,
             blocking = true,
-        );
-        let _entered = span.enter();
-        super::warn_if_blocking_a_runtime("blocking::Waiter::wait");
-        timer::as_blocking(|| self.run(max_wait))
+        )
     }
 
-    /// The driver: sleeps and polls as the [`Machine`] decides, on the system clock.
-    fn run(self, max_wait: Duration) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
+    /// The wait on `clock`, to its end.
+    pub(super) fn wait_on<C: Clock>(
+        self,
+        clock: C,
+        max_wait: Duration,
+    ) -> Result<FinalPoll<O, E>, WaiterError<O, E>> {
         let Waiter {
             options,
-            mut poller,
-            mut observer,
+            poller,
+            observer,
         } = self;
-        let mut machine = Machine::new(&options, max_wait, timer::now())?;
-        let mut next = machine.start();
-        loop {
-            match next {
-                Next::Done(outcome) => return outcome,
-                Next::Sleep(delay) => std::thread::sleep(delay),
-                Next::Poll => {}
-            }
-            let scope = machine.poll_scope();
-            let poll_started = timer::now();
-            let polled = scope.run_blocking(&mut poller);
-            let (event, step) = machine.polled(polled, &scope, poll_started, timer::now());
-            observer.on_poll(&event);
-            next = step;
-        }
+        driver::wait(&options, poller, observer, clock, max_wait)
+    }
+
+    /// The driver of this wait on `clock`, started now (refused options: the end).
+    pub(super) fn driver_on<C: Clock>(
+        self,
+        clock: C,
+        max_wait: Duration,
+    ) -> Result<Driver<'a, O, E, Obs, C>, WaiterError<O, E>> {
+        let Waiter {
+            options,
+            poller,
+            observer,
+        } = self;
+        Driver::new(&options, poller, observer, clock, max_wait)
     }
 }

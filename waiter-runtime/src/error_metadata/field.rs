@@ -133,6 +133,12 @@ impl<T: Status> Status for Option<T> {
 pub trait RetryAfter {
     /// The delay, if there is one.
     fn retry_after(&self) -> Option<Duration>;
+
+    /// Whether the field says not to retry at all (a response's headers may: gRPC's
+    /// pushback). By default `false`.
+    fn retry_forbidden(&self) -> bool {
+        false
+    }
 }
 
 impl RetryAfter for Duration {
@@ -144,9 +150,15 @@ impl<T: RetryAfter + ?Sized> RetryAfter for &T {
     fn retry_after(&self) -> Option<Duration> {
         (**self).retry_after()
     }
+    fn retry_forbidden(&self) -> bool {
+        (**self).retry_forbidden()
+    }
 }
 impl<T: RetryAfter> RetryAfter for Option<T> {
     fn retry_after(&self) -> Option<Duration> {
         self.as_ref().and_then(RetryAfter::retry_after)
+    }
+    fn retry_forbidden(&self) -> bool {
+        self.as_ref().is_some_and(RetryAfter::retry_forbidden)
     }
 }

@@ -2,10 +2,11 @@
 
 use std::time::{Duration, SystemTime};
 
+use super::hint::RetryHint;
 use super::{ProvideErrorMetadata, field, hint};
 
-/// The retry-after hint in `headers` (`x-amz-retry-after`, else `Retry-After`), read at the
-/// current wall-clock time.
+/// The retry-after hint in `headers` (every header of [`hint`]'s table, the first that reads
+/// wins), read at the current wall-clock time; `None` also when the hint is not to retry.
 ///
 /// ```
 /// use std::time::Duration;
@@ -14,14 +15,39 @@ use super::{ProvideErrorMetadata, field, hint};
 /// let mut headers = http::HeaderMap::new();
 /// headers.insert(http::header::RETRY_AFTER, "7".parse().unwrap());
 /// assert_eq!(retry_after_from_header_map(&headers), Some(Duration::from_secs(7)));
+/// headers.insert("retry-after-ms", "1500".parse().unwrap());
+/// assert_eq!(retry_after_from_header_map(&headers), Some(Duration::from_millis(1500)));
 /// ```
 pub fn retry_after_from_header_map(headers: &http::HeaderMap) -> Option<Duration> {
-    hint::retry_after_from_headers(
+    match retry_hint_from_header_map(headers)? {
+        RetryHint::After(after) => Some(after),
+        _ => None,
+    }
+}
+
+/// The pacing hint in `headers` ([`hint`]'s table: a delay, or gRPC's "do not retry"), read at
+/// the current wall-clock time.
+///
+/// ```
+/// use waiter_runtime::error_metadata::hint::RetryHint;
+/// use waiter_runtime::error_metadata::retry_hint_from_header_map;
+///
+/// let mut headers = http::HeaderMap::new();
+/// headers.insert("grpc-retry-pushback-ms", "-1".parse().unwrap());
+/// assert_eq!(retry_hint_from_header_map(&headers), Some(RetryHint::DoNotRetry));
+/// ```
+pub fn retry_hint_from_header_map(headers: &http::HeaderMap) -> Option<RetryHint> {
+    hint::retry_hint_from_headers(
         headers
             .iter()
             .map(|(name, value)| (name.as_str(), value.as_bytes())),
         SystemTime::now(),
     )
+}
+
+/// Whether `headers` ask for no retry ([`RetryHint::DoNotRetry`]).
+pub(crate) fn retry_forbidden_by(headers: &http::HeaderMap) -> bool {
+    retry_hint_from_header_map(headers) == Some(RetryHint::DoNotRetry)
 }
 
 /// The error code an AWS-style response names in its headers: `x-amzn-ErrorType` (restJson,
@@ -57,6 +83,9 @@ impl field::Status for http::StatusCode {
 impl field::RetryAfter for http::HeaderMap {
     fn retry_after(&self) -> Option<Duration> {
         retry_after_from_header_map(self)
+    }
+    fn retry_forbidden(&self) -> bool {
+        retry_forbidden_by(self)
     }
 }
 
@@ -96,5 +125,8 @@ impl<B> ProvideErrorMetadata for http::Response<B> {
     }
     fn retry_after(&self) -> Option<Duration> {
         retry_after_from_header_map(self.headers())
+    }
+    fn retry_forbidden(&self) -> bool {
+        retry_forbidden_by(self.headers())
     }
 }

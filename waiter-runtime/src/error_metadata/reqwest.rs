@@ -59,6 +59,9 @@ macro_rules! provide_for_reqwest {
             fn retry_after(&self) -> Option<::std::time::Duration> {
                 $crate::error_metadata::retry_after_from_header_map(self.headers())
             }
+            fn retry_forbidden(&self) -> bool {
+                $crate::error_metadata::retry_forbidden_by(self.headers())
+            }
         }
     };
 }

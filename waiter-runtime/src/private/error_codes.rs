@@ -60,6 +60,20 @@ macro_rules! forward_codes {
 
 forward_codes!(Box<T>, std::sync::Arc<T>);
 
+/// An attempt cut short at its timeout carries no code.
+impl DerivedErrorCodes for crate::retry::AttemptTimedOut {
+    const CODES: Option<&'static [&'static str]> = Some(&[]);
+    type Hint<const I: usize> = KnownCode;
+}
+
+/// The error of a call that cuts attempts short carries the operation's codes (a `#[waitable]`
+/// returning `Retrier::run_timed`'s error, or a variant wrapping it).
+impl<E: DerivedErrorCodes> DerivedErrorCodes for crate::retry::AttemptError<E> {
+    const CODES: Option<&'static [&'static str]> = E::CODES;
+    const UNKNOWN_HINT: usize = E::UNKNOWN_HINT;
+    type Hint<const I: usize> = E::Hint<I>;
+}
+
 /// Whether an error type is known to carry no code (what a `transparent` variant wrapping it
 /// adds to the codes of its enum: nothing).
 pub const fn codeless(codes: Option<&[&str]>) -> bool {
@@ -188,4 +202,38 @@ const fn strip_suffix(code: &[u8]) -> &[u8] {
         i += 1;
     }
     code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, crate::ProvideErrorMetadata)]
+    enum Modeled {
+        NotFound,
+        #[error_metadata(transparent)]
+        TimedOut(crate::retry::AttemptTimedOut),
+    }
+
+    #[test]
+    fn an_attempt_timeout_adds_no_code_and_keeps_the_check_on() {
+        assert!(codeless(
+            <crate::retry::AttemptTimedOut as DerivedErrorCodes>::CODES
+        ));
+        assert_eq!(
+            <Modeled as DerivedErrorCodes>::CODES,
+            Some(&["NotFound"][..])
+        );
+        assert_eq!(
+            <crate::retry::AttemptError<Modeled> as DerivedErrorCodes>::CODES,
+            Some(&["NotFound"][..])
+        );
+        let timed_out = crate::retry::AttemptTimedOut::new(1, std::time::Duration::ZERO);
+        for e in [Modeled::NotFound, Modeled::TimedOut(timed_out)] {
+            assert_eq!(
+                crate::ProvideErrorMetadata::code(&e).is_some(),
+                matches!(e, Modeled::NotFound)
+            );
+        }
+    }
 }

@@ -31,6 +31,7 @@ pub use waiter_macros::__jmespath_verdict;
 mod checks;
 mod const_str;
 mod error_codes;
+mod input;
 pub mod typed;
 pub use checks::{
     BlockingWaitGiven, ForeignErrorCode, InputSearchable, MaxWaitGiven, OutputSearchable,
@@ -39,6 +40,9 @@ pub use checks::{
 pub use error_codes::{
     DerivedErrorCodes, ErrorCodes, KnownCode, UnknownErrorCodes, codeless, error_type_hint,
     first_error_type_hint,
+};
+pub use input::{
+    IdentifyArgument, InputDigest, Probe, UnidentifiedArgument, bind_blocking_input, bind_input,
 };
 
 /// Builds the waiter a `wait_until_*` function returns from a closure starting one poll.

@@ -144,11 +144,14 @@ pub trait ClassifyRetry: Send + Sync + fmt::Debug {
 /// highest to lowest: [`transient_error_classifier`](Self::transient_error_classifier),
 /// [`modeled_as_retryable_classifier`](Self::modeled_as_retryable_classifier),
 /// [`error_code_classifier`](Self::error_code_classifier),
-/// [`http_status_code_classifier`](Self::http_status_code_classifier).
+/// [`http_status_code_classifier`](Self::http_status_code_classifier),
+/// [`server_pushback_classifier`](Self::server_pushback_classifier) (which runs first, and
+/// whose only verdict, `RetryForbidden`, ends the chain).
 ///
 /// ```
 /// use waiter_runtime::retry::RetryClassifierPriority as P;
 ///
+/// assert!(P::server_pushback_classifier() < P::http_status_code_classifier());
 /// assert!(P::http_status_code_classifier() < P::error_code_classifier());
 /// assert!(P::error_code_classifier() < P::modeled_as_retryable_classifier());
 /// assert!(P::modeled_as_retryable_classifier() < P::transient_error_classifier());
@@ -167,7 +170,13 @@ pub struct RetryClassifierPriority {
 impl RetryClassifierPriority {
     const STEP: i64 = 1 << 20;
 
-    /// The priority of `HttpStatusCodeClassifier` (the lowest built-in).
+    /// The priority of `ServerPushbackClassifier` (the lowest built-in: it runs first, so
+    /// that the server's "do not retry" ends the chain before any other verdict).
+    pub const fn server_pushback_classifier() -> Self {
+        Self { value: 0 }
+    }
+
+    /// The priority of `HttpStatusCodeClassifier`.
     pub const fn http_status_code_classifier() -> Self {
         Self { value: Self::STEP }
     }

@@ -1,9 +1,9 @@
 //! The built-in classifiers, from the highest priority to the lowest:
 //! [`TransientErrorClassifier`], [`ModeledAsRetryableClassifier`], [`ErrorCodeClassifier`],
-//! [`HttpStatusCodeClassifier`].
+//! [`HttpStatusCodeClassifier`], [`ServerPushbackClassifier`].
 //!
 //! Each attaches the error's [`retry_after`](crate::ProvideErrorMetadata::retry_after) hint to
-//! the retry it indicates.
+//! the retry it indicates; the last one forbids the retry when the server asked for none.
 
 use std::borrow::Cow;
 
@@ -171,6 +171,41 @@ impl ClassifyRetry for ErrorCodeClassifier {
     }
     fn priority(&self) -> RetryClassifierPriority {
         RetryClassifierPriority::error_code_classifier()
+    }
+}
+
+/// Forbids the retry of an error whose server asked for none
+/// ([`retry_forbidden`](crate::ProvideErrorMetadata::retry_forbidden): gRPC's
+/// `grpc-retry-pushback-ms`, negative or unreadable, as gRPC A6 says). It runs first and its
+/// `RetryForbidden` ends the chain, so no other classifier's verdict overrides the server's.
+///
+/// ```
+/// use waiter_runtime::retry::{ClassifyContext, ClassifyRetry, RetryAction, ServerPushbackClassifier};
+///
+/// let response = http::Response::builder()
+///     .status(503)
+///     .header("grpc-retry-pushback-ms", "-1")
+///     .body(())
+///     .unwrap();
+/// let result: Result<(), _> = Err(response);
+/// let ctx = ClassifyContext::new(&result, 1);
+/// assert_eq!(ServerPushbackClassifier.classify_retry(&ctx), RetryAction::RetryForbidden);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ServerPushbackClassifier;
+
+impl ClassifyRetry for ServerPushbackClassifier {
+    fn classify_retry(&self, ctx: &ClassifyContext<'_>) -> RetryAction {
+        match ctx.error() {
+            Some(e) if e.retry_forbidden() => RetryAction::RetryForbidden,
+            _ => RetryAction::NoActionIndicated,
+        }
+    }
+    fn name(&self) -> &'static str {
+        "server pushback"
+    }
+    fn priority(&self) -> RetryClassifierPriority {
+        RetryClassifierPriority::server_pushback_classifier()
     }
 }
 

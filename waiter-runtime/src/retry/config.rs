@@ -289,6 +289,7 @@ pub struct RetryConfig {
     throttling_backoff: Duration,
     max_backoff: Duration,
     max_total_time: Option<Duration>,
+    attempt_timeout: Option<Duration>,
     jitter: Jitter,
 }
 
@@ -310,6 +311,7 @@ impl RetryConfig {
             throttling_backoff: None,
             max_backoff: Duration::from_secs(20),
             max_total_time: None,
+            attempt_timeout: None,
             jitter: Jitter::Full,
         }
     }
@@ -404,6 +406,19 @@ impl RetryConfig {
     /// The total time budget of a call, if any.
     pub fn max_total_time(&self) -> Option<Duration> {
         self.max_total_time
+    }
+
+    /// The time each attempt has, if bounded (see
+    /// [`RetryConfigBuilder::attempt_timeout`]).
+    pub fn attempt_timeout(&self) -> Option<Duration> {
+        self.attempt_timeout
+    }
+
+    /// Whether the config bounds attempts (an attempt timeout or a total time budget): each
+    /// attempt then runs with a deadline ([`attempt_time_left`](super::attempt_time_left)).
+    #[inline]
+    pub(crate) fn bounds_attempts(&self) -> bool {
+        self.attempt_timeout.is_some() || self.max_total_time.is_some()
     }
 
     /// How backoffs are randomised.
@@ -511,6 +526,8 @@ pub enum InvalidRetryConfig {
         /// The max backoff.
         max_backoff: Duration,
     },
+    /// `attempt_timeout(Duration::ZERO)`: every attempt would time out before it began.
+    ZeroAttemptTimeout,
 }
 
 impl fmt::Display for InvalidRetryConfig {
@@ -526,6 +543,9 @@ impl fmt::Display for InvalidRetryConfig {
             } => write!(
                 f,
                 "invalid retry config: `{setting}` is {base:?}, above `max_backoff` ({max_backoff:?})"
+            ),
+            InvalidRetryConfig::ZeroAttemptTimeout => f.write_str(
+                "invalid retry config: `attempt_timeout` is 0, so every attempt would time out at once; leave it unset for no timeout",
             ),
         }
     }
@@ -549,6 +569,7 @@ pub struct RetryConfigBuilder {
     throttling_backoff: Option<Duration>,
     max_backoff: Duration,
     max_total_time: Option<Duration>,
+    attempt_timeout: Option<Duration>,
     jitter: Jitter,
 }
 
@@ -612,14 +633,50 @@ impl RetryConfigBuilder {
     }
 
     /// A total time budget for a call, counted from its first attempt: no retry is scheduled
-    /// whose backoff would end after it, and a retry waits for the adaptive rate limiter's
-    /// token only until it ends (then the call returns its last error,
+    /// whose backoff would end at or after it (its attempt would have no time), and a retry
+    /// waits for the adaptive rate limiter's token only until it ends (then the call returns
+    /// its last error,
     /// [`StopReason::TimeBudgetExhausted`](super::StopReason::TimeBudgetExhausted)). The
     /// first attempt's own wait for a token comes before the budget starts: the call has no
-    /// error to return yet. An attempt under way is never cut short (give the operation its
-    /// own timeout for that).
+    /// error to return yet.
+    ///
+    /// Each attempt has until the budget ends (or its
+    /// [`attempt_timeout`](Self::attempt_timeout), if that comes first):
+    /// [`Retrier::run_timed`](super::Retrier::run_timed) cuts it short there, the other calls
+    /// hand it that time ([`attempt_time_left`](super::attempt_time_left)).
     pub fn max_total_time(mut self, budget: Duration) -> Self {
         self.max_total_time = Some(budget);
+        self
+    }
+
+    /// The time each attempt has: `min(attempt_timeout, what is left of max_total_time, what
+    /// is left of the waiter's max_wait)` inside a waiter's poll. Default: none.
+    ///
+    /// [`Retrier::run_timed`](super::Retrier::run_timed) (and the retry layers) cancel an
+    /// async attempt that outlasts it, count it as a transient error
+    /// ([`AttemptTimedOut`](super::AttemptTimedOut)) and retry it if attempts, quota or budget,
+    /// and time remain; their error says the attempt timed out, and after how long
+    /// ([`AttemptError::TimedOut`](super::AttemptError::TimedOut)), while the operation's own
+    /// error type stays as it is. `run`, `run_report` and the blocking calls, whose error is
+    /// the operation's, cannot say that: they hand each attempt its time instead, which the
+    /// operation reads with [`attempt_time_left`](super::attempt_time_left) to set its own
+    /// transport's timeout (whose error it already has). A blocking attempt cannot be cancelled
+    /// in any case.
+    ///
+    /// [`try_build`](Self::try_build) reports a zero timeout.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use waiter_runtime::retry::RetryConfig;
+    ///
+    /// let config = RetryConfig::standard()
+    ///     .attempt_timeout(Duration::from_secs(2))
+    ///     .max_total_time(Duration::from_secs(10))
+    ///     .build();
+    /// assert_eq!(config.attempt_timeout(), Some(Duration::from_secs(2)));
+    /// ```
+    pub fn attempt_timeout(mut self, timeout: Duration) -> Self {
+        self.attempt_timeout = Some(timeout);
         self
     }
 
@@ -629,7 +686,8 @@ impl RetryConfigBuilder {
         self
     }
 
-    /// The configuration, checked: zero attempts, or a base above `max_backoff`, is an error.
+    /// The configuration, checked: zero attempts, a base above `max_backoff`, or a zero
+    /// attempt timeout is an error.
     ///
     /// Only what was set is checked: a base left to its default is capped at `max_backoff`,
     /// by [`build`](Self::build) as here, so a `max_backoff` below a default base is never
@@ -657,6 +715,9 @@ impl RetryConfigBuilder {
     pub fn try_build(self) -> Result<RetryConfig, InvalidRetryConfig> {
         if self.max_attempts == Some(0) {
             return Err(InvalidRetryConfig::ZeroAttempts);
+        }
+        if self.attempt_timeout == Some(Duration::ZERO) {
+            return Err(InvalidRetryConfig::ZeroAttemptTimeout);
         }
         let config = self.build();
         for (setting, base) in [
@@ -691,6 +752,7 @@ impl RetryConfigBuilder {
                 .unwrap_or(defaults.throttling_backoff),
             max_backoff: self.max_backoff,
             max_total_time: self.max_total_time,
+            attempt_timeout: self.attempt_timeout,
             jitter: self.jitter,
         }
     }

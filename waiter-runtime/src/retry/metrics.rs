@@ -34,6 +34,16 @@ pub(crate) fn describe() {
         Unit::Seconds,
         "Time an attempt waited for the adaptive rate limiter (attempts that waited only)."
     );
+    ::metrics::describe_counter!(
+        "retry_budget_refusals_total",
+        Unit::Count,
+        "Retries the retry budget refused."
+    );
+    ::metrics::describe_counter!(
+        "retry_attempt_timeouts_total",
+        Unit::Count,
+        "Attempts cut short at their timeout."
+    );
 }
 
 /// Describes the retrier's metrics the first time one is recorded in this process.
@@ -96,6 +106,26 @@ pub(crate) fn rate_limit_waited(wait: Duration) {
     }
     #[cfg(not(feature = "metrics"))]
     let _ = wait;
+}
+
+/// The retry budget refused a retry.
+#[inline]
+pub(crate) fn budget_refused() {
+    #[cfg(feature = "metrics")]
+    {
+        described();
+        ::metrics::counter!("retry_budget_refusals_total").increment(1);
+    }
+}
+
+/// An attempt was cut short at its timeout.
+#[inline]
+pub(crate) fn attempt_timed_out() {
+    #[cfg(feature = "metrics")]
+    {
+        described();
+        ::metrics::counter!("retry_attempt_timeouts_total").increment(1);
+    }
 }
 
 /// The `kind` label of a retry.

@@ -37,7 +37,10 @@
 #![doc = include_str!("../docs/retry.md")]
 
 mod action;
+mod attempt_error;
+mod attempt_time;
 pub(crate) mod backoff;
+mod budget;
 mod classifier;
 mod classifier_chain;
 pub mod classifiers;
@@ -51,13 +54,16 @@ mod report;
 mod retrier;
 
 pub use action::{ErrorKind, RetryAction, RetryReason};
+pub use attempt_error::{AttemptError, AttemptTimedOut};
+pub use attempt_time::{attempt_deadline, attempt_time_left};
+pub use budget::{InvalidRetryBudget, RetryBudget};
 pub use classifier::{
     ClassifyContext, ClassifyRetry, FnClassifier, RetryClassifierPriority, classifier_fn,
 };
 pub use classifier_chain::{RetryClassifiers, SharedRetryClassifier, run_classifiers};
 pub use classifiers::{
     ErrorCodeClassifier, HttpStatusCodeClassifier, ModeledAsRetryableClassifier,
-    TransientErrorClassifier,
+    ServerPushbackClassifier, TransientErrorClassifier,
 };
 pub use config::{
     InvalidRetryConfig, Jitter, RetryBehavior, RetryBehaviorParseError, RetryConfig,

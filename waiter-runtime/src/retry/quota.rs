@@ -118,6 +118,26 @@ impl RetryQuota {
         }
     }
 
+    /// A quota that takes nothing and never refuses a retry: for a retrier limited by a
+    /// [`RetryBudget`](super::RetryBudget) alone, or by its attempts and time alone.
+    ///
+    /// ```
+    /// use waiter_runtime::retry::{ErrorKind, RetryQuota};
+    ///
+    /// let quota = RetryQuota::unlimited();
+    /// let token = quota.acquire().schedule_retry(ErrorKind::ServerError).unwrap();
+    /// assert_eq!((token.held(), quota.cost_of(ErrorKind::TransientError)), (0, 0));
+    /// ```
+    pub fn unlimited() -> RetryQuota {
+        RetryQuota::builder()
+            .capacity(0)
+            .retry_cost(0)
+            .timeout_retry_cost(0)
+            .throttling_retry_cost(0)
+            .success_reward(0)
+            .build()
+    }
+
     /// Tokens available now.
     pub fn available(&self) -> u32 {
         self.inner.available.load(Ordering::Acquire)

@@ -1,10 +1,11 @@
 //! What one call of the [`Retrier`](super::Retrier) did and why it stopped ([`RunReport`],
 //! [`StopReason`]), and the retry its hooks are told of ([`RetryEvent`]).
 
+use std::convert::Infallible;
 use std::fmt;
 use std::time::Duration;
 
-use super::{QuotaExhausted, RetryReason};
+use super::{AttemptError, AttemptTimedOut, QuotaExhausted, RetryReason};
 use crate::ProvideErrorMetadata;
 
 /// What one [`Retrier::run_report`](super::Retrier::run_report) call did.
@@ -36,7 +37,10 @@ pub enum StopReason {
     MaxAttempts,
     /// A retry was indicated but the quota had too few tokens.
     QuotaExhausted(QuotaExhausted),
-    /// A retry was indicated but its backoff would have ended past the time budget, or its
+    /// A retry was indicated but the [`RetryBudget`](super::RetryBudget) allowed none: the
+    /// retries of the last window already add the budget's share of the calls and its floor.
+    RetryBudgetExhausted,
+    /// A retry was indicated but its backoff would have ended at or past the time budget, or its
     /// rate-limiter token would have come after it (the retry is not made: its quota cost
     /// goes back).
     TimeBudgetExhausted,
@@ -55,6 +59,43 @@ pub enum StopReason {
     CannotRepeat,
 }
 
+impl<O, E> RunReport<O, E> {
+    /// The same report with its result mapped.
+    pub(crate) fn map_result<P, F>(
+        self,
+        f: impl FnOnce(Result<O, E>) -> Result<P, F>,
+    ) -> RunReport<P, F> {
+        RunReport {
+            result: f(self.result),
+            attempts: self.attempts,
+            stop: self.stop,
+            tokens_taken: self.tokens_taken,
+            tokens_returned: self.tokens_returned,
+        }
+    }
+}
+
+impl<O, E> RunReport<Result<O, E>, Infallible> {
+    /// The report of a call whose attempts are never cut short: the operation's result.
+    pub(crate) fn into_plain(self) -> RunReport<O, E> {
+        self.map_result(|result| match result {
+            Ok(result) => result,
+            Err(never) => match never {},
+        })
+    }
+}
+
+impl<O, E> RunReport<Result<O, E>, AttemptTimedOut> {
+    /// The report of a call whose attempts may be cut short at their timeout.
+    pub(crate) fn into_timed(self) -> RunReport<O, AttemptError<E>> {
+        self.map_result(|result| match result {
+            Ok(Ok(out)) => Ok(out),
+            Ok(Err(e)) => Err(AttemptError::Failed(e)),
+            Err(timed_out) => Err(AttemptError::TimedOut(timed_out)),
+        })
+    }
+}
+
 /// A retry about to happen, as passed to [`Retrier::on_retry`](super::Retrier::on_retry) hooks.
 #[non_exhaustive]
 #[derive(Clone, Copy)]
@@ -65,7 +106,8 @@ pub struct RetryEvent<'a> {
     pub reason: &'a RetryReason,
     /// How long the retrier waits before the next attempt.
     pub delay: Duration,
-    /// The attempt's error, if it returned one (a retry may also be indicated for an `Ok`).
+    /// The attempt's error, if it returned one (a retry may also be indicated for an `Ok`), or
+    /// the [`AttemptTimedOut`] it was cut short with.
     pub error: Option<&'a dyn ProvideErrorMetadata>,
 }
 

@@ -19,11 +19,13 @@
 //! left to answer: a poll that does I/O is cancelled at its first `.await`, and a resource that
 //! became ready before the deadline is reported as not ready. The [`Waiter`](super::Waiter)
 //! starts that last poll early instead, by twice the longest poll it has seen so far, and never
-//! by more than `minDelay` ([`last_poll_head_start`]): polls that take no time (the spec's
-//! example, which assumes "requests complete in 0 seconds") poll at the deadline exactly as the
-//! spec's table says; a poll that takes 50 ms starts 100 ms before the deadline and answers
-//! before it; a slow poll gets at most `minDelay`, which is where aws-sdk-go-v2's
-//! `ComputeDelay` always starts it. After that last poll the wait ends. It never passes
+//! by more than `minDelay` ([`last_poll_head_start`]), nor by less than 1 ms (the timer's
+//! resolution): a request sent at the deadline cannot answer, so none is sent there. Polls
+//! that take no time (the spec's example, which assumes "requests complete in 0 seconds") make
+//! the spec table's last poll 1 ms before the deadline; a poll that takes 50 ms starts 100 ms
+//! before the deadline and answers before it; a slow poll gets at most `minDelay`, which is
+//! where aws-sdk-go-v2's `ComputeDelay` always starts it. After that last poll the wait ends.
+//! When less time is left than that head start, no other poll is made. It never passes
 //! `max_wait`.
 
 use std::time::Duration;
@@ -53,15 +55,54 @@ pub(crate) fn compute_delay(
     }
 }
 
+/// The least head start of a last poll: the timer's resolution (tokio's is 1 ms), so that no
+/// request leaves at the deadline, where it could not answer.
+pub(crate) const MIN_HEAD_START: Duration = Duration::from_millis(1);
+
 /// How much earlier than the deadline the waiter starts its last poll: twice the longest poll
-/// seen so far, at most `min_delay`.
+/// seen so far, at most `min_delay`, at least [`MIN_HEAD_START`].
 pub(crate) fn last_poll_head_start(min_delay: Duration, longest_poll: Duration) -> Duration {
-    longest_poll.saturating_mul(2).min(min_delay)
+    longest_poll
+        .saturating_mul(2)
+        .min(min_delay)
+        .max(MIN_HEAD_START)
 }
 
 /// `min(maxDelay, minDelay * 2^(attempt - 1))`, without overflow for any input.
 pub(crate) fn backoff_ceiling(attempt: u32, min_delay: Duration, max_delay: Duration) -> Duration {
     backoff::bound(attempt, min_delay, max_delay)
+}
+
+/// The generator of one jitter draw of a wait: seeded by the wait's seed and the draw's number
+/// (0 for a set's first-poll spread, the retry number for a delay), so that a wait's delays
+/// are a function of its seed, and a wait resumed from its checkpoint (which keeps the seed)
+/// draws the delays the whole wait would have. SplitMix64: one multiply-xorshift per word.
+pub(crate) fn draw(seed: u64, n: u32) -> Draw {
+    Draw(seed ^ u64::from(n).wrapping_mul(0xD1B5_4A32_D192_ED03))
+}
+
+/// See [`draw`].
+pub(crate) struct Draw(u64);
+
+impl rand::RngCore for Draw {
+    fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for chunk in dest.chunks_mut(8) {
+            let bytes = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&bytes[..chunk.len()]);
+        }
+    }
 }
 
 /// The spec's `random(low, high)`, both bounds inclusive.
@@ -159,14 +200,16 @@ mod tests {
     #[test]
     fn the_head_start_is_twice_the_longest_poll_at_most_min_delay() {
         let ms = Duration::from_millis;
+        // Never less than the timer's resolution: no request leaves at the deadline.
+        assert_eq!(last_poll_head_start(secs(2), Duration::ZERO), ms(1));
         assert_eq!(
-            last_poll_head_start(secs(2), Duration::ZERO),
-            Duration::ZERO
+            last_poll_head_start(secs(2), Duration::from_micros(100)),
+            ms(1)
         );
         assert_eq!(last_poll_head_start(secs(2), ms(50)), ms(100));
         assert_eq!(last_poll_head_start(secs(2), ms(999)), ms(1998));
         assert_eq!(last_poll_head_start(secs(2), ms(1001)), secs(2));
-        assert_eq!(last_poll_head_start(Duration::ZERO, ms(50)), Duration::ZERO);
+        assert_eq!(last_poll_head_start(Duration::ZERO, ms(50)), ms(1));
     }
 
     /// The spec's example table (defaults, maxWaitTime 300, requests taking 0 s), to the letter.
@@ -189,10 +232,11 @@ mod tests {
             elapsed += delay;
             assert_eq!(elapsed, secs(expected_cumulative[i]), "attempt {attempt}");
         }
-        // Polls that take no time get no head start: the last poll is at 300 s.
+        // Polls that take no time get the least head start: the last poll is at 299.999 s,
+        // a request at 300 s could not answer.
         assert_eq!(
             last_poll_head_start(secs(2), Duration::ZERO),
-            Duration::ZERO
+            Duration::from_millis(1)
         );
     }
 
@@ -206,6 +250,18 @@ mod tests {
             seen.insert(d.as_secs());
         }
         assert_eq!(seen.into_iter().collect::<Vec<_>>(), [2, 3, 4]);
+    }
+
+    #[test]
+    fn draws_are_a_function_of_the_seed_and_the_number() {
+        let delay = |seed, n| random_between(&mut draw(seed, n), secs(1), secs(1_000));
+        assert_eq!(delay(7, 3), delay(7, 3));
+        let by_number: std::collections::BTreeSet<_> = (1..50).map(|n| delay(7, n)).collect();
+        let by_seed: std::collections::BTreeSet<_> = (1..50).map(|seed| delay(seed, 3)).collect();
+        assert!(
+            by_number.len() > 40 && by_seed.len() > 40,
+            "{by_number:?} {by_seed:?}"
+        );
     }
 
     #[test]

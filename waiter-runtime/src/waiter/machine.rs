@@ -7,7 +7,7 @@
 //! A driver runs it so:
 //!
 //! ```text
-//! let mut machine = Machine::new(&options, max_wait, now)?;   // the options checked
+//! let mut machine = Machine::new(&options, max_wait, now, now)?; // the options checked
 //! let mut next = machine.start();                              // Next::Poll
 //! loop {
 //!     match next {
@@ -34,13 +34,13 @@
 
 use std::time::Duration;
 
-use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
 use tokio::time::Instant;
 
 use super::acceptor::{AcceptorState, Polled};
-use super::checkpoint::{Progress, Started};
-use super::delay::{compute_delay, last_poll_head_start, random_between};
+use super::checkpoint::{Binding, Progress, Started};
+use super::delay::{Draw, compute_delay, draw, last_poll_head_start, random_between};
 use super::metadata::AcceptorDescription;
 use super::observer::PollEvent;
 use super::options::Options;
@@ -58,6 +58,16 @@ pub(crate) enum Next<O, E> {
     Done(Result<FinalPoll<O, E>, WaiterError<O, E>>),
 }
 
+/// What one poll decides, before anything is planned after it.
+#[derive(Clone, Copy)]
+enum Verdict {
+    Success,
+    Failure,
+    OutOfTime,
+    OperationFailed,
+    GoesOn,
+}
+
 /// One wait's state: what the polls so far decided, and what comes next.
 pub(crate) struct Machine<O, E> {
     waiter: &'static str,
@@ -71,7 +81,10 @@ pub(crate) struct Machine<O, E> {
     max_delay: Duration,
     /// Polls in a row that must match `success`.
     needed: u32,
-    rng: SmallRng,
+    /// The seed of the wait's jitter (see `delay::draw`).
+    jitter: u64,
+    /// What the wait is bound to, for its checkpoints.
+    binding: Binding,
     polls: u32,
     /// Retries so far (the delay formula's attempt number).
     retries: u32,
@@ -90,17 +103,22 @@ pub(crate) struct Machine<O, E> {
     started: Started,
     /// A resumed wait's first step: the delay left before the poll its checkpoint planned.
     resumed_delay: Option<Duration>,
+    /// No poll made yet in a wait started afresh: its first poll is made whatever `max_wait`.
+    fresh: bool,
 }
 
 impl<O, E> Machine<O, E> {
-    /// A wait of at most `max_wait` from `start`, with `options` (checked here: contradictory
-    /// delays and zero successes end the wait before any poll).
+    /// A wait of at most `max_wait` from `start` (a set's start for its members, else `now`),
+    /// with `options` (checked here: contradictory delays and zero successes end the wait
+    /// before any poll). A wait resumed from a checkpoint keeps the checkpoint's start and
+    /// maximum, counted back from `now`.
     pub(crate) fn new(
         options: &Options,
         max_wait: Duration,
         start: Instant,
+        now: Instant,
     ) -> Result<Self, WaiterError<O, E>> {
-        Self::build(options, max_wait, start).inspect_err(|error| {
+        Self::build(options, max_wait, start, now).inspect_err(|error| {
             crate::waiter::metrics::wait_failed(options.metadata.name, error, Duration::ZERO);
         })
     }
@@ -109,6 +127,7 @@ impl<O, E> Machine<O, E> {
         options: &Options,
         max_wait: Duration,
         start: Instant,
+        now: Instant,
     ) -> Result<Self, WaiterError<O, E>> {
         let metadata = &options.metadata;
         let (min_delay, max_delay) = options.delays()?;
@@ -127,9 +146,13 @@ impl<O, E> Machine<O, E> {
             min_delay,
             max_delay,
             needed: options.consecutive_successes,
-            rng: match options.seed {
-                Some(seed) => SmallRng::seed_from_u64(seed),
-                None => SmallRng::from_os_rng(),
+            jitter: match options.seed {
+                Some(seed) => seed,
+                None => SmallRng::from_os_rng().next_u64(),
+            },
+            binding: Binding {
+                definition: metadata.fingerprint,
+                input: options.input,
             },
             polls: 0,
             retries: 0,
@@ -140,13 +163,14 @@ impl<O, E> Machine<O, E> {
             transient_retry: options.transient_poll_errors == TransientPollErrors::Retry,
             started: Started::Clock(start),
             resumed_delay: None,
+            fresh: true,
         };
         if let Some(resume) = &options.resume {
             // The checkpoint was checked when the waiter took it; its deadline may have
             // passed since.
             let (start, elapsed) =
                 resume
-                    .start(metadata.name, start)
+                    .start(metadata.name, now)
                     .map_err(|_| WaiterError::ExceededMaxWait {
                         waiter: metadata.name,
                         max_wait: resume.progress.max_wait,
@@ -165,18 +189,63 @@ impl<O, E> Machine<O, E> {
             machine.retries = progress.retries;
             machine.longest_poll = progress.longest_poll;
             machine.last_poll_made = progress.last_poll_planned;
+            machine.jitter = progress.jitter;
             machine.resumed_delay = Some(resume.first_delay(elapsed));
+            machine.fresh = false;
         }
         Ok(machine)
     }
 
-    /// The first step: the first poll is immediate.
-    /// A resumed wait first sleeps until the poll its checkpoint planned, if that is later.
-    pub(crate) fn start(&mut self) -> Next<O, E> {
+    /// The first step, at `now`: the first poll is immediate. A resumed wait first sleeps
+    /// until the poll its checkpoint planned, if that is later, and never past the time left:
+    /// a poll planned later than the last poll could leave becomes the last poll (the spec's
+    /// sleep to the deadline, with its head start), and with less time left than that head
+    /// start the wait is over.
+    #[inline]
+    pub(crate) fn start(&mut self, now: Instant) -> Next<O, E> {
         match self.resumed_delay.take() {
-            Some(delay) if !delay.is_zero() => Next::Sleep(delay),
-            _ => Next::Poll,
+            None => Next::Poll,
+            Some(delay) => self.resumed_start(delay, now),
         }
+    }
+
+    /// [`start`](Self::start) for a resumed wait: `delay` was planned before its next poll.
+    fn resumed_start(&mut self, delay: Duration, now: Instant) -> Next<O, E> {
+        let delay = match self.deadline {
+            None => delay,
+            Some(deadline) => {
+                let remaining = deadline.saturating_duration_since(now);
+                let head_start = last_poll_head_start(self.min_delay, self.longest_poll);
+                if remaining <= head_start {
+                    return Next::Done(Err(self.out_of_time(now)));
+                }
+                let latest = remaining - head_start;
+                if delay >= latest {
+                    self.last_poll_made = true;
+                }
+                delay.min(latest)
+            }
+        };
+        if delay.is_zero() {
+            Next::Poll
+        } else {
+            Next::Sleep(delay)
+        }
+    }
+
+    /// Whether the wait's first poll is due at once: a fresh wait's, or a resumed wait's
+    /// whose planned poll is overdue.
+    pub(crate) fn first_poll_due(&self) -> bool {
+        self.fresh || self.resumed_delay.is_some_and(|delay| delay.is_zero())
+    }
+
+    /// Whether a poll may leave at `now`: never at or after the deadline, where a request
+    /// cannot answer, except the first poll of a wait started afresh (made at its start,
+    /// whatever `max_wait`). A driver asks before every poll; when the answer is no (a timer
+    /// that fired late, a stream's consumer back after the deadline), the wait ends with
+    /// [`out_of_time`](Self::out_of_time) and no request is sent.
+    pub(crate) fn may_poll(&self, now: Instant) -> bool {
+        self.fresh || self.deadline.is_none_or(|deadline| now < deadline)
     }
 
     /// The result of the last poll, taken out (a stream gives it to its consumer, so a
@@ -195,10 +264,10 @@ impl<O, E> Machine<O, E> {
         self.min_delay
     }
 
-    /// The wait's generator (seeded by `seed`): a set's first-poll spread draws from it, before
-    /// any delay.
-    pub(crate) fn rng(&mut self) -> &mut SmallRng {
-        &mut self.rng
+    /// The generator of a set's first-poll spread: the wait's jitter, draw 0 (the delays are
+    /// draws 1 and on), so `seed` reproduces it.
+    pub(crate) fn spread_rng(&self) -> Draw {
+        draw(self.jitter, 0)
     }
 
     /// The scope the next poll runs in: the errors the acceptors name and the deadline.
@@ -206,15 +275,20 @@ impl<O, E> Machine<O, E> {
         PollScope::new(self.named.clone(), self.deadline)
     }
 
-    /// Whether a poll allowed to start at `now` (a set's permit that came late) would have
-    /// less time to answer than the last poll's head start: then it is not made, and the wait
-    /// ends with [`out_of_time`](Self::out_of_time). Never the case for a waiter alone, whose
-    /// polls start at least that early.
+    /// Whether a set's member allowed to poll at `now` (its permit may have come late) is too
+    /// late: it may not poll ([`may_poll`](Self::may_poll)), or it would have less time to
+    /// answer than the last poll's head start (a wait's first poll excepted). Then the poll is
+    /// not made, and the wait ends with [`out_of_time`](Self::out_of_time). A waiter's own
+    /// polls are planned at least that early.
     pub(crate) fn too_late_to_poll(&self, now: Instant) -> bool {
-        self.deadline.is_some_and(|deadline| {
-            deadline.saturating_duration_since(now)
-                < last_poll_head_start(self.min_delay, self.longest_poll)
-        })
+        if !self.may_poll(now) {
+            return true;
+        }
+        !self.fresh
+            && self.deadline.is_some_and(|deadline| {
+                deadline.saturating_duration_since(now)
+                    < last_poll_head_start(self.min_delay, self.longest_poll)
+            })
     }
 
     /// Takes in one poll's result: `poll_started` is when it started, `now` when it ended; the
@@ -228,6 +302,7 @@ impl<O, E> Machine<O, E> {
         now: Instant,
     ) -> (PollEvent, Next<O, E>) {
         self.polls = self.polls.saturating_add(1);
+        self.fresh = false;
         self.longest_poll = self
             .longest_poll
             .max(now.saturating_duration_since(poll_started));
@@ -253,31 +328,19 @@ impl<O, E> Machine<O, E> {
         };
         // A success short of `consecutive_successes` asks for another poll, as a retry.
         let confirming = state == AcceptorState::Success && self.successes < self.needed;
-        let goes_on = state == AcceptorState::Retry || confirming;
-        // A poll that ended past the deadline (one that could not be cancelled) is the last.
-        let past_deadline = self.deadline.is_some_and(|deadline| now > deadline);
-        let next_delay = (goes_on && !self.last_poll_made && !past_deadline).then(|| {
-            self.retries = self.retries.saturating_add(1);
-            let remaining = self
-                .deadline
-                .map_or(Duration::MAX, |d| d.saturating_duration_since(now));
-            let rng = &mut self.rng;
-            let delay = compute_delay(
-                self.retries,
-                self.min_delay,
-                self.max_delay,
-                remaining,
-                |low, high| random_between(rng, low, high),
-            );
-            // The spec sleeps until the deadline for one last poll: start that poll early
-            // enough to answer (see `waiter::delay`), and end the wait after it.
-            if self.deadline.is_some() && delay == remaining {
-                self.last_poll_made = true;
-                remaining.saturating_sub(last_poll_head_start(self.min_delay, self.longest_poll))
-            } else {
-                delay
-            }
-        });
+        // What the poll decides comes first: a poll that ends the wait plans no other.
+        let verdict = match (&matched, &result) {
+            (Some(m), _) if m.state == AcceptorState::Success && !confirming => Verdict::Success,
+            (Some(m), _) if m.state == AcceptorState::Failure => Verdict::Failure,
+            // A retry inside the poll gave up at the deadline: the wait ran out of time.
+            (None, Err(_)) if scope.stopped_at_deadline() => Verdict::OutOfTime,
+            (None, Err(_)) if !transient => Verdict::OperationFailed,
+            _ => Verdict::GoesOn,
+        };
+        let next_delay = match verdict {
+            Verdict::GoesOn => self.plan_next(now),
+            _ => None,
+        };
         tracing::debug!(
             poll = self.polls,
             ?elapsed,
@@ -309,6 +372,8 @@ impl<O, E> Machine<O, E> {
                 retries: self.retries,
                 longest_poll: self.longest_poll,
                 last_poll_planned: self.last_poll_made,
+                jitter: self.jitter,
+                binding: self.binding,
             },
         };
         let polls = self.polls;
@@ -317,11 +382,9 @@ impl<O, E> Machine<O, E> {
             polls,
             elapsed,
         };
-        let next = match (matched, result) {
-            (Some(matched), result) if matched.state == AcceptorState::Success && !confirming => {
-                Next::Done(Ok(final_poll(result)))
-            }
-            (Some(matched), result) if matched.state == AcceptorState::Failure => {
+        let next = match (verdict, matched, result, next_delay) {
+            (Verdict::Success, _, result, _) => Next::Done(Ok(final_poll(result))),
+            (Verdict::Failure, Some(matched), result, _) => {
                 Next::Done(Err(WaiterError::FailureState {
                     waiter: self.waiter,
                     acceptor: matched.acceptor,
@@ -330,29 +393,64 @@ impl<O, E> Machine<O, E> {
                     final_poll: final_poll(result),
                 }))
             }
-            // A retry inside the poll gave up at the deadline: the wait ran out of time.
-            (None, Err(error)) if scope.stopped_at_deadline() => {
-                Next::Done(Err(self.exceeded(elapsed, false, Some(Err(error)))))
+            (Verdict::OperationFailed, _, Err(error), _) => {
+                Next::Done(Err(WaiterError::OperationFailed {
+                    waiter: self.waiter,
+                    error,
+                    polls,
+                    elapsed,
+                }))
             }
-            (None, Err(error)) if !transient => Next::Done(Err(WaiterError::OperationFailed {
-                waiter: self.waiter,
-                error,
-                polls,
-                elapsed,
-            })),
-            (_, result) => match next_delay {
-                Some(delay) => {
-                    self.last = Some(result);
-                    Next::Sleep(delay)
-                }
-                None => Next::Done(Err(self.exceeded(elapsed, false, Some(result)))),
-            },
+            (_, _, result, Some(delay)) => {
+                self.last = Some(result);
+                Next::Sleep(delay)
+            }
+            // Out of time: the deadline came, no other poll fits before it, or the poll's
+            // retries gave up at it.
+            (_, _, result, None) => Next::Done(Err(self.exceeded(elapsed, false, Some(result)))),
         };
         crate::waiter::metrics::polled(&event);
         if let Next::Done(outcome) = &next {
             crate::waiter::metrics::wait_ended(self.waiter, outcome, elapsed);
         }
         (event, next)
+    }
+
+    /// The delay before the next poll, after a poll at `now` that leaves the wait going on;
+    /// `None` when no other poll is made: the last one was, or none could leave early enough
+    /// to answer before the deadline (less time is left than the last poll's head start).
+    /// The backoff position moves only when a poll is planned.
+    fn plan_next(&mut self, now: Instant) -> Option<Duration> {
+        if self.last_poll_made {
+            return None;
+        }
+        let retries = self.retries.saturating_add(1);
+        let remaining = self
+            .deadline
+            .map_or(Duration::MAX, |d| d.saturating_duration_since(now));
+        let mut rng = draw(self.jitter, retries);
+        let delay = compute_delay(
+            retries,
+            self.min_delay,
+            self.max_delay,
+            remaining,
+            |low, high| random_between(&mut rng, low, high),
+        );
+        // The spec sleeps until the deadline for one last poll: start that poll early enough
+        // to answer (see `waiter::delay`), and end the wait after it.
+        let last = self.deadline.is_some() && delay == remaining;
+        let delay = if last {
+            let head_start = last_poll_head_start(self.min_delay, self.longest_poll);
+            if remaining <= head_start {
+                return None;
+            }
+            remaining - head_start
+        } else {
+            delay
+        };
+        self.retries = retries;
+        self.last_poll_made = last;
+        Some(delay)
     }
 
     /// The wait ran out of time at `now` without a poll in flight (a set's permit came too
@@ -443,7 +541,10 @@ mod tests {
             Options::new(WaiterMetadata::new("Ready", "get").with_delays(SECS(2), SECS(2)));
         options.consecutive_successes = successes;
         let start = Instant::now();
-        (Machine::new(&options, max_wait, start).unwrap(), start)
+        (
+            Machine::new(&options, max_wait, start, start).unwrap(),
+            start,
+        )
     }
 
     fn retry() -> Polled<&'static str, ()> {
@@ -458,16 +559,19 @@ mod tests {
     #[test]
     fn a_wait_is_decisions_alone() {
         let (mut m, start) = machine(SECS(5), 1);
-        assert!(matches!(m.start(), Next::Poll));
+        assert!(matches!(m.start(start), Next::Poll));
         let scope = m.poll_scope();
         let (event, next) = m.polled(retry(), &scope, start, start);
         assert_eq!((event.poll, event.next_delay), (1, Some(SECS(2))));
         assert!(matches!(next, Next::Sleep(d) if d == SECS(2)));
-        // At 2 s, 3 s are left: less than 2 s after the next delay, so the last poll is at 5 s.
+        // At 2 s, 3 s are left: less than 2 s after the next delay, so the last poll is at the
+        // deadline less its head start (1 ms for polls that take no time).
         let now = start + SECS(2);
         let (_, next) = m.polled(retry(), &scope, now, now);
-        assert!(matches!(next, Next::Sleep(d) if d == SECS(3)));
-        let now = start + SECS(5);
+        let last = SECS(3) - Duration::from_millis(1);
+        assert!(matches!(next, Next::Sleep(d) if d == last));
+        let now = start + SECS(5) - Duration::from_millis(1);
+        assert!(m.may_poll(now) && !m.may_poll(start + SECS(5)));
         let (event, next) = m.polled(retry(), &scope, now, now);
         assert_eq!(event.next_delay, None);
         match next {
@@ -501,6 +605,57 @@ mod tests {
         assert!(matches!(next, Next::Done(Ok(FinalPoll { polls: 1, .. }))));
     }
 
+    /// The poll that ends a wait says so: no next delay, no checkpoint, the backoff position
+    /// unmoved, even when its error would have been ridden out (issue 39, 2).
+    #[test]
+    fn the_poll_that_ends_a_wait_plans_nothing() {
+        let mut options =
+            Options::new(WaiterMetadata::new("Ready", "get").with_delays(SECS(2), SECS(2)));
+        options.transient_poll_errors = TransientPollErrors::Retry;
+        let start = Instant::now();
+        let mut m: Machine<&'static str, ()> =
+            Machine::new(&options, SECS(60), start, start).unwrap();
+        let scope = m.poll_scope();
+        scope.record_transient_error(true);
+        scope.record_deadline_stop();
+        let (event, next) = m.polled(Polled::new(Err(()), None), &scope, start, start);
+        assert!(event.transient_error);
+        assert_eq!((event.next_delay, event.checkpoint()), (None, None));
+        assert_eq!(
+            (event.progress.retries, event.progress.last_poll_planned),
+            (0, false)
+        );
+        assert!(matches!(
+            next,
+            Next::Done(Err(WaiterError::ExceededMaxWait { polls: 1, .. }))
+        ));
+    }
+
+    /// With less time left than the last poll's head start, no poll is planned: a request
+    /// then could not answer before the deadline (issue 39, 1).
+    #[test]
+    fn no_poll_is_planned_that_could_not_answer() {
+        let (mut m, start) = machine(SECS(5), 1);
+        let scope = m.poll_scope();
+        let now = start + SECS(5) - Duration::from_micros(500);
+        let (event, next) = m.polled(retry(), &scope, now, now);
+        assert_eq!(event.next_delay, None);
+        assert!(matches!(
+            next,
+            Next::Done(Err(WaiterError::ExceededMaxWait { polls: 1, .. }))
+        ));
+        // The first poll of a fresh wait is made whatever the deadline; no other at it.
+        let (m, start) = machine(Duration::ZERO, 1);
+        assert!(m.may_poll(start) && m.may_poll(start + SECS(1)));
+        let (mut m, start) = machine(Duration::ZERO, 1);
+        let (_, next) = m.polled(retry(), &scope, start, start);
+        assert!(matches!(
+            next,
+            Next::Done(Err(WaiterError::ExceededMaxWait { .. }))
+        ));
+        assert!(!m.may_poll(start));
+    }
+
     #[test]
     fn successes_in_a_row_and_invalid_options() {
         let (mut m, start) = machine(SECS(60), 2);
@@ -512,7 +667,8 @@ mod tests {
         assert!(matches!(next, Next::Done(Ok(FinalPoll { polls: 2, .. }))));
         let mut options = Options::new(WaiterMetadata::new("Ready", "get"));
         options.consecutive_successes = 0;
-        let err = Machine::<(), ()>::new(&options, SECS(1), Instant::now()).err();
+        let now = Instant::now();
+        let err = Machine::<(), ()>::new(&options, SECS(1), now, now).err();
         assert!(matches!(
             err,
             Some(WaiterError::InvalidConsecutiveSuccesses { .. })

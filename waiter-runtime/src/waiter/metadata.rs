@@ -43,6 +43,12 @@ pub struct WaiterMetadata {
     pub tags: &'static [&'static str],
     /// The acceptors, in order (empty when not described: a hand-written waiter).
     pub acceptors: &'static [AcceptorDescription],
+    /// A fingerprint of the waiter's definition (its acceptors and delays), computed by
+    /// `#[waitable]` when it expands: a checkpoint taken under another definition is refused
+    /// ([`CheckpointError::OtherDefinition`](super::CheckpointError::OtherDefinition)). `0`
+    /// for metadata made by hand, unless [`with_fingerprint`](Self::with_fingerprint) says
+    /// otherwise.
+    pub fingerprint: u64,
     /// The longest wait the model publishes, for a waiter read from botocore's
     /// `waiters-2.json`: its `delay` x `maxAttempts` (`None` for a Smithy waiter, whose caller
     /// alone chooses the maximum wait). A value to give `.wait(..)`, never applied by itself.
@@ -66,6 +72,7 @@ impl WaiterMetadata {
             deprecated: false,
             tags: &[],
             acceptors: &[],
+            fingerprint: 0,
             published_max_wait: None,
         }
     }
@@ -126,6 +133,14 @@ impl WaiterMetadata {
     /// Describes the acceptors, in the model's order (`#[waitable]` always does).
     pub const fn with_acceptors(mut self, acceptors: &'static [AcceptorDescription]) -> Self {
         self.acceptors = acceptors;
+        self
+    }
+
+    /// Sets the fingerprint of the waiter's definition (`#[waitable]` always does; a waiter
+    /// written by hand sets one, and changes it when its acceptors or delays change, to have
+    /// its old checkpoints refused).
+    pub const fn with_fingerprint(mut self, fingerprint: u64) -> Self {
+        self.fingerprint = fingerprint;
         self
     }
 

@@ -24,6 +24,7 @@
 #![cfg_attr(feature = "metrics", doc = include_str!("../docs/watching_metrics.md"))]
 
 pub(crate) mod delay;
+pub(crate) mod input;
 
 pub(crate) mod matchers;
 
@@ -47,6 +48,7 @@ mod wait_all;
 
 pub use acceptor::AcceptorState;
 pub use checkpoint::{CheckpointError, WaitCheckpoint};
+pub use input::{InputDigest, InputIdentity};
 pub use metadata::{AcceptorDescription, Comparator, MatcherDescription, WaiterMetadata};
 pub use observer::{PollEvent, PollObserver};
 pub use outcome::{FinalPoll, WaiterError};
@@ -55,4 +57,7 @@ pub use resume::Resumed;
 pub use run::Waiter;
 pub use stream::{WaitUpdate, WaiterStream};
 pub use transient::TransientPollErrors;
-pub use wait_all::{WaitAll, WaitAllChange, WaitAllProgress, WaitAllStream, WaitResult};
+pub use wait_all::{
+    Ended, MemberCheckpoint, MemberOutcome, ResumedResult, ResumedWaitAll, WaitAll, WaitAllChange,
+    WaitAllCheckpoint, WaitAllCheckpoints, WaitAllProgress, WaitAllStream, WaitResult,
+};

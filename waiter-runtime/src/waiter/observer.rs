@@ -316,6 +316,11 @@ mod tests {
                 retries: 2,
                 longest_poll: Duration::ZERO,
                 last_poll_planned: false,
+                jitter: 0,
+                binding: crate::waiter::checkpoint::Binding {
+                    definition: 0,
+                    input: crate::waiter::input::InputId::none(),
+                },
             },
         };
         assert_eq!(

@@ -5,9 +5,11 @@
 use std::time::Duration;
 
 use super::checkpoint::Resume;
+use super::input::InputId;
 use super::metadata::WaiterMetadata;
 use super::outcome::WaiterError;
-use super::transient::TransientPollErrors;
+use super::transient::{PollClassifiers, TransientPollErrors};
+use crate::retry::Retrier;
 use crate::timer::SharedAsyncSleep;
 
 /// A waiter's options.
@@ -25,11 +27,16 @@ pub(crate) struct Options {
     pub(crate) sleep: Option<SharedAsyncSleep>,
     /// What a transient or throttling error no acceptor names does to the wait.
     pub(crate) transient_poll_errors: TransientPollErrors,
-    /// Whether the poller classifies its errors into the poll scope (installed once).
-    pub(crate) classifies_transient: bool,
+    /// The classifiers of the poller's wrapper that classifies its errors into the poll scope
+    /// (installed once, the first time `TransientPollErrors::Retry` is asked for).
+    pub(crate) classifiers: Option<PollClassifiers>,
+    /// The retrier of `Waiter::retry`/`retrier`, whose classifiers classify transient errors.
+    pub(crate) retrier: Option<Retrier>,
     /// A checkpoint to take the wait up from, checked against the waiter (boxed: a waiter
     /// that resumes nothing stays small).
     pub(crate) resume: Option<Box<Resume>>,
+    /// The identity of the input the wait polls (its arguments', or a key's).
+    pub(crate) input: InputId,
 }
 
 impl Options {
@@ -44,8 +51,10 @@ impl Options {
             consecutive_successes: 1,
             sleep: None,
             transient_poll_errors: TransientPollErrors::Fail,
-            classifies_transient: false,
+            classifiers: None,
+            retrier: None,
             resume: None,
+            input: InputId::none(),
         }
     }
 
@@ -77,6 +86,29 @@ impl Options {
             });
         }
         Ok((min_delay, max_delay))
+    }
+}
+
+impl Options {
+    /// The poller needs the classifying wrapper (with `retry`'s classifiers, if given): `Some`
+    /// the first time `TransientPollErrors::Retry` is asked for.
+    pub(crate) fn transient(&mut self, transient: TransientPollErrors) -> Option<PollClassifiers> {
+        self.transient_poll_errors = transient;
+        if transient != TransientPollErrors::Retry || self.classifiers.is_some() {
+            return None;
+        }
+        let classifiers = PollClassifiers::new(self.retrier.clone());
+        self.classifiers = Some(classifiers.clone());
+        Some(classifiers)
+    }
+
+    /// The waiter retries inside its polls with `retrier`: its classifiers classify transient
+    /// errors too.
+    pub(crate) fn set_retrier(&mut self, retrier: &Retrier) {
+        if let Some(classifiers) = &self.classifiers {
+            classifiers.use_retrier(retrier);
+        }
+        self.retrier = Some(retrier.clone());
     }
 }
 

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use super::checkpoint::{CheckpointError, Resume, WaitCheckpoint};
+use super::input::{InputDigest, InputId, InputIdentity};
 use super::observer::PollObserver;
 use super::outcome::{FinalPoll, WaiterError};
 use super::run::Waiter;
@@ -11,11 +12,14 @@ use super::stream::WaiterStream;
 impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// This waiter, taking up the wait `checkpoint` describes (see [`WaitCheckpoint`]): the
     /// same deadline (`started_at + max_wait`, by the wall clock), poll count, successes in a
-    /// row and backoff position; its first poll comes when the checkpoint planned it, or at
-    /// once if that time has passed. The waiter's options (delays, retries, observer...) are
-    /// this waiter's: set them as the first process did.
+    /// row, backoff position and jitter; its first poll comes when the checkpoint planned it,
+    /// at once if that time has passed, and never past the deadline (a planned poll later than
+    /// the last poll could leave is that last poll). The waiter's options (delays, retries,
+    /// observer...) are this waiter's: set them as the first process did.
     ///
-    /// A checkpoint of another waiter, or whose deadline has passed, is a [`CheckpointError`].
+    /// A checkpoint of another format, another waiter, another definition of this waiter,
+    /// another input (the `wait_until_*` arguments or [`checkpoint_key`](Self::checkpoint_key)
+    /// differ), or whose deadline has passed, is a [`CheckpointError`] naming the difference.
     ///
     /// ```
     /// use std::time::Duration;
@@ -47,7 +51,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// let err = resumed.wait().await.unwrap_err();
     /// // One deadline, one count of polls, across both processes.
     /// let WaiterError::ExceededMaxWait { elapsed, polls, .. } = err else { unreachable!() };
-    /// assert!(elapsed >= Duration::from_secs(600) && elapsed < Duration::from_secs(601));
+    /// assert!(elapsed > Duration::from_secs(595) && elapsed <= Duration::from_secs(600));
     /// assert!(polls > 1);
     ///
     /// // Another waiter's checkpoint is refused.
@@ -59,13 +63,86 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         mut self,
         checkpoint: &WaitCheckpoint,
     ) -> Result<Resumed<'a, O, E, Obs>, CheckpointError> {
-        let resume = Resume::check(self.metadata().name, checkpoint)?;
-        let max_wait = resume.progress.max_wait;
-        self.options_mut().resume = Some(Box::new(resume));
+        let max_wait = self.resume_from(checkpoint)?;
         Ok(Resumed {
             waiter: self,
             max_wait,
         })
+    }
+}
+
+impl<O, E, Obs: PollObserver> Waiter<'_, O, E, Obs> {
+    /// Binds this wait's checkpoints to `key` instead of the `wait_until_*` arguments: its
+    /// checkpoints carry `key`'s digest, and [`resume`](Self::resume) takes up only a
+    /// checkpoint of the same key. For a waiter whose arguments have no
+    /// [`InputIdentity`] (a request type of another crate), or to say which resource it is in
+    /// your own terms (an ARN, a deploy's resource key). Give it on both sides: the waiter
+    /// that takes the checkpoint and the one that resumes it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use waiter_runtime::waitable;
+    /// use waiter_runtime::waiter::{CheckpointError, PollEvent, TransientPollErrors};
+    ///
+    /// /// A request type of another crate: no `Hash`, no `InputIdentity`.
+    /// #[derive(Clone)]
+    /// pub struct DescribeStream { pub arn: String, pub timeout_secs: f64 }
+    ///
+    /// #[waitable(StreamActive: { acceptors: [{ state: "success", matcher: { success: true } }] })]
+    /// async fn describe_stream(request: DescribeStream) -> Result<(), std::io::Error> {
+    ///     let _ = request;
+    ///     Err(std::io::ErrorKind::TimedOut.into()) // transient: ridden out
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let request = |arn: &str| DescribeStream { arn: arn.into(), timeout_secs: 5.0 };
+    /// let mut saved = None;
+    /// let _ = wait_until_stream_active(request("arn:stream/a"))
+    ///     .checkpoint_key("arn:stream/a")
+    ///     .transient_poll_errors(TransientPollErrors::Retry)
+    ///     .on_poll(|e: &PollEvent| saved = saved.take().or(e.checkpoint()))
+    ///     .wait(Duration::from_secs(60))
+    ///     .await;
+    /// let checkpoint = saved.unwrap();
+    /// // The same key: taken up.
+    /// assert!(wait_until_stream_active(request("arn:stream/a")).checkpoint_key("arn:stream/a").resume(&checkpoint).is_ok());
+    /// // Another key: refused.
+    /// let err = wait_until_stream_active(request("arn:stream/b")).checkpoint_key("arn:stream/b").resume(&checkpoint).unwrap_err();
+    /// assert!(matches!(err, CheckpointError::OtherInput { .. }));
+    /// // No key: the argument says nothing, so nothing is resumed unchecked.
+    /// let err = wait_until_stream_active(request("arn:stream/a")).resume(&checkpoint).unwrap_err();
+    /// assert!(matches!(err, CheckpointError::InputNotIdentified { argument: "request", .. }));
+    /// # }
+    /// ```
+    pub fn checkpoint_key<K: InputIdentity + ?Sized>(mut self, key: &K) -> Self {
+        self.options_mut().input = InputId::Digest(InputDigest::of(key));
+        self
+    }
+
+    /// The identity of the input `#[waitable]` found in the arguments.
+    pub(crate) fn bind_input(mut self, input: InputId) -> Self {
+        self.options_mut().input = input;
+        self
+    }
+
+    /// The waiter's name, definition and input, as a checkpoint records them.
+    pub(crate) fn identity(&self) -> (&'static str, u64, Option<u64>) {
+        let metadata = self.metadata();
+        (metadata.name, metadata.fingerprint, self.input().digest())
+    }
+
+    /// Takes `checkpoint` up when this waiter runs: checked, then kept in its options. Returns
+    /// the checkpoint's maximum wait.
+    pub(crate) fn resume_from(
+        &mut self,
+        checkpoint: &WaitCheckpoint,
+    ) -> Result<Duration, CheckpointError> {
+        let options = self.options_mut();
+        let resume = Resume::check(&options.metadata, options.input, checkpoint)?;
+        let max_wait = resume.progress.max_wait;
+        options.resume = Some(Box::new(resume));
+        Ok(max_wait)
     }
 }
 

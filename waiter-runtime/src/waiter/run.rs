@@ -6,6 +6,7 @@ use tokio::time::Instant;
 use tracing::Instrument;
 
 use super::acceptor::Polled;
+use super::input::InputId;
 use super::machine::{Machine, Next};
 use super::metadata::WaiterMetadata;
 use super::observer::{PollEvent, PollObserver};
@@ -60,9 +61,9 @@ use crate::timer::{self, SharedAsyncSleep};
 ///     .await
 ///     .unwrap_err();
 /// assert!(matches!(err, WaiterError::ExceededMaxWait { .. }));
-/// // These polls take no time, so the last one is at the deadline, as in the spec's table
-/// // (a poll that takes time gets a head start: see `Waiter::wait`).
-/// assert_eq!(polls.last().unwrap().elapsed, Duration::from_secs(10));
+/// // These polls take no time, so the last one leaves 1 ms before the deadline, where a
+/// // request could not answer (a poll that takes time gets more: see `Waiter::wait`).
+/// assert_eq!(polls.last().unwrap().elapsed, Duration::from_millis(9_999));
 /// # }
 /// ```
 #[must_use = "a waiter does nothing until `.wait(max_wait).await`"]
@@ -278,6 +279,7 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         O: Send + 'a,
         E: ProvideErrorMetadata + Send + 'static,
     {
+        self.options.set_retrier(&retrier);
         // One poll at a time: the lock is never contended, and never held across an await.
         let inner = std::sync::Arc::new(std::sync::Mutex::new(self.poller));
         self.poller = box_poller(move || {
@@ -302,10 +304,12 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     ///
     /// The first poll is immediate. Between polls the waiter sleeps the spec's backoff. Where
     /// the spec sleeps until the deadline for one last poll, the waiter starts that poll early
-    /// enough to answer: by twice the longest poll so far, at most `min_delay`
-    /// (polls that take no time
-    /// poll at the deadline, as in the spec's table). After the last poll the wait ends. A
-    /// poll still in flight at the deadline is cancelled (its future is dropped).
+    /// enough to answer: by twice the longest poll so far, at most `min_delay`, at least 1 ms
+    /// (polls that take no time make the last poll 1 ms before the deadline). After the last
+    /// poll the wait ends. No request leaves at or after the deadline, where it could not
+    /// answer (the first poll excepted: `wait(Duration::ZERO)` polls once); with less time
+    /// left than the last poll's head start, no other poll is made. A poll still in flight at
+    /// the deadline is cancelled (its future is dropped).
     ///
     /// Each poll runs inside a [`PollScope`](crate::poll_scope::PollScope): a retry layer inside the operation returns at
     /// once the errors the waiter's acceptors name and retries the others, never past the
@@ -387,8 +391,12 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     }
 
     /// What a poll's error that no acceptor names does to the wait when the retry
-    /// classifiers (the defaults, [`RetryClassifiers::defaults`](crate::retry::RetryClassifiers::defaults))
-    /// call it transient or throttling, after the poll's own retries if any:
+    /// classifiers call it transient or throttling, after the poll's own retries if any. The
+    /// classifiers are those of the waiter's retrier ([`retry`](Self::retry),
+    /// [`retrier`](Self::retrier), before or after this call), custom ones included; without
+    /// one, the defaults ([`RetryClassifiers::defaults`](crate::retry::RetryClassifiers::defaults)).
+    /// (A retrier inside the operation is the operation's: give the waiter the same one to
+    /// classify with it.)
     ///
     /// * [`TransientPollErrors::Fail`] (the default, the Smithy specification): the wait ends
     ///   with [`WaiterError::OperationFailed`];
@@ -451,12 +459,10 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
         O: Send + 'a,
         E: ProvideErrorMetadata + Send + 'static,
     {
-        self.options.transient_poll_errors = transient;
         // The classification is installed once, the first time `Retry` is asked for; under
         // `Fail` the decision core ignores it.
-        if transient == TransientPollErrors::Retry && !self.options.classifies_transient {
-            self.options.classifies_transient = true;
-            self.poller = classify_errors(self.poller);
+        if let Some(classifiers) = self.options.transient(transient) {
+            self.poller = classify_errors(self.poller, classifiers);
         }
         self
     }
@@ -474,6 +480,11 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
     /// The options, for the checkpoint's [`resume`](Self::resume).
     pub(super) fn options_mut(&mut self) -> &mut Options {
         &mut self.options
+    }
+
+    /// The identity of the input the wait polls.
+    pub(super) fn input(&self) -> InputId {
+        self.options.input
     }
 
     /// The wait of one member of a [`WaitAll`](super::WaitAll): the same loop, under the
@@ -513,10 +524,22 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             mut observer,
         } = self;
         let own_sleep = options.sleep.as_ref();
-        let mut machine = Machine::new(&options, max_wait, start)?;
-        if let Some(member) = member {
+        // The time now matters to a resumed wait only (a fresh one starts at `start`): no
+        // clock read for the others.
+        let now = match options.resume {
+            Some(_) => Instant::now(),
+            None => start,
+        };
+        let mut machine = Machine::new(&options, max_wait, start, now)?;
+        // A member's first poll is spread over the set's window, unless it is a resumed
+        // member whose next poll is not due yet (after a restart, members whose polls are
+        // overdue are spread as a new set's are: no burst).
+        if let Some(member) = member.filter(|_| machine.first_poll_due()) {
             let min_delay = machine.min_delay();
-            let spread = member.first_poll_delay(machine.rng(), min_delay, max_wait);
+            let left = machine
+                .deadline()
+                .map_or(max_wait, |d| d.saturating_duration_since(Instant::now()));
+            let spread = member.first_poll_delay(&mut machine.spread_rng(), min_delay, left);
             if !spread.is_zero() {
                 if let Err(by) = member.unless_stopped(timer::sleep(own_sleep, spread)).await {
                     return Err(machine.stopped(by, member.waiter_name(by), false, Instant::now()));
@@ -524,10 +547,15 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             }
         }
         let deadline = machine.deadline();
-        let mut next = machine.start();
+        let mut next = machine.start(if member.is_some() {
+            Instant::now()
+        } else {
+            now
+        });
         loop {
             match next {
                 Next::Done(outcome) => return outcome,
+                Next::Sleep(delay) if delay.is_zero() => {}
                 Next::Sleep(delay) => {
                     let sleep = timer::sleep(own_sleep, delay);
                     match member {
@@ -554,12 +582,18 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
                     }
                 },
             };
-            // A permit that came too late for the poll to answer before the deadline: no
-            // request, the wait is over.
-            if in_flight.is_some() && machine.too_late_to_poll(Instant::now()) {
-                return Err(machine.out_of_time(Instant::now()));
+            // No request at or after the deadline (a timer that fired late, a stream's
+            // consumer back after it), nor, in a set, on a permit that came too late for the
+            // poll to answer before it: the wait is over.
+            let now = Instant::now();
+            let too_late = match in_flight {
+                None => !machine.may_poll(now),
+                Some(_) => machine.too_late_to_poll(now),
+            };
+            if too_late {
+                return Err(machine.out_of_time(now));
             }
-            let poll_started = Instant::now();
+            let poll_started = now;
             let scope = machine.poll_scope();
             // `None`: cancelled at the deadline.
             let attempt = async {
@@ -592,15 +626,13 @@ impl<'a, O, E, Obs: PollObserver> Waiter<'a, O, E, Obs> {
             observer.on_poll(&event);
             next = step;
             // A stream hands the poll's result off to its consumer (`wait`: nothing). The time
-            // the consumer takes counts in the delay; one back after the deadline gets the end.
+            // the consumer takes counts in the delay; one back after the deadline gets the end
+            // (no poll leaves at or after it).
             if let Next::Sleep(delay) = &mut next {
                 if updates.polled(&event, &mut machine) {
                     let handed_off = Instant::now();
                     HandedOff::default().await;
                     let now = Instant::now();
-                    if deadline.is_some_and(|deadline| now >= deadline) {
-                        return Err(machine.out_of_time(now));
-                    }
                     *delay = delay.saturating_sub(now.saturating_duration_since(handed_off));
                 }
             }

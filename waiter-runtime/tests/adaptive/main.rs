@@ -2,6 +2,7 @@
 //! botocore as oracle, and a simulated fleet against a rate-limited service.
 
 mod controller;
+mod entry_points;
 mod limiter;
 mod restored_state;
 mod retrier;

@@ -3,7 +3,10 @@
 //! limiter shared with async callers. Real clock, small durations: a blocked thread has no
 //! paused clock; lower bounds are exact, upper bounds leave room for a loaded machine.
 
+mod at_the_deadline;
+mod attempt_time;
 mod both_forms;
+mod iter;
 mod retries;
 mod steer;
 mod waiter;

@@ -118,3 +118,35 @@ fn a_resumed_blocking_wait_keeps_the_poll_count_and_the_deadline() {
         "{other:?}"
     );
 }
+
+#[test]
+fn the_waiters_own_retrier_classifies_custom_classifiers_included() {
+    use waiter_runtime::retry::{Retrier, RetryAction, RetryConfig, classifier_fn};
+
+    // `AccessDenied` is no transient error, but this retrier's own classifier says it is.
+    let denied_is_transient = || {
+        Retrier::new(RetryConfig::standard().max_attempts(1).build()).retry_classifier(
+            classifier_fn("denied is transient", |ctx| {
+                match ctx.error().and_then(|e| e.code()) {
+                    Some("AccessDenied") => RetryAction::transient_error(),
+                    _ => RetryAction::NoActionIndicated,
+                }
+            }),
+        )
+    };
+    for retrier_first in [false, true] {
+        throttled::script(vec![Err(Error::Denied), Ok("READY")]);
+        let waiter = throttled::wait_until_stack_ready().min_delay(MS);
+        let waiter = if retrier_first {
+            waiter
+                .retrier(denied_is_transient())
+                .transient_poll_errors(TransientPollErrors::Retry)
+        } else {
+            waiter
+                .transient_poll_errors(TransientPollErrors::Retry)
+                .retrier(denied_is_transient())
+        };
+        let done = waiter.wait(Duration::from_secs(5)).unwrap();
+        assert_eq!(done.polls, 2, "retrier first: {retrier_first}");
+    }
+}

@@ -23,7 +23,7 @@ pub enum Error {
 
 #[derive(Debug, Searchable)]
 pub struct Thing {
-    status: String,
+    pub status: String,
 }
 
 const MS: Duration = Duration::from_millis(1);

@@ -110,6 +110,41 @@ mod http_feature {
         };
         assert_eq!(e.http_status(), Some(503));
         assert_eq!(e.retry_after(), Some(Duration::from_secs(4)));
+        assert!(!e.retry_forbidden());
+    }
+
+    /// Issue 36: every hint of the table reaches a derived type through its header-map field,
+    /// gRPC's "do not retry" included; a transparent variant forwards it.
+    #[test]
+    fn derive_reads_every_hint_from_a_header_map() {
+        #[derive(Debug, ProvideErrorMetadata)]
+        enum Inner {
+            Unavailable(#[error_metadata(retry_after)] http::HeaderMap),
+        }
+        #[derive(Debug, ProvideErrorMetadata)]
+        enum Outer {
+            #[error_metadata(transparent)]
+            Inner(Inner),
+            Plain,
+        }
+        let with = |name: &'static str, value: &'static str| {
+            let mut headers = http::HeaderMap::new();
+            headers.insert(name, value.parse().unwrap());
+            Outer::Inner(Inner::Unavailable(headers))
+        };
+        let ms = |ms| Some(Duration::from_millis(ms));
+        assert_eq!(with("retry-after-ms", "120").retry_after(), ms(120));
+        assert_eq!(with("x-ms-retry-after-ms", "130").retry_after(), ms(130));
+        assert_eq!(with("ratelimit", "\"q\";r=0;t=2").retry_after(), ms(2000));
+        assert_eq!(with("grpc-retry-pushback-ms", "140").retry_after(), ms(140));
+        let no = with("grpc-retry-pushback-ms", "-1");
+        assert_eq!((no.retry_after(), no.retry_forbidden()), (None, true));
+        assert!(!Outer::Plain.retry_forbidden());
+        // The classifiers forbid its retry.
+        let result: Result<(), _> = Err(no);
+        let action = waiter_runtime::retry::RetryClassifiers::defaults()
+            .classify(&waiter_runtime::retry::ClassifyContext::new(&result, 1));
+        assert_eq!(action, waiter_runtime::retry::RetryAction::RetryForbidden);
     }
 }
 

@@ -177,6 +177,7 @@ fn default_priorities_order_the_built_ins() {
     assert_eq!(
         names,
         [
+            "server pushback",
             "http status code",
             "error code",
             "modeled as retryable",

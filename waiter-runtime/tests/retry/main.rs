@@ -5,6 +5,7 @@
 #[path = "../support/retry.rs"]
 mod support;
 
+mod attempt_timeouts;
 mod backoff;
 mod budget_and_limiter;
 mod classifiers;
@@ -15,3 +16,4 @@ mod layer_errors;
 mod oracle;
 mod quota;
 mod retrier;
+mod retry_budget;

@@ -6,6 +6,8 @@
 //! * `normalize_code`: the codes `#[derive(ProvideErrorMetadata)]` publishes and an acceptor's
 //!   `errorType`, normalised at compile time, against the runtime's `normalize_code`, which
 //!   normalises the codes read off the wire when the waiter runs.
+//! * The fingerprint of a waiter's definition, which stored checkpoints record: the one an
+//!   expansion emits is the one the macro's own test pins (`waitable/fingerprint.rs`).
 
 // An `errorType` the macro normalises otherwise than the derive normalises the error's codes
 // is a "not a code this type models" warning (the `deprecated` lint): an error here.
@@ -116,4 +118,44 @@ fn a_model_without_delays_gets_the_runtimes_defaults() {
     let metadata: WaiterMetadata = Queue::QUEUE_GONE_WAITER;
     assert_eq!(metadata.min_delay, WaiterMetadata::DEFAULT_MIN_DELAY);
     assert_eq!(metadata.max_delay, WaiterMetadata::DEFAULT_MAX_DELAY);
+}
+
+/// The definition `waiter-macros/src/waitable/fingerprint.rs` pins (`fingerprints_are_pinned`),
+/// pasted here: its expansion carries the same fingerprint. A change of the computation would
+/// refuse every checkpoint stored before it.
+struct Kinesis;
+
+impl Kinesis {
+    #[waitable(StreamExists: { acceptors: [
+        { state: "success", matcher: { output: { path: "StreamDescription.StreamStatus", expected: "ACTIVE", comparator: "stringEquals" } } }
+        { state: "retry", matcher: { errorType: "ResourceNotFoundException" } }
+    ] })]
+    pub(crate) async fn describe_stream(&self) -> Result<StreamOutput, std::io::Error> {
+        Ok(StreamOutput {
+            stream_description: Description {
+                stream_status: "ACTIVE".into(),
+            },
+        })
+    }
+}
+
+#[derive(Debug, waiter_runtime::Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct StreamOutput {
+    stream_description: Description,
+}
+
+#[derive(Debug, waiter_runtime::Searchable)]
+#[serde(rename_all = "PascalCase")]
+struct Description {
+    stream_status: String,
+}
+
+#[test]
+fn the_expansion_carries_the_pinned_fingerprint() {
+    assert_eq!(
+        Kinesis::STREAM_EXISTS_WAITER.fingerprint,
+        0x09be_25d3_817a_fb2d
+    );
+    let _ = Kinesis.wait_until_stream_exists();
 }

@@ -182,22 +182,25 @@ async fn delays_are_jittered_exponential_backoff_within_the_spec_bounds() {
             assert_eq!(times[i + 1], times[i] + next);
             let remaining = secs(300) - e.elapsed;
             let ceiling = std::cmp::min(secs(120), secs(2) * 2u32.pow(e.poll.min(20) - 1));
-            let last_poll = next == remaining && remaining.saturating_sub(ceiling) <= secs(2);
+            // The last poll leaves 1 ms (the least head start) before the deadline.
+            let last_poll =
+                next == remaining - MS_1 && remaining.saturating_sub(ceiling) <= secs(2);
             assert!(
                 last_poll || (secs(2) <= next && next <= ceiling),
                 "poll {}: {next:?} > {ceiling:?}",
                 e.poll
             );
             assert_eq!(
-                next.subsec_nanos(),
+                (next + if last_poll { MS_1 } else { Duration::ZERO }).subsec_nanos(),
                 0,
                 "whole seconds, like the spec's random"
             );
         }
     }
-    // Polls that take no time: the last poll is exactly at the deadline, and nothing after it.
+    // Polls that take no time: the last poll leaves 1 ms before the deadline (a request at
+    // the deadline could not answer), and nothing after it.
     let last = events.last().unwrap();
-    assert_eq!((last.elapsed, last.next_delay), (secs(300), None));
+    assert_eq!((last.elapsed, last.next_delay), (secs(300) - MS_1, None));
 }
 
 #[tokio::test(start_paused = true)]
@@ -209,9 +212,9 @@ async fn close_to_the_deadline_the_waiter_sleeps_until_it_for_one_last_poll() {
         .wait(secs(5))
         .await
         .unwrap_err();
-    // 0; remaining 5 - 2 > 2 -> 2; remaining 3 - 2 <= 2 -> sleep 3, poll at 5 (polls that
-    // take no time get no head start); then the wait ends.
-    assert_eq!(*times.lock().unwrap(), [0, 2, 5].map(secs));
+    // 0; remaining 5 - 2 > 2 -> 2; remaining 3 - 2 <= 2 -> sleep 3 less the last poll's head
+    // start (1 ms for polls that take no time), poll at 4.999; then the wait ends.
+    assert_eq!(*times.lock().unwrap(), [secs(0), secs(2), secs(5) - MS_1]);
     let WaiterError::ExceededMaxWait {
         polls,
         elapsed,
@@ -223,7 +226,7 @@ async fn close_to_the_deadline_the_waiter_sleeps_until_it_for_one_last_poll() {
     };
     assert_eq!(
         (*polls, *elapsed, last.as_ref().unwrap().as_ref().ok()),
-        (3, secs(5), Some(&"pending"))
+        (3, secs(5) - MS_1, Some(&"pending"))
     );
     assert_eq!(
         err.to_string(),
@@ -442,3 +445,6 @@ fn a_waiter_debug_prints_its_settings() {
         "Waiter { waiter: \"Running\", operation: \"get\", min_delay: 1s, max_delay: 120s, seed: Some(9), consecutive_successes: 1, transient_poll_errors: Fail, .. }"
     );
 }
+
+/// The least head start of the last poll: the timer's resolution.
+const MS_1: Duration = Duration::from_millis(1);

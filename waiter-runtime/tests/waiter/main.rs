@@ -1,7 +1,10 @@
 //! The waiter: its workflow and delays, the Smithy spec's examples, and how it works with the
 //! retries of the operation it polls.
 
+mod at_the_deadline;
+mod checkpoint_binding;
 mod checkpoints;
+mod hanging_attempts;
 mod loop_rules;
 #[cfg(feature = "metrics")]
 mod metrics;

@@ -229,8 +229,8 @@ fn outcomes_and_transient_polls_are_labelled() {
             ),
         ]
     );
-    // Polls at 0 and 3 s (the last at the deadline: 2 s more would leave less than the
-    // minimum delay), each throttled.
+    // Polls at 0 and 2.999 s (the last 1 ms before the deadline: 2 s more would leave less
+    // than the minimum delay), each throttled.
     assert_eq!(
         counters.get("waiter_transient_poll_errors_total{waiter=StackReady}"),
         Some(&2)
@@ -238,7 +238,7 @@ fn outcomes_and_transient_polls_are_labelled() {
     assert_eq!(
         recording
             .histogram("waiter_wait_duration_seconds{waiter=StackReady,outcome=exceeded_max_wait}"),
-        [3.0]
+        [2.999]
     );
 }
 
@@ -328,6 +328,7 @@ fn every_metric_recorded_is_documented() {
         let _: Result<(), Error> = empty.run(|| async { Err(Error::Throttled) }).await;
         let limited = Retrier::new(config(2)).with_rate_limiter(Arc::new(SlowLimiter));
         let _: Result<(), Error> = limited.run(|| async { Err(Error::Throttled) }).await;
+        budget_refusal_and_attempt_timeouts().await;
     });
     let documented = documented();
     let recorded = recording.recorded_names();
@@ -379,4 +380,94 @@ fn the_first_recording_in_a_process_describes_the_metrics() {
             .await;
     });
     assert!(again.descriptions().is_empty());
+}
+
+/// Lets the first attempt through at once, then makes every other wait an hour.
+#[derive(Debug, Default)]
+struct FirstOnlyLimiter(std::sync::atomic::AtomicU32);
+
+impl RateLimiter for FirstOnlyLimiter {
+    fn acquire(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        let n = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let wait = if n == 0 {
+            Duration::ZERO
+        } else {
+            Duration::from_secs(3600)
+        };
+        Box::pin(tokio::time::sleep(wait))
+    }
+    fn on_response(&self, _: bool) {}
+}
+
+/// Issue 39.6: a retry whose rate-limiter token would come after the waiter's deadline is not
+/// made, and is counted nowhere: not in the poll's `attempts`, not in
+/// `waiter_poll_attempts_total`, not in `retry_retries_total` (each counted it).
+#[test]
+fn a_retry_not_made_for_the_limiter_is_not_counted() {
+    let recording = Recording::default();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let outcome = recording.run(async move {
+        let service = Service::new(vec![Err(Error::Throttled)]);
+        let retrier =
+            Retrier::new(config(3)).with_rate_limiter(Arc::new(FirstOnlyLimiter::default()));
+        service
+            .wait_until_stack_ready()
+            .retrier(retrier)
+            .on_poll(move |e: &waiter_runtime::waiter::PollEvent| seen.lock().unwrap().push(*e))
+            .wait(Duration::from_secs(60))
+            .await
+    });
+    assert!(
+        matches!(
+            outcome,
+            Err(waiter_runtime::WaiterError::ExceededMaxWait { .. })
+        ),
+        "{outcome:?}"
+    );
+    let events = events.lock().unwrap();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].attempts, 1, "{:?}", events[0]);
+    let counters = recording.counters();
+    assert_eq!(counters.get("retry_attempts_total{}"), Some(&1));
+    assert_eq!(
+        counters.get("waiter_poll_attempts_total{waiter=StackReady}"),
+        Some(&1)
+    );
+    assert_eq!(
+        counters.get("retry_retries_total{kind=throttling_error}"),
+        None,
+        "{counters:?}"
+    );
+}
+
+/// One retry the budget refuses (one attempt), and two attempts cut at their timeout.
+async fn budget_refusal_and_attempt_timeouts() {
+    let none = waiter_runtime::retry::RetryBudget::new(0.0, 0, Duration::from_secs(10)).unwrap();
+    let refusing = Retrier::new(config(3)).with_budget(none);
+    let _: Result<(), Error> = refusing.run(|| async { Err(Error::Throttled) }).await;
+    let timed = Retrier::new(
+        RetryConfig::standard()
+            .max_attempts(2)
+            .attempt_timeout(Duration::from_secs(1))
+            .build(),
+    );
+    let out = timed
+        .run_timed(|| async {
+            std::future::pending::<()>().await;
+            Ok::<(), Error>(())
+        })
+        .await;
+    assert!(out.unwrap_err().timed_out().is_some());
+}
+
+/// Issue 36: a retry the budget refuses and an attempt cut at its timeout are counted.
+#[test]
+fn budget_refusals_and_attempt_timeouts() {
+    let recording = Recording::default();
+    recording.run(budget_refusal_and_attempt_timeouts());
+    let counters = recording.counters();
+    assert_eq!(counters.get("retry_budget_refusals_total{}"), Some(&1));
+    assert_eq!(counters.get("retry_attempt_timeouts_total{}"), Some(&2));
+    assert_eq!(counters.get("retry_attempts_total{}"), Some(&3));
 }

@@ -469,8 +469,17 @@ async fn setting_one_delay_bound_moves_the_other() {
         .filter_map(|e| e.next_delay)
         .collect();
     // At 20 s, 10 s left - 5 s <= minDelay: the spec's last delay is the remaining time (these
-    // polls take no time, so the last poll gets no head start and is at 30 s).
-    assert_eq!(delays, [5, 5, 5, 5, 10].map(SECS));
+    // polls take no time, so the last poll gets the least head start, 1 ms: at 29.999 s).
+    assert_eq!(
+        delays,
+        [
+            SECS(5),
+            SECS(5),
+            SECS(5),
+            SECS(5),
+            SECS(10) - Duration::from_millis(1)
+        ]
+    );
     // min_delay(200 s) above the default maxDelay (120 s) moves it up.
     let (events, observer) = log();
     let _ = service
@@ -485,8 +494,17 @@ async fn setting_one_delay_bound_moves_the_other() {
         .iter()
         .filter_map(|e| e.next_delay)
         .collect();
-    // 200 s apart, the last one the remaining time to the deadline (the spec's last poll).
-    assert_eq!(delays, [200, 200, 200, 400].map(SECS));
+    // 200 s apart, the last one the remaining time to the deadline less its head start (the
+    // spec's last poll).
+    assert_eq!(
+        delays,
+        [
+            SECS(200),
+            SECS(200),
+            SECS(200),
+            SECS(400) - Duration::from_millis(1)
+        ]
+    );
     // Both set, contradictory: an error naming both, no poll.
     let sends = service.sends();
     let err = service

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use waiter_runtime::retry::{Jitter, RetryConfig};
+use waiter_runtime::retry::{Jitter, Retrier, RetryAction, RetryConfig, classifier_fn};
 use waiter_runtime::waiter::{AcceptorState, PollEvent, TransientPollErrors};
 use waiter_runtime::{ProvideErrorMetadata, Searchable, WaitAll, WaiterError, waitable};
 
@@ -26,6 +26,8 @@ pub(crate) enum Error {
     Denied,
     #[error_metadata(code = "Gone", status = 404)]
     Gone,
+    #[error_metadata(code = "ServiceBusy", status = 400)]
+    Busy,
 }
 
 #[derive(Debug, Searchable)]
@@ -229,4 +231,75 @@ async fn a_set_retries_for_all_its_waiters() {
         results[0],
         Err(WaiterError::OperationFailed { .. })
     ));
+}
+
+/// A retrier whose own classifier calls `ServiceBusy` transient, and that retries nothing
+/// inside a poll (one attempt).
+fn busy_is_transient() -> Retrier {
+    Retrier::new(RetryConfig::standard().max_attempts(1).build()).retry_classifier(classifier_fn(
+        "busy is transient",
+        |ctx| match ctx.error().and_then(|e| e.code()) {
+            Some("ServiceBusy") => RetryAction::transient_error(),
+            _ => RetryAction::NoActionIndicated,
+        },
+    ))
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_waiters_own_retrier_classifies_custom_classifiers_included() {
+    // Given before or after `transient_poll_errors`, the waiter's retrier classifies.
+    for retrier_first in [false, true] {
+        let service = Service::new(vec![Err(Error::Busy), Ok("READY")]);
+        let waiter = service.wait_until_stack_ready();
+        let waiter = if retrier_first {
+            waiter
+                .retrier(busy_is_transient())
+                .transient_poll_errors(TransientPollErrors::Retry)
+        } else {
+            waiter
+                .transient_poll_errors(TransientPollErrors::Retry)
+                .retrier(busy_is_transient())
+        };
+        let done = waiter.wait(secs(60)).await.unwrap();
+        assert_eq!(done.polls, 2, "retrier first: {retrier_first}");
+    }
+    // Without it, the defaults: `ServiceBusy` is neither transient nor throttling.
+    let service = Service::new(vec![Err(Error::Busy), Ok("READY")]);
+    let err = service
+        .wait_until_stack_ready()
+        .transient_poll_errors(TransientPollErrors::Retry)
+        .wait(secs(60))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            WaiterError::OperationFailed {
+                error: Error::Busy,
+                polls: 1,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // A retrier without classifiers calls nothing transient, not even a throttle.
+    let service = Service::new(vec![Err(Error::Throttled), Ok("READY")]);
+    let err = service
+        .wait_until_stack_ready()
+        .transient_poll_errors(TransientPollErrors::Retry)
+        .retrier(Retrier::new(RetryConfig::standard().build()).with_retry_classifiers([]))
+        .wait(secs(60))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            WaiterError::OperationFailed {
+                error: Error::Throttled,
+                polls: 1,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }

@@ -20,10 +20,12 @@
 )]
 //!   `Service<http::Request<B>>` (hyper-util's client, tonic's channels...).
 //!
-//! Both send each request through [`Retrier::run_report`](super::Retrier::run_report): a response with a status of 400
+//! Both send each request through the retrier's loop as
+//! [`Retrier::run_report_timed`](super::Retrier::run_report_timed) does: a response with a status of 400
 //! or more is an error for the classifiers (an [`HttpFailure::Response`]), seen through its
 //! status, the error code its headers name (`x-amzn-ErrorType`, else `x-amz-error-code`) and
-//! its retry-after hint (`x-amz-retry-after`, else `Retry-After`); a failure to get a response
+//! its pacing hint (every header of [`hint`](crate::error_metadata::hint)'s table, gRPC's "do
+//! not retry" included); a failure to get a response
 //! is an [`HttpFailure::Transport`], transient when it is a connection, timeout or IO error,
 //! and not when the response was malformed (a bad status line, status `000`, headers too large
 //! or too many: both layers judge hyper's errors alike).
@@ -40,8 +42,14 @@
 //! status says what happened), or the last transport error; so does a request that could be
 //! copied for some retries but not for the next (no token is taken for a retry not made).
 //!
-//! Clones of a layer share the retrier, so every clone of a client shares one retry quota and,
-//! in adaptive mode, one rate limiter.
+//! Clones of a layer share the retrier, so every clone of a client shares one retry quota, its
+//! [`RetryBudget`](super::RetryBudget) if it has one, and, in adaptive mode, one rate limiter.
+//!
+//! With an [`attempt_timeout`](super::RetryConfigBuilder::attempt_timeout) (or a
+//! `max_total_time`, or inside a waiter's poll), an attempt that outlasts its time is cut short
+//! and retried as a transient error; when the last attempt was, the caller gets an
+//! [`AttemptTimedOut`](super::AttemptTimedOut): inside tower's `BoxError` (downcast it, as
+//! tower's own `Elapsed`), or as reqwest-middleware's `Error::Middleware`'s `anyhow::Error`.
 //!
 //! A request is retried only if it can be copied: a request whose body cannot be cloned (a
 //! stream) is sent once, still paced by the rate limiter and counted by the quota.
@@ -67,7 +75,9 @@ use std::time::Duration;
 #[cfg(any(feature = "reqwest-middleware", feature = "tower"))]
 use super::HttpStatusCodeClassifier;
 use crate::ProvideErrorMetadata;
-use crate::error_metadata::{error_code_from_header_map, retry_after_from_header_map};
+use crate::error_metadata::{
+    error_code_from_header_map, retry_after_from_header_map, retry_forbidden_by,
+};
 
 #[cfg(feature = "reqwest-middleware")]
 pub use self::reqwest_middleware::RetryMiddleware;
@@ -162,6 +172,12 @@ impl<R: HttpResponse, E: ProvideErrorMetadata> ProvideErrorMetadata for HttpFail
         match self {
             HttpFailure::Response(r) => retry_after_from_header_map(r.header_map()),
             HttpFailure::Transport(e) => e.retry_after(),
+        }
+    }
+    fn retry_forbidden(&self) -> bool {
+        match self {
+            HttpFailure::Response(r) => retry_forbidden_by(r.header_map()),
+            HttpFailure::Transport(e) => e.retry_forbidden(),
         }
     }
     fn is_transient(&self) -> bool {

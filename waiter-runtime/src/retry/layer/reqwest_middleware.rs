@@ -7,7 +7,7 @@ use reqwest::{Request, Response};
 use reqwest_middleware::{Middleware, Next};
 
 use super::{HttpFailure, http_retrier, is_failure};
-use crate::retry::{Retrier, RetryConfig};
+use crate::retry::{AttemptError, Retrier, RetryConfig};
 
 /// Runs every request of a `reqwest_middleware` client through a [`Retrier`] (see the
 /// [module](super) for what is retried).
@@ -116,8 +116,13 @@ impl Middleware for RetryMiddleware {
             .run_report_while(op, &|| has_copy.load(Ordering::Relaxed))
             .await;
         match report.result {
-            Ok(response) | Err(HttpFailure::Response(response)) => Ok(response),
-            Err(HttpFailure::Transport(e)) => Err(e),
+            Ok(response) | Err(AttemptError::Failed(HttpFailure::Response(response))) => {
+                Ok(response)
+            }
+            Err(AttemptError::Failed(HttpFailure::Transport(e))) => Err(e),
+            Err(AttemptError::TimedOut(timed_out)) => Err(reqwest_middleware::Error::Middleware(
+                anyhow::Error::new(timed_out),
+            )),
         }
     }
 }

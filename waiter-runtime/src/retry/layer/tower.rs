@@ -14,7 +14,7 @@ use tower::{BoxError, Layer, Service};
 use super::{HttpFailure, http_retrier, is_failure};
 use crate::ProvideErrorMetadata;
 use crate::error_metadata::{hyper_verdict, is_transient_io_kind};
-use crate::retry::{Retrier, RetryConfig};
+use crate::retry::{AttemptError, Retrier, RetryConfig};
 
 /// Runs every request of a `tower` HTTP client through a [`Retrier`] (see the
 /// [module](super) for what is retried): a `Layer` for any `Service<http::Request<B>>` whose
@@ -337,8 +337,11 @@ where
                 .run_report_while(op, &|| has_copy.load(Ordering::Relaxed))
                 .await;
             match report.result {
-                Ok(response) | Err(HttpFailure::Response(response)) => Ok(response),
-                Err(HttpFailure::Transport(e)) => Err(e.into_inner()),
+                Ok(response) | Err(AttemptError::Failed(HttpFailure::Response(response))) => {
+                    Ok(response)
+                }
+                Err(AttemptError::Failed(HttpFailure::Transport(e))) => Err(e.into_inner()),
+                Err(AttemptError::TimedOut(timed_out)) => Err(timed_out.into()),
             }
         })
     }

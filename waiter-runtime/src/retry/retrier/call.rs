@@ -4,7 +4,10 @@ use std::future::Future;
 
 use super::setup::Retrier;
 use crate::ProvideErrorMetadata;
-use crate::retry::{ClassifyRetry, RetryClassifiers, RunReport, SharedRetryClassifier};
+use crate::retry::attempt_error::OnTimeout;
+use crate::retry::{
+    AttemptError, ClassifyRetry, RetryClassifiers, RunReport, SharedRetryClassifier,
+};
 
 /// Per-call overrides of a [`Retrier`]; see [`Retrier::customize`].
 #[derive(Debug)]
@@ -154,6 +157,37 @@ impl<'r> CustomizedRun<'r> {
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<O, E>>,
         E: ProvideErrorMetadata + 'static,
+    {
+        self.execute(op).await.into_plain()
+    }
+
+    /// Runs `op` with the overrides; see [`Retrier::run_timed`].
+    pub async fn run_timed<F, Fut, O, E>(self, op: F) -> Result<O, AttemptError<E>>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        self.run_report_timed(op).await.result
+    }
+
+    /// Runs `op` with the overrides; see [`Retrier::run_report_timed`].
+    pub async fn run_report_timed<F, Fut, O, E>(self, op: F) -> RunReport<O, AttemptError<E>>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        self.execute(op).await.into_timed()
+    }
+
+    /// The retry loop with the overrides.
+    async fn execute<F, Fut, O, E, T>(self, op: F) -> RunReport<Result<O, E>, T>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+        T: OnTimeout,
     {
         let (retrier, settings) = self.settings();
         let token = retrier.inner.quota.acquire();

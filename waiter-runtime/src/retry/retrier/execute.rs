@@ -12,10 +12,14 @@ use super::call::CallSettings;
 use super::setup::Retrier;
 use crate::ProvideErrorMetadata;
 use crate::poll_scope::{self, PollScope};
+use crate::retry::attempt_error::OnTimeout;
+use crate::retry::attempt_time;
+use crate::retry::budget::Withdrawal;
 use crate::retry::classifier_chain::merged;
 use crate::retry::{
-    ClassifyContext, ErrorKind, RateLimiter, RetryAction, RetryBehavior, RetryConfig, RetryEvent,
-    RetryReason, RetryToken, RunReport, StopReason, backoff, run_classifiers,
+    AttemptTimedOut, ClassifyContext, ErrorKind, RateLimiter, RetryAction, RetryBehavior,
+    RetryConfig, RetryEvent, RetryReason, RetryToken, RunReport, StopReason, backoff,
+    run_classifiers,
 };
 use crate::timer::{self, SharedAsyncSleep};
 
@@ -29,25 +33,45 @@ pub(super) struct FirstTry<O, E> {
     /// The rate limiter's mark of when the first try was sent, if `acquired`
     /// ([`RateLimiter::attempt_sent`]).
     pub(super) sent: u64,
-    /// When the call started, read only when a time budget needs it: the budget counts
+    /// When the call started, read only when a time bound needs it: the budget counts
     /// from before the first try, not from the retry loop.
     pub(super) started: Option<Instant>,
 }
 
+impl<O, E> FirstTry<O, E> {
+    /// A first try made without the rate limiter, begun at `started` if a time bound needed
+    /// it.
+    pub(super) fn unpaced(result: Result<O, E>, started: Option<Instant>) -> Self {
+        FirstTry {
+            result,
+            ticket: 0,
+            acquired: false,
+            sent: 0,
+            started,
+        }
+    }
+}
+
+/// What one attempt gave: the operation's result, or (`T` = [`AttemptTimedOut`], for the
+/// calls that cut attempts short) the timeout it was cut at.
+pub(super) type Outcome<O, E, T> = Result<Result<O, E>, T>;
+
 impl Retrier {
     /// The retry loop. `token` was acquired before the first try; `first` is the first try
-    /// when the caller already made it.
-    pub(super) async fn execute<'q, F, Fut, O, E>(
+    /// when the caller already made it (and deposited into the budget). `T` says what an
+    /// attempt that outlasts its time does (see [`OnTimeout`]).
+    pub(super) async fn execute<'q, F, Fut, O, E, T>(
         &'q self,
         call: &CallSettings<'_>,
         mut op: F,
         mut token: RetryToken<'q>,
         first: Option<FirstTry<O, E>>,
-    ) -> RunReport<O, E>
+    ) -> RunReport<Result<O, E>, T>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<O, E>>,
         E: ProvideErrorMetadata + 'static,
+        T: OnTimeout,
     {
         let inner = &*self.inner;
         let config = &inner.config;
@@ -58,6 +82,11 @@ impl Retrier {
                 scope.record_retry_layer();
             }
         }
+        if first.is_none() {
+            if let Some(budget) = &inner.budget {
+                budget.deposit();
+            }
+        }
         let started = first
             .as_ref()
             .and_then(|first| first.started)
@@ -66,6 +95,7 @@ impl Retrier {
         let deadline = config
             .max_total_time()
             .and_then(|budget| started.checked_add(budget));
+        let waiter_deadline = scope.as_ref().and_then(PollScope::deadline);
         let inspects_success = match &call.classifiers {
             Some(own) if call.replace => own.inspects_success(),
             Some(own) => own.inspects_success() || inner.classifiers.inspects_success(),
@@ -78,9 +108,7 @@ impl Retrier {
         // deadline is moved up to leave the attempt twice the longest one so far to answer
         // (see below). A first try made before this loop without a start time began with the
         // poll, as far as we know.
-        let timed = scope
-            .as_ref()
-            .is_some_and(|scope| scope.deadline().is_some());
+        let timed = waiter_deadline.is_some();
         let mut attempt_began = match (&scope, &first) {
             (Some(scope), Some(first)) if timed => Some(first.started.unwrap_or(scope.started())),
             _ if timed => Some(started),
@@ -89,9 +117,9 @@ impl Retrier {
         let mut longest_attempt = Duration::ZERO;
         let mut sent = first.as_ref().map_or(0, |first| first.sent);
         let (mut first, ticket) = match first {
-            Some(first) if first.acquired => (Some(first.result), first.ticket),
+            Some(first) if first.acquired => (Some(Ok(first.result)), first.ticket),
             first => (
-                first.map(|first| first.result),
+                first.map(|first| Ok(first.result)),
                 inner
                     .rate_limiter
                     .as_ref()
@@ -102,15 +130,17 @@ impl Retrier {
         // deadline, inside a poll): the error it follows is kept until the token comes, to be
         // returned if it comes too late. (The first try has no error to return: its wait is
         // not bounded.)
-        let token_deadline = inner.rate_limiter.as_ref().and_then(|_| {
-            match (deadline, scope.as_ref().and_then(PollScope::deadline)) {
-                (Some(budget), Some(waiter)) => Some(budget.min(waiter)),
-                (budget, waiter) => budget.or(waiter),
-            }
-        });
-        let mut retried: Option<Result<O, E>> = None;
+        let token_deadline = inner
+            .rate_limiter
+            .as_ref()
+            .and_then(|_| earliest(deadline, waiter_deadline));
+        let mut retried: Option<Outcome<O, E, T>> = None;
+        // The retry scheduled, its wait and what it took from the budget: counted (metrics,
+        // the poll's attempts) once the attempt is made, not when it is scheduled (its
+        // rate-limiter token may come too late, and then the budget gets it back).
+        let mut scheduled: Option<(ErrorKind, Duration, Option<Withdrawal>)> = None;
         loop {
-            let result = match first.take() {
+            let result: Outcome<O, E, T> = match first.take() {
                 Some(result) => result,
                 None => {
                     if let Some(limiter) = &inner.rate_limiter {
@@ -124,6 +154,17 @@ impl Retrier {
                             let result = retried
                                 .take()
                                 .expect("kept while a deadline bounds the wait");
+                            if let Some((_, waited, withdrawal)) = scheduled {
+                                // The backoff was waited; the retry was not made.
+                                if let Some(scope) = &scope {
+                                    scope.record_retry_wait(waited);
+                                }
+                                if let (Some(budget), Some(withdrawal)) =
+                                    (&inner.budget, withdrawal)
+                                {
+                                    budget.refund(withdrawal);
+                                }
+                            }
                             let by_waiter = deadline
                                 .is_none_or(|budget| until.is_some_and(|until| until < budget));
                             let stop = if by_waiter {
@@ -151,10 +192,25 @@ impl Retrier {
                         }
                     }
                     drop(retried.take());
-                    if timed {
-                        attempt_began = Some(timer::now());
+                    if let Some((kind, waited, _)) = scheduled.take() {
+                        crate::retry::metrics::retried(kind);
+                        if let Some(scope) = &scope {
+                            scope.record_retry(waited);
+                        }
                     }
-                    let result = op().await;
+                    let began = (timed || config.bounds_attempts()).then(timer::now);
+                    if timed {
+                        attempt_began = began;
+                    }
+                    let result = self
+                        .attempt::<_, _, _, _, T>(
+                            &mut op,
+                            attempt,
+                            began,
+                            deadline,
+                            waiter_deadline,
+                        )
+                        .await;
                     crate::retry::metrics::attempted();
                     result
                 }
@@ -166,7 +222,7 @@ impl Retrier {
             // The waiter's own retries (`Waiter::retry`) stand down once the operation has a
             // retry layer of its own: no double retries.
             if call.waiter_owned
-                && result.is_err()
+                && !matches!(result, Ok(Ok(_)))
                 && scope.as_ref().is_some_and(PollScope::retry_layer_ran)
             {
                 token.failure();
@@ -179,7 +235,7 @@ impl Retrier {
                 };
             }
             // Fast path: no classifier would retry a success.
-            if result.is_ok() && !inspects_success && inner.rate_limiter.is_none() {
+            if matches!(result, Ok(Ok(_))) && !inspects_success && inner.rate_limiter.is_none() {
                 let tokens_returned = token.success();
                 return RunReport {
                     result,
@@ -189,8 +245,22 @@ impl Retrier {
                     tokens_returned,
                 };
             }
+            // What the classifiers, the waiter's rule and the hooks see of the attempt: its
+            // result, or the timeout it was cut at.
+            let timed_out: Result<(), AttemptTimedOut>;
+            let error: Option<&dyn ProvideErrorMetadata> = match &result {
+                Ok(Ok(_)) => None,
+                Ok(Err(e)) => Some(e),
+                Err(cut) => Some(cut.timed_out()),
+            };
             let action = {
-                let ctx = ClassifyContext::new(&result, attempt);
+                let ctx = match &result {
+                    Ok(result) => ClassifyContext::new(result, attempt),
+                    Err(cut) => {
+                        timed_out = Err(*cut.timed_out());
+                        ClassifyContext::new(&timed_out, attempt)
+                    }
+                };
                 match (&call.classifiers, call.replace) {
                     (Some(own), true) => own.classify(&ctx),
                     (Some(own), false) => run_classifiers(
@@ -211,16 +281,17 @@ impl Retrier {
                 limiter.on_attempt_response(sent, throttled);
             }
 
-            let done = |stop: StopReason, result: Result<O, E>, tokens_returned: u32| RunReport {
-                result,
-                attempts: attempt,
-                stop,
-                tokens_taken,
-                tokens_returned,
-            };
+            let done =
+                |stop: StopReason, result: Outcome<O, E, T>, tokens_returned: u32| RunReport {
+                    result,
+                    attempts: attempt,
+                    stop,
+                    tokens_taken,
+                    tokens_returned,
+                };
             let reason = match action {
                 RetryAction::RetryIndicated(reason) => reason,
-                _ if result.is_ok() => {
+                _ if error.is_none() => {
                     let returned = token.success();
                     return done(StopReason::Succeeded, result, returned);
                 }
@@ -231,7 +302,7 @@ impl Retrier {
             };
 
             // Inside a waiter's poll, an error the waiter's acceptors name is its to decide.
-            if let (Some(scope), Err(error)) = (&scope, &result) {
+            if let (Some(scope), Ok(Err(error))) = (&scope, &result) {
                 if !call.waiter_owned && scope.names(error) {
                     token.failure();
                     tracing::debug!(attempt, %reason, error_code = error.code(), "not retrying: the waiter's acceptors name this error");
@@ -253,17 +324,16 @@ impl Retrier {
             }
             let mut delay = backoff_delay(config, &reason, attempt);
             if let Some(deadline) = deadline {
-                // A delay reaching past what `Instant` can hold ends past any deadline.
+                // A delay reaching past what `Instant` can hold ends past any deadline; one
+                // ending at the deadline would leave its attempt no time at all.
                 let end = timer::now().checked_add(delay);
-                if end.is_none_or(|end| end > deadline) {
+                if end.is_none_or(|end| end >= deadline) {
                     token.failure();
                     tracing::debug!(attempt, %reason, ?delay, "not retrying: the retry would end past the time budget");
                     return done(StopReason::TimeBudgetExhausted, result, 0);
                 }
             }
-            if let (Some(scope), Some(deadline)) =
-                (&scope, scope.as_ref().and_then(PollScope::deadline))
-            {
+            if let (Some(scope), Some(deadline)) = (&scope, waiter_deadline) {
                 if !scope.fits(delay) {
                     // The waiter's own rule for its last poll (see `waiter::delay`): rather than
                     // give up with time left, retry when there is just time left for the
@@ -285,9 +355,28 @@ impl Retrier {
                     }
                 }
             }
+            // The budget first, then the quota (see `Retrier::with_budget`).
+            let withdrawal = match &inner.budget {
+                None => None,
+                Some(budget) => match budget.withdraw() {
+                    Some(withdrawal) => Some(withdrawal),
+                    None => {
+                        token.failure();
+                        crate::retry::metrics::budget_refused();
+                        tracing::debug!(attempt, %reason, "not retrying: the retry budget allows no more retries now");
+                        if call.long_polling && config.behavior() == RetryBehavior::V2_1 {
+                            long_polling_backoff(inner.sleep.as_ref(), delay).await;
+                        }
+                        return done(StopReason::RetryBudgetExhausted, result, 0);
+                    }
+                },
+            };
             token = match token.schedule_retry(reason.kind()) {
                 Ok(next) => next,
                 Err(exhausted) => {
+                    if let (Some(budget), Some(withdrawal)) = (&inner.budget, withdrawal) {
+                        budget.refund(withdrawal);
+                    }
                     crate::retry::metrics::quota_refused();
                     tracing::debug!(attempt, %reason, %exhausted, "not retrying");
                     if call.long_polling && config.behavior() == RetryBehavior::V2_1 {
@@ -299,7 +388,6 @@ impl Retrier {
             // At most `u32::MAX` attempts of at most `u32::MAX` tokens: no overflow in a u64.
             tokens_taken += u64::from(token.held());
 
-            let error = result.as_ref().err();
             tracing::debug!(
                 attempt,
                 max_attempts,
@@ -309,13 +397,12 @@ impl Retrier {
                 quota_available = inner.quota.available(),
                 "retrying"
             );
-            crate::retry::metrics::retried(reason.kind());
             if let Some(hook) = &inner.on_retry {
                 hook(&RetryEvent {
                     attempt,
                     reason: &reason,
                     delay,
-                    error: error.map(|e| e as &dyn ProvideErrorMetadata),
+                    error,
                 });
             }
             if token_deadline.is_some() {
@@ -323,9 +410,7 @@ impl Retrier {
             } else {
                 drop(result);
             }
-            if let Some(scope) = &scope {
-                scope.record_retry(delay);
-            }
+            scheduled = Some((reason.kind(), delay, withdrawal));
             if !delay.is_zero() {
                 // Boxed: keeps the timer out of every call's future, retried or not.
                 Box::pin(timer::sleep(inner.sleep.as_ref(), delay)).await;
@@ -337,6 +422,62 @@ impl Retrier {
             }
             attempt += 1;
         }
+    }
+
+    /// One attempt, begun at `began` (read when a time bound needs it): run with its deadline
+    /// in scope (the earliest of `attempt_timeout` from `began` and the time budget's
+    /// `deadline`; with the waiter's, what [`attempt_time_left`](crate::retry::attempt_time_left)
+    /// reads) and, for a call that cuts attempts short, cut there.
+    async fn attempt<F, Fut, O, E, T>(
+        &self,
+        op: &mut F,
+        attempt: u32,
+        began: Option<Instant>,
+        deadline: Option<Instant>,
+        waiter_deadline: Option<Instant>,
+    ) -> Outcome<O, E, T>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        T: OnTimeout,
+    {
+        let config = &self.inner.config;
+        let own = began.and_then(|began| {
+            let timeout = config
+                .attempt_timeout()
+                .and_then(|timeout| began.checked_add(timeout));
+            earliest(timeout, deadline)
+        });
+        let cut = began.and_then(|began| {
+            let at = earliest(own, waiter_deadline)?;
+            T::cut(AttemptTimedOut::new(
+                attempt,
+                at.saturating_duration_since(began),
+            ))
+            .map(|timed_out| (at, timed_out))
+        });
+        let fut = attempt_time::in_scope(own, op);
+        match cut {
+            None => Ok(fut.await),
+            Some((at, timed_out)) => {
+                match timer::timeout_at(self.inner.sleep.as_ref(), at, fut).await {
+                    Some(result) => Ok(result),
+                    None => {
+                        crate::retry::metrics::attempt_timed_out();
+                        tracing::debug!(attempt, after = ?timed_out.timed_out().after(), "attempt timed out: cancelled");
+                        Err(timed_out)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The earlier of two optional instants.
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 

@@ -5,7 +5,8 @@
 use std::future::Future;
 
 use crate::ProvideErrorMetadata;
-use crate::retry::{RetryClassifiers, RunReport};
+use crate::retry::attempt_time;
+use crate::retry::{AttemptError, RetryClassifiers, RetryToken, RunReport};
 use crate::timer;
 
 mod call;
@@ -18,8 +19,33 @@ use execute::{FirstTry, acquire_timed};
 pub use setup::Retrier;
 
 impl Retrier {
+    /// `run`'s retry loop, after `first` if the caller made it; boxed, so that its state stays
+    /// out of the fast paths' futures (only calls that fail pay for it).
+    async fn retry_loop<F, Fut, O, E>(
+        &self,
+        op: F,
+        token: RetryToken<'_>,
+        first: Option<FirstTry<O, E>>,
+    ) -> Result<O, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        Box::pin(self.execute(&CallSettings::default(), op, token, first))
+            .await
+            .into_plain()
+            .result
+    }
+
     /// Runs `op` until it succeeds, fails for good, or the rules stop the retries; returns the
     /// last result.
+    ///
+    /// With an [`attempt_timeout`](crate::retry::RetryConfigBuilder::attempt_timeout) or a
+    /// `max_total_time`, each attempt is handed its time
+    /// ([`attempt_time_left`](crate::retry::attempt_time_left)) but not cut short: the result
+    /// is the operation's, whose error type could not say it timed out.
+    /// [`run_timed`](Self::run_timed) cuts it short.
     pub async fn run<F, Fut, O, E>(&self, mut op: F) -> Result<O, E>
     where
         F: FnMut() -> Fut,
@@ -27,18 +53,35 @@ impl Retrier {
         E: ProvideErrorMetadata + 'static,
     {
         let inner = &*self.inner;
+        if inner.plain_first_try {
+            // Fast path: a first try that succeeds needs no classification (no classifier
+            // would retry a success) and costs one quota update.
+            let token = inner.quota.acquire();
+            let result = op().await;
+            crate::retry::metrics::attempted();
+            if result.is_ok() {
+                token.success();
+                return result;
+            }
+            let first = FirstTry::unpaced(result, None);
+            return self.retry_loop(op, token, Some(first)).await;
+        }
         if let Some(limiter) = inner.adaptive_fast_path() {
             // Adaptive mode with no classifier inspecting successes: a first try that
             // succeeds is no throttle, so it is reported without classification and the
             // retry loop (boxed) is only entered by calls that fail.
             let ticket = limiter.call_started();
             let token = inner.quota.acquire();
+            inner.deposit();
             acquire_timed(limiter, ticket, None, inner.sleep.as_ref()).await;
             let sent = limiter.attempt_sent();
             let result = op().await;
             crate::retry::metrics::attempted();
             if result.is_ok() {
-                limiter.on_response(false);
+                // With its send mark, as the retry loop reports every attempt: the limiter
+                // tells a success sent after a cut from one sent before it (and ends the
+                // recovery period after the cut with the first).
+                limiter.on_attempt_response(sent, false);
                 token.success();
                 return result;
             }
@@ -47,40 +90,96 @@ impl Retrier {
                 ticket,
                 acquired: true,
                 sent,
-                started: None, // the fast path is taken only without a time budget
+                started: None, // the fast path is taken only without a time bound
             };
-            return Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
-                .await
-                .result;
+            return self.retry_loop(op, token, Some(first)).await;
         }
         if !inner.fast_first_try() {
             let token = inner.quota.acquire();
-            // Boxed: the retry loop's state stays out of the fast path's future.
-            return Box::pin(self.execute(&CallSettings::default(), op, token, None))
-                .await
-                .result;
+            return self.retry_loop(op, token, None).await;
         }
-        // Fast path: a first try that succeeds needs no classification (no classifier would
-        // retry a success) and costs one quota update. The retry loop is boxed, so its state
-        // is only paid for by calls that fail.
+        // The fast path with a budget to deposit into or a time bound for the attempt.
         let token = inner.quota.acquire();
-        let started = inner.config.max_total_time().map(|_| timer::now());
-        let result = op().await;
+        inner.deposit();
+        let bound = inner.first_attempt_bound();
+        let result = match bound {
+            None => op().await,
+            Some((_, deadline)) => attempt_time::in_scope(deadline, &mut op).await,
+        };
         crate::retry::metrics::attempted();
         if result.is_ok() {
             token.success();
             return result;
         }
-        let first = FirstTry {
-            result,
-            ticket: 0,
-            acquired: false,
-            sent: 0,
-            started,
-        };
-        Box::pin(self.execute(&CallSettings::default(), op, token, Some(first)))
-            .await
-            .result
+        let first = FirstTry::unpaced(result, bound.map(|(started, _)| started));
+        self.retry_loop(op, token, Some(first)).await
+    }
+
+    /// [`run`](Self::run), cutting an async attempt short when it outlasts its time
+    /// ([`attempt_timeout`](crate::retry::RetryConfigBuilder::attempt_timeout), or what is
+    /// left of `max_total_time` or of the waiter's `max_wait` if that is less): it is dropped
+    /// (cancelled), counts as a transient error ([`AttemptTimedOut`](crate::retry::AttemptTimedOut)) and is retried if
+    /// attempts, quota or budget, and time remain. The error says which it was:
+    /// [`AttemptError::Failed`] with the operation's own error, or [`AttemptError::TimedOut`]
+    /// with the attempt and how long it had. The operation's error type stays as it is.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use waiter_runtime::ProvideErrorMetadata;
+    /// use waiter_runtime::retry::{AttemptError, Jitter, Retrier, RetryConfig};
+    ///
+    /// #[derive(Debug, ProvideErrorMetadata)]
+    /// #[error_metadata(status = 503)]
+    /// struct Unavailable;
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// let retrier = Retrier::new(
+    ///     RetryConfig::standard()
+    ///         .max_attempts(5)
+    ///         .attempt_timeout(Duration::from_secs(2))
+    ///         .max_total_time(Duration::from_secs(5))
+    ///         .jitter(Jitter::None)
+    ///         .build(),
+    /// );
+    /// let start = tokio::time::Instant::now();
+    /// // Every attempt hangs: cut at 2 s, at 4.05 s (after a 50 ms backoff), then at the 5 s
+    /// // budget (after 100 ms more): what was left of it, 850 ms.
+    /// let out = retrier
+    ///     .run_timed(|| async {
+    ///         std::future::pending::<()>().await;
+    ///         Ok::<_, Unavailable>(())
+    ///     })
+    ///     .await;
+    /// match out {
+    ///     Err(AttemptError::TimedOut(timed_out)) => {
+    ///         assert_eq!(timed_out.attempt(), 3);
+    ///         assert_eq!(timed_out.to_string(), "attempt 3 timed out after 850ms");
+    ///     }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert_eq!(start.elapsed(), Duration::from_secs(5));
+    /// # }
+    /// ```
+    pub async fn run_timed<F, Fut, O, E>(&self, op: F) -> Result<O, AttemptError<E>>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        self.run_report_timed(op).await.result
+    }
+
+    /// [`run_report`](Self::run_report) with [`run_timed`](Self::run_timed)'s attempts: the
+    /// report of a call whose last attempt was cut short has an
+    /// [`AttemptError::TimedOut`] result.
+    pub async fn run_report_timed<F, Fut, O, E>(&self, op: F) -> RunReport<O, AttemptError<E>>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<O, E>>,
+        E: ProvideErrorMetadata + 'static,
+    {
+        self.customize().run_report_timed(op).await
     }
 
     /// Like [`run`](Self::run), with what happened: attempts, why it stopped, tokens.
@@ -110,9 +209,7 @@ impl Retrier {
         Fut: Future<Output = Result<O, E>>,
         E: ProvideErrorMetadata + 'static,
     {
-        let token = self.inner.quota.acquire();
-        self.execute(&CallSettings::default(), op, token, None)
-            .await
+        self.customize().run_report(op).await
     }
 
     /// [`run`](Self::run) for a blocking operation (a ureq or `reqwest::blocking` client):
@@ -123,6 +220,11 @@ impl Retrier {
     /// token in the same first-come-first-served line as the async ones, its thread parked
     /// until its turn. Called inside a [`blocking::Waiter`](crate::blocking::Waiter)'s poll, it
     /// follows the poll's rules as `run` does inside an async waiter's.
+    ///
+    /// A blocking attempt cannot be cut short: with an
+    /// [`attempt_timeout`](crate::retry::RetryConfigBuilder::attempt_timeout) or a
+    /// `max_total_time`, it is handed its time, which it reads with
+    /// [`attempt_time_left`](crate::retry::attempt_time_left) to set its own timeout.
     ///
     /// It blocks the calling thread: from async code, call it through
     /// `tokio::task::spawn_blocking` (on a thread driving a runtime's `block_on`, it warns once
@@ -162,27 +264,30 @@ impl Retrier {
         // `run`'s fast path: a first try that succeeds needs no classification, no timer and
         // no executor; the retry loop is entered only by calls that fail.
         let token = inner.quota.acquire();
-        let started = inner.config.max_total_time().map(|_| timer::now());
-        let result = op();
+        let bound = if inner.plain_first_try {
+            None
+        } else {
+            inner.deposit();
+            inner.first_attempt_bound()
+        };
+        let result = match bound {
+            None => op(),
+            Some((_, deadline)) => attempt_time::in_scope_blocking(deadline, &mut op),
+        };
         crate::retry::metrics::attempted();
         if result.is_ok() {
             token.success();
             return result;
         }
-        let first = FirstTry {
-            result,
-            ticket: 0,
-            acquired: false,
-            sent: 0,
-            started,
-        };
-        crate::blocking::warn_if_blocking_a_runtime("Retrier::run_blocking");
-        timer::block_on(self.execute(
+        let first = FirstTry::unpaced(result, bound.map(|(started, _)| started));
+        timer::warn_if_blocking_a_runtime("Retrier::run_blocking");
+        (timer::block_on(self.execute(
             &CallSettings::default(),
             || std::future::ready(op()),
             token,
             Some(first),
-        ))
+        )))
+        .into_plain()
         .result
     }
 
@@ -215,12 +320,13 @@ impl Retrier {
         F: FnMut() -> Result<O, E>,
         E: ProvideErrorMetadata + 'static,
     {
-        crate::blocking::warn_if_blocking_a_runtime("Retrier::run_blocking");
-        timer::block_on(async {
+        timer::warn_if_blocking_a_runtime("Retrier::run_blocking");
+        (timer::block_on(async {
             let token = self.inner.quota.acquire();
             self.execute(call, || std::future::ready(op()), token, None)
                 .await
-        })
+        }))
+        .into_plain()
     }
 
     /// Overrides for one call: classifiers added or replaced, max attempts.
@@ -271,7 +377,7 @@ impl Retrier {
     {
         let token = self.inner.quota.acquire();
         let call = CallSettings::waiter_owned();
-        self.execute(&call, op, token, None).await
+        self.execute(&call, op, token, None).await.into_plain()
     }
 
     /// [`run_waiter_poll`](Self::run_waiter_poll) for a blocking waiter's poll
@@ -285,16 +391,17 @@ impl Retrier {
         self.execute_blocking(&call, op)
     }
 
-    /// [`run_report`](Self::run_report) for an operation that can be repeated only while
-    /// `can_repeat()` says so (a retry layer holding a copy of the request for one more
+    /// [`run_report_timed`](Self::run_report_timed) for an operation that can be repeated only
+    /// while `can_repeat()` says so (a retry layer holding a copy of the request for one more
     /// attempt): when a retry is indicated and it cannot, the last result is returned as it is
-    /// ([`StopReason::CannotRepeat`]), and no token is taken for a retry that is not made.
+    /// ([`StopReason::CannotRepeat`](crate::retry::StopReason::CannotRepeat)), and no token is
+    /// taken for a retry that is not made.
     #[cfg(any(feature = "tower", feature = "reqwest-middleware"))]
     pub(crate) async fn run_report_while<F, Fut, O, E>(
         &self,
         op: F,
         can_repeat: &(dyn Fn() -> bool + Sync),
-    ) -> RunReport<O, E>
+    ) -> RunReport<O, AttemptError<E>>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<O, E>>,
@@ -305,7 +412,7 @@ impl Retrier {
             can_repeat: Some(can_repeat),
             ..CallSettings::default()
         };
-        self.execute(&call, op, token, None).await
+        self.execute(&call, op, token, None).await.into_timed()
     }
 }
 

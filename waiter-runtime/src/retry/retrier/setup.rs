@@ -4,10 +4,11 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::retry::{
-    ClassifyRetry, RateLimiter, RetryClassifiers, RetryConfig, RetryEvent, RetryQuota,
+    ClassifyRetry, RateLimiter, RetryBudget, RetryClassifiers, RetryConfig, RetryEvent, RetryQuota,
     SharedRetryClassifier,
 };
 use crate::timer::SharedAsyncSleep;
+use tokio::time::Instant;
 
 type RetryHook = Arc<dyn Fn(&RetryEvent<'_>) + Send + Sync>;
 
@@ -70,27 +71,38 @@ pub struct Retrier {
 pub(super) struct Inner {
     pub(super) config: RetryConfig,
     pub(super) quota: RetryQuota,
+    /// The retry budget, if any (asked before the quota).
+    pub(super) budget: Option<RetryBudget>,
     pub(super) classifiers: RetryClassifiers,
     pub(super) on_retry: Option<RetryHook>,
     pub(super) rate_limiter: Option<Arc<dyn RateLimiter>>,
     /// The timer the retries sleep on (`None`: the default, see [`crate::timer`]).
     pub(super) sleep: Option<SharedAsyncSleep>,
+    /// Whether a first try needs nothing but the quota's token: no rate limiter, no
+    /// classifier inspecting successes, no budget, no time bound (kept by [`Inner::refresh`]).
+    pub(super) plain_first_try: bool,
 }
 
 impl Inner {
     /// The rate limiter, when a successful first try can skip classification: no classifier
-    /// would retry a success or call it throttling, and no time budget needs a start time.
+    /// would retry a success or call it throttling, and no time bound (total or per attempt)
+    /// needs a start time.
     #[inline]
     pub(super) fn adaptive_fast_path(&self) -> Option<&dyn RateLimiter> {
         match &self.rate_limiter {
             Some(limiter)
-                if !self.classifiers.inspects_success()
-                    && self.config.max_total_time().is_none() =>
+                if !self.classifiers.inspects_success() && !self.config.bounds_attempts() =>
             {
                 Some(&**limiter)
             }
             _ => None,
         }
+    }
+
+    /// Recomputes what is derived from the settings.
+    fn refresh(&mut self) {
+        self.plain_first_try =
+            self.fast_first_try() && self.budget.is_none() && !self.config.bounds_attempts();
     }
 
     /// Whether a successful first try can skip classification: no classifier would retry a
@@ -99,6 +111,34 @@ impl Inner {
     pub(super) fn fast_first_try(&self) -> bool {
         self.rate_limiter.is_none() && !self.classifiers.inspects_success()
     }
+
+    /// A call starts: its deposit into the retry budget, if there is one.
+    #[inline]
+    pub(super) fn deposit(&self) {
+        if let Some(budget) = &self.budget {
+            budget.deposit();
+        }
+    }
+
+    /// When a call starting now began and until when its first attempt has (from
+    /// `attempt_timeout` and `max_total_time`; `None` inside when past what `Instant` holds),
+    /// if the config bounds attempts: the clock is read only then.
+    #[inline]
+    pub(super) fn first_attempt_bound(&self) -> Option<(Instant, Option<Instant>)> {
+        if !self.config.bounds_attempts() {
+            return None;
+        }
+        let started = crate::timer::now();
+        let until = |bound: Option<std::time::Duration>| bound.and_then(|d| started.checked_add(d));
+        let deadline = match (
+            until(self.config.attempt_timeout()),
+            until(self.config.max_total_time()),
+        ) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Some((started, deadline))
+    }
 }
 
 impl fmt::Debug for Retrier {
@@ -106,6 +146,7 @@ impl fmt::Debug for Retrier {
         f.debug_struct("Retrier")
             .field("config", &self.inner.config)
             .field("quota", &self.inner.quota)
+            .field("budget", &self.inner.budget)
             .field("classifiers", &self.inner.classifiers)
             .field(
                 "on_retry",
@@ -134,26 +175,70 @@ impl Retrier {
         let rate_limiter = (config.mode() == crate::retry::RetryMode::Adaptive).then(|| {
             Arc::new(crate::retry::adaptive::ClientRateLimiter::new()) as Arc<dyn RateLimiter>
         });
+        let mut inner = Inner {
+            quota: RetryQuota::builder().behavior(config.behavior()).build(),
+            budget: None,
+            config,
+            classifiers: RetryClassifiers::defaults(),
+            on_retry: None,
+            rate_limiter,
+            sleep: None,
+            plain_first_try: false,
+        };
+        inner.refresh();
         Retrier {
-            inner: Arc::new(Inner {
-                quota: RetryQuota::builder().behavior(config.behavior()).build(),
-                config,
-                classifiers: RetryClassifiers::defaults(),
-                on_retry: None,
-                rate_limiter,
-                sleep: None,
-            }),
+            inner: Arc::new(inner),
         }
     }
 
     fn edit(mut self, f: impl FnOnce(&mut Inner)) -> Self {
-        f(Arc::make_mut(&mut self.inner));
+        let inner = Arc::make_mut(&mut self.inner);
+        f(inner);
+        inner.refresh();
         self
     }
 
     /// Shares `quota` (with other retriers, say) instead of this retrier's own.
     pub fn with_quota(self, quota: RetryQuota) -> Self {
         self.edit(|inner| inner.quota = quota)
+    }
+
+    /// Limits retries with `budget` (shared with its clones: give several retriers one
+    /// budget to share it), alongside the retry quota: a retry needs both. The budget is asked
+    /// first; a retry it allows that the quota then refuses is given back to it, and a retry
+    /// it refuses takes nothing from the quota. For the budget instead of the quota, give the
+    /// retrier an unlimited quota as well.
+    ///
+    /// A refused retry ends the call with
+    /// [`StopReason::RetryBudgetExhausted`](crate::retry::StopReason::RetryBudgetExhausted)
+    /// (and counts in `retry_budget_refusals_total` under the `metrics` feature). The retry
+    /// layers take a retrier, so its budget too.
+    ///
+    /// ```
+    /// use waiter_runtime::ProvideErrorMetadata;
+    /// use waiter_runtime::retry::{Retrier, RetryBudget, RetryConfig, RetryQuota, StopReason};
+    ///
+    /// #[derive(Debug, ProvideErrorMetadata)]
+    /// #[error_metadata(status = 503)]
+    /// struct Unavailable;
+    ///
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() {
+    /// // Finagle's budget (20 % of the calls plus 10 retries a second, over 10 s), no AWS quota.
+    /// let retrier = Retrier::new(RetryConfig::standard().max_attempts(2).build())
+    ///     .with_budget(RetryBudget::default())
+    ///     .with_quota(RetryQuota::unlimited());
+    /// for _ in 0..125 {
+    ///     let report = retrier.run_report(|| async { Err::<(), _>(Unavailable) }).await;
+    ///     assert_eq!((report.attempts, report.stop), (2, StopReason::MaxAttempts));
+    /// }
+    /// // 100 retries from the floor and 25 (20 %) from the 125 calls: the budget is spent.
+    /// let report = retrier.run_report(|| async { Err::<(), _>(Unavailable) }).await;
+    /// assert_eq!((report.attempts, report.stop), (1, StopReason::RetryBudgetExhausted));
+    /// # }
+    /// ```
+    pub fn with_budget(self, budget: RetryBudget) -> Self {
+        self.edit(|inner| inner.budget = Some(budget))
     }
 
     /// Adds a classifier; it runs according to its [priority](ClassifyRetry::priority).
@@ -177,7 +262,10 @@ impl Retrier {
     }
 
     /// Calls `hook` before every retry (after the decision, before the backoff), with what
-    /// failed, why it is retried and how long the retrier will wait.
+    /// failed, why it is retried and how long the retrier will wait. In adaptive mode a retry
+    /// announced so may still not be made, when its rate-limiter token would come past the
+    /// time budget or the waiter's deadline: [`RunReport`](crate::retry::RunReport)'s
+    /// `attempts` and `stop` say what was made.
     pub fn on_retry(self, hook: impl Fn(&RetryEvent<'_>) + Send + Sync + 'static) -> Self {
         self.edit(|inner| inner.on_retry = Some(Arc::new(hook)))
     }
@@ -202,6 +290,11 @@ impl Retrier {
     /// The retry quota (shared by clones of this retrier).
     pub fn quota(&self) -> &RetryQuota {
         &self.inner.quota
+    }
+
+    /// The retry budget, if one was given ([`with_budget`](Self::with_budget)).
+    pub fn budget(&self) -> Option<&RetryBudget> {
+        self.inner.budget.as_ref()
     }
 
     /// The classifiers, in the order they run.

@@ -14,7 +14,9 @@ use rand::Rng;
 use tokio::sync::{Semaphore, SemaphorePermit};
 use tokio::time::Instant;
 
+use super::checkpoint::MemberOutcome;
 use super::progress::{Counts, WaitAllChange, WaitAllProgress};
+use super::record::WaitAllCheckpoints;
 use crate::waiter::PollEvent;
 
 /// The progress callback a `WaitAll` was given.
@@ -43,6 +45,8 @@ pub(crate) struct Group<'a> {
     first_spread: Duration,
     /// `None` when nobody watches: then the members skip the counting.
     progress: Option<Mutex<Progress<'a>>>,
+    /// Where the set's checkpoints are recorded, if it takes any.
+    checkpoints: Option<WaitAllCheckpoints>,
 }
 
 struct Progress<'a> {
@@ -71,6 +75,7 @@ impl<'a> Group<'a> {
         deadline: Option<Instant>,
         concurrency: usize,
         on_progress: Option<OnProgress<'a>>,
+        checkpoints: Option<WaitAllCheckpoints>,
     ) -> Self {
         let total = names.len();
         let together = match concurrency {
@@ -100,6 +105,7 @@ impl<'a> Group<'a> {
                     past_deadline: Duration::ZERO,
                 })
             }),
+            checkpoints,
         }
     }
 
@@ -111,9 +117,14 @@ impl<'a> Group<'a> {
     /// Stops every member not finished yet (fail-fast): `by` failed. `false` if the set was
     /// already stopped.
     pub(crate) fn stop(&self, by: usize) -> bool {
-        self.stopped_by
+        let stopped = self
+            .stopped_by
             .compare_exchange(RUNNING, by, Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok()
+            .is_ok();
+        if let (true, Some(checkpoints)) = (stopped, &self.checkpoints) {
+            checkpoints.stopped(by);
+        }
+        stopped
     }
 
     /// The index of the waiter whose failure stopped the set, if it was stopped.
@@ -137,9 +148,27 @@ impl<'a> Group<'a> {
         progress.call(&report);
     }
 
-    /// Waiter `index` finished with `change` (`Succeeded`, `Failed` or `Stopped`).
-    pub(crate) fn finished(&self, index: usize, change: WaitAllChange) {
+    /// Waiter `index` finished with `change` (`Succeeded`, `Failed` or `Stopped`); `outcome`
+    /// is how, for the checkpoints (made only when the set takes them).
+    pub(crate) fn finished(
+        &self,
+        index: usize,
+        change: WaitAllChange,
+        outcome: impl FnOnce() -> MemberOutcome,
+    ) {
+        if let Some(checkpoints) = &self.checkpoints {
+            checkpoints.finished(index, outcome());
+        }
         self.report(index, change, |counts| counts.finish(change));
+    }
+
+    /// A waiter of a resumed set had finished before the checkpoint: counted, not
+    /// reported (the progress callback saw it in the process that ran it).
+    pub(crate) fn finished_before(&self, change: WaitAllChange) {
+        if let Some(progress) = &self.progress {
+            let mut progress = progress.lock().unwrap_or_else(|e| e.into_inner());
+            progress.counts.finish(change);
+        }
     }
 }
 
@@ -218,15 +247,15 @@ impl<'g, 'a> Member<'g, 'a> {
 
     /// How long the member waits before its first poll: in a set of more than one waiter, a
     /// random time, uniform below the set's spread (see [`Group::new`]), and below the
-    /// member's `min_delay` and half of `max_wait`, so that the set's first polls do not all
-    /// leave at once.
+    /// member's `min_delay` and half of the time `left` (`max_wait` in a new set), so that the
+    /// set's first polls do not all leave at once.
     pub(crate) fn first_poll_delay<R: Rng + ?Sized>(
         self,
         rng: &mut R,
         min_delay: Duration,
-        max_wait: Duration,
+        left: Duration,
     ) -> Duration {
-        let window = self.group.first_spread.min(min_delay).min(max_wait / 2);
+        let window = self.group.first_spread.min(min_delay).min(left / 2);
         uniform_below(rng, window)
     }
 
@@ -315,6 +344,9 @@ impl InFlight<'_, '_> {
     pub(crate) fn finish(mut self, event: &PollEvent) {
         drop(self.permit.take());
         self.finished = true;
+        if let Some(checkpoints) = &self.member.group.checkpoints {
+            checkpoints.polled(self.member.index, event);
+        }
         self.member
             .group
             .report(self.member.index, WaitAllChange::Polled(*event), |counts| {

@@ -1,7 +1,10 @@
 //! Waiting on many resources under one deadline: [`WaitAll`].
 
+pub(crate) mod checkpoint;
 mod member;
 mod progress;
+mod record;
+mod resume;
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -14,10 +17,16 @@ use std::time::Duration;
 use futures_util::stream::{FuturesUnordered, Stream, StreamExt};
 use tokio::time::Instant;
 
+pub use checkpoint::{Ended, MemberCheckpoint, MemberOutcome, WaitAllCheckpoint};
 pub(crate) use member::{Interrupt, Member};
 pub use progress::{WaitAllChange, WaitAllProgress};
+pub use record::WaitAllCheckpoints;
+pub use resume::{ResumedResult, ResumedWaitAll};
 
 use member::{Group, OnProgress};
+use record::MemberRecord;
+
+use super::checkpoint::Started;
 
 use super::poller::{BoxPoll, BoxPoller};
 use super::{FinalPoll, PollEvent, PollObserver, Waiter, WaiterError};
@@ -66,6 +75,10 @@ type BoxObserver<'a> = Box<dyn FnMut(&PollEvent) + Send + 'a>;
 ///   flight is cancelled and no request is sent after.
 /// * [`stream`](Self::stream) gives the same wait as a stream of `(index, result)`, in the
 ///   order the waiters finish.
+/// * [`checkpoints`](Self::checkpoints) records where the set stands as it runs, and
+///   [`resume`](Self::resume) takes the whole set up from its checkpoint after a restart:
+///   finished members are not polled again, the others go on from their own checkpoints under
+///   the first deadline.
 ///
 /// Every poll runs in the waiter's [`PollScope`](crate::poll_scope::PollScope), inside the
 /// `WaitAll`'s task: a client's retries, retry quota and adaptive rate limiter work as they do
@@ -114,6 +127,7 @@ pub struct WaitAll<'a, O, E> {
     concurrency: usize,
     fail_fast: bool,
     on_progress: Option<OnProgress<'a>>,
+    checkpoints: Option<WaitAllCheckpoints>,
 }
 
 impl<O, E> fmt::Debug for WaitAll<'_, O, E> {
@@ -123,6 +137,7 @@ impl<O, E> fmt::Debug for WaitAll<'_, O, E> {
             .field("concurrency", &self.concurrency)
             .field("fail_fast", &self.fail_fast)
             .field("on_progress", &self.on_progress.is_some())
+            .field("checkpoints", &self.checkpoints.is_some())
             .finish()
     }
 }
@@ -195,6 +210,7 @@ impl<'a, O, E> WaitAll<'a, O, E> {
             concurrency: Self::DEFAULT_CONCURRENCY,
             fail_fast: false,
             on_progress: None,
+            checkpoints: None,
         }
     }
 
@@ -246,6 +262,15 @@ impl<'a, O, E> WaitAll<'a, O, E> {
         self
     }
 
+    /// Records where the set stands into `checkpoints` as it runs, so that
+    /// [`WaitAllCheckpoints::checkpoint`] gives the set's checkpoint at any time, for
+    /// [`resume`](Self::resume) after a restart (see [`WaitAllCheckpoints`]). A set without it
+    /// records nothing.
+    pub fn checkpoints(mut self, checkpoints: &WaitAllCheckpoints) -> Self {
+        self.checkpoints = Some(checkpoints.clone());
+        self
+    }
+
     /// The waiters of the set, in input order (their observers boxed).
     pub fn waiters(&self) -> &[Waiter<'a, O, E, BoxObserver<'a>>] {
         &self.waiters
@@ -257,7 +282,8 @@ impl<'a, O, E> WaitAll<'a, O, E> {
         let mut results: Vec<Option<WaitResult<O, E>>> = std::iter::repeat_with(|| None)
             .take(self.waiters.len())
             .collect();
-        self.drive(max_wait, |index, result| results[index] = Some(result))
+        let plan = Plan::fresh(max_wait, self.fail_fast, self.waiters.len());
+        self.drive(plan, |index, result| results[index] = Some(result))
             .await;
         // `drive` delivers exactly one result per index.
         results.into_iter().flatten().collect()
@@ -296,7 +322,8 @@ impl<'a, O, E> WaitAll<'a, O, E> {
     {
         let ready: Ready<O, E> = Arc::new(Mutex::new(VecDeque::new()));
         let queue = Arc::clone(&ready);
-        let driver = self.drive(max_wait, move |index, result| {
+        let plan = Plan::fresh(max_wait, self.fail_fast, self.waiters.len());
+        let driver = self.drive(plan, move |index, result| {
             queue
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -308,36 +335,73 @@ impl<'a, O, E> WaitAll<'a, O, E> {
         }
     }
 
-    /// Runs the set, giving each waiter's result to `deliver` as it finishes, exactly once per
-    /// waiter.
-    async fn drive(self, max_wait: Duration, mut deliver: impl FnMut(usize, WaitResult<O, E>)) {
+    /// Runs the set as `plan` says, giving each waiter's result to `deliver` as it finishes,
+    /// exactly once per waiter that runs (a member the plan says finished before does not).
+    async fn drive(self, plan: Plan, mut deliver: impl FnMut(usize, WaitResult<O, E>)) {
         let WaitAll {
             waiters,
             concurrency,
-            fail_fast,
             on_progress,
+            checkpoints,
+            ..
         } = self;
+        let Plan {
+            start,
+            started,
+            max_wait,
+            fail_fast,
+            stopped_by,
+            earlier,
+            carried,
+        } = plan;
         if waiters.is_empty() {
             return;
         }
-        let start = Instant::now();
         let names = waiters.iter().map(|w| w.metadata().name).collect();
+        let identities: Vec<_> = waiters.iter().map(Waiter::identity).collect();
+        if let Some(checkpoints) = &checkpoints {
+            let members = identities
+                .iter()
+                .zip(carried)
+                .map(|(&(waiter, definition, input), carried)| {
+                    carried.unwrap_or(MemberRecord::Pending {
+                        waiter,
+                        definition,
+                        input,
+                    })
+                })
+                .collect();
+            checkpoints.start(started, max_wait, fail_fast, stopped_by, members);
+        }
         let group = Group::new(
             names,
             start,
             start.checked_add(max_wait),
             concurrency,
             on_progress,
+            checkpoints,
         );
-        let mut delivered = vec![false; waiters.len()];
+        for outcome in earlier.iter().flatten() {
+            group.finished_before(change_of_ended(outcome.ended));
+        }
+        if let Some(by) = stopped_by {
+            // A set stopped before the checkpoint: its members that had not finished end at
+            // their first step, as stopped by the same member.
+            group.stop(by);
+        }
+        let mut delivered: Vec<bool> = earlier.iter().map(Option::is_some).collect();
         let mut finish = |delivered: &mut [bool], index: usize, result: WaitResult<O, E>| {
-            group.finished(index, change_of(&result));
+            let (waiter, definition, input) = identities[index];
+            group.finished(index, change_of(&result), || {
+                MemberOutcome::of(waiter, definition, input, &result)
+            });
             delivered[index] = true;
             deliver(index, result);
         };
         let mut running: FuturesUnordered<_> = waiters
             .into_iter()
             .enumerate()
+            .filter(|(index, _)| earlier[*index].is_none())
             .map(|(index, waiter)| {
                 let member = group.member(index);
                 async move { (index, waiter.wait_in_set(max_wait, start, member).await) }
@@ -388,6 +452,36 @@ impl<'a, O, E> WaitAll<'a, O, E> {
     }
 }
 
+/// How a set's wait starts: afresh ([`Plan::fresh`]), or from its checkpoint (`resume.rs`).
+pub(crate) struct Plan {
+    /// The set's start on the waiters' clock, and by the wall clock.
+    start: Instant,
+    started: Started,
+    max_wait: Duration,
+    fail_fast: bool,
+    stopped_by: Option<usize>,
+    /// Per member: how it ended before the checkpoint, if it did (it does not run).
+    earlier: Vec<Option<MemberOutcome>>,
+    /// Per member: what the checkpoint said of it, kept until it polls or ends.
+    carried: Vec<Option<MemberRecord>>,
+}
+
+impl Plan {
+    /// A set of `members` starting now.
+    fn fresh(max_wait: Duration, fail_fast: bool, members: usize) -> Self {
+        let start = Instant::now();
+        Plan {
+            start,
+            started: Started::Clock(start),
+            max_wait,
+            fail_fast,
+            stopped_by: None,
+            earlier: vec![None; members],
+            carried: std::iter::repeat_with(|| None).take(members).collect(),
+        }
+    }
+}
+
 /// The results of a [`WaitAll`] as they come: see [`WaitAll::stream`].
 #[must_use = "a stream does nothing unless polled"]
 pub struct WaitAllStream<'a, O, E> {
@@ -433,5 +527,14 @@ fn change_of<O, E>(result: &WaitResult<O, E>) -> WaitAllChange {
         Ok(_) => WaitAllChange::Succeeded,
         Err(WaiterError::Stopped { .. }) => WaitAllChange::Stopped,
         Err(_) => WaitAllChange::Failed,
+    }
+}
+
+/// The progress change of a member that ended before the set was resumed.
+fn change_of_ended(ended: Ended) -> WaitAllChange {
+    match ended {
+        Ended::Succeeded => WaitAllChange::Succeeded,
+        Ended::Stopped { .. } => WaitAllChange::Stopped,
+        _ => WaitAllChange::Failed,
     }
 }

@@ -9,6 +9,9 @@ use crate::waiter::observer::Human;
 /// What changed, in a [`WaitAllProgress`].
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// The poll's event is what `Polled` is for (its checkpoint included); boxing it would cost an
+// allocation per poll and the `Copy` of `WaitAllProgress`.
+#[allow(clippy::large_enum_variant)]
 pub enum WaitAllChange {
     /// The waiter got its poll permit and starts a poll.
     PollStarted,
