@@ -26,6 +26,18 @@ AST model (`--smithy-model`, by default `tests/aws-waiters/models/smithy/dynamod
 `CARGO_INCREMENTAL=0`; the whole build's wall time, and rustc's own time for macro expansion
 (`-Z time-passes`' `macro_expand_crate`, through `RUSTC_BOOTSTRAP=1`: a measurement only), which
 is where reading a file costs, without the noise of the rest of the build.
+
+`--same-type` measures what finding a waiter repeated on one type adds (issue 39.8: each
+`#[waitable]` reads its source file, once per file, and compares its waiters with those of the
+`#[waitable]`s before it on the same type): rustc's `macro_expand_crate` time (`-Z time-passes`,
+as above) of two crates of `--waiters` waiters all on one type, pasted (the 100-waiter crate
+above) and read from a botocore `waiters-2.json` of as many operations (one function per
+operation), each built with the check and with `WAITER_MACROS_BENCH_NO_SAME_TYPE=1` (the
+baseline, which leaves it out), alternately, `CARGO_INCREMENTAL=0`. With `--callgrind`, instead:
+each crate's rustc once under valgrind's callgrind (through a `RUSTC_WRAPPER` that wraps that
+crate's rustc only), and the instructions of the check (`same_type::remove_repeated`,
+inclusive) against those of every `#[waitable]` expansion, of macro expansion and of the whole
+rustc run: counts do not depend on the machine's load (about a minute per crate).
 """
 import argparse
 import os
@@ -266,6 +278,106 @@ def expand_time(path, target):
             return float(line.split()[1].rstrip(";"))
     raise SystemExit("no macro_expand_crate line in rustc's -Z time-passes output")
 
+BOTOCORE_HEADER = """#![allow(dead_code, unused_imports)]
+use waiter_runtime::{waitable, ProvideErrorMetadata};
+
+#[derive(Debug, ProvideErrorMetadata)]
+pub enum Error { NotFound }
+
+pub struct Client;
+
+impl Client {
+"""
+
+def generate_botocore_crate(path, n):
+    """`n` functions on one type, each with the one waiter of its operation in a botocore file."""
+    import json
+    generate(path, 0, False, False, False)
+    (path / "models").mkdir(exist_ok=True)
+    waiters = {
+        f"Resource{i}Ready": {
+            "operation": f"GetResource{i}", "delay": 5, "maxAttempts": 10,
+            "acceptors": [
+                {"matcher": "error", "expected": "NotFound", "state": "retry"},
+                {"matcher": "error", "expected": False, "state": "success"},
+            ],
+        }
+        for i in range(n)
+    }
+    (path / "models" / "waiters-2.json").write_text(json.dumps({"version": 2, "waiters": waiters}))
+    body = BOTOCORE_HEADER
+    for i in range(n):
+        body += f"""    #[waitable(botocore = "models/waiters-2.json")]
+    pub async fn get_resource_{i}(&self, id: &str) -> Result<(), Error> {{
+        let _ = id;
+        Ok(())
+    }}
+"""
+    body += "}\n"
+    (path / "src" / "lib.rs").write_text(body)
+
+def same_type(args, target):
+    pasted, botocore = OUT / "same_type_pasted", OUT / "same_type_botocore"
+    generate(pasted, args.waiters, True, False, False)
+    generate_botocore_crate(botocore, args.waiters)
+    time_target = target.parent / "target-time-passes"
+    for path in (pasted, botocore):
+        build(path, target, untyped=False)
+    if args.callgrind:
+        same_type_callgrind((("pasted", pasted), ("botocore", botocore)), target)
+        return
+    runs = {(name, checked): [] for name in ("pasted", "botocore") for checked in (True, False)}
+    for _ in range(args.runs):
+        for name, path in (("pasted", pasted), ("botocore", botocore)):
+            for checked in (True, False):
+                if checked:
+                    os.environ.pop("WAITER_MACROS_BENCH_NO_SAME_TYPE", None)
+                else:
+                    os.environ["WAITER_MACROS_BENCH_NO_SAME_TYPE"] = "1"
+                runs[(name, checked)].append(expand_time(path, time_target))
+    os.environ.pop("WAITER_MACROS_BENCH_NO_SAME_TYPE", None)
+    print(f"{args.waiters} waiters on one type; rustc's macro_expand_crate")
+    for name in ("pasted", "botocore"):
+        base = statistics.median(runs[(name, False)])
+        checked = statistics.median(runs[(name, True)])
+        print(f"{name:9} check left out: median {base * 1000:.1f} ms  runs {[round(t * 1000, 1) for t in runs[(name, False)]]}")
+        print(f"{name:9} checked:        median {checked * 1000:.1f} ms  runs {[round(t * 1000, 1) for t in runs[(name, True)]]}  (+{(checked - base) * 1000:.1f} ms)")
+        low, low_checked = min(runs[(name, False)]), min(runs[(name, True)])
+        print(f"{name:9} fastest runs: {low * 1000:.1f} ms and {low_checked * 1000:.1f} ms (+{(low_checked - low) * 1000:.1f} ms)")
+
+CALLGRIND_WRAPPER = """#!/bin/sh
+# RUSTC_WRAPPER: the bench crate's rustc under callgrind, every other crate's as is.
+rustc="$1"; shift
+case " $* " in
+  *" --crate-name same_type_"*) exec valgrind --tool=callgrind --callgrind-out-file="$CALLGRIND_OUT" "$rustc" "$@" ;;
+  *) exec "$rustc" "$@" ;;
+esac
+"""
+
+def same_type_callgrind(paths, target):
+    """Instructions of the check against the expansions', from rustc run under callgrind."""
+    wrapper = OUT / "callgrind-rustc.sh"
+    wrapper.write_text(CALLGRIND_WRAPPER)
+    wrapper.chmod(0o755)
+    rows = {
+        "check (same_type::remove_repeated)": "waiter_macros::waitable::same_type::remove_repeated ",
+        "every #[waitable] expansion": "waiter_macros::waitable [",
+        "macro expansion (expand_crate)": "MacroExpander>::expand_crate ",
+    }
+    for name, path in paths:
+        out = OUT / f"callgrind.{name}.out"
+        (path / "src" / "lib.rs").touch()
+        env = dict(os.environ, CARGO_TARGET_DIR=str(target), RUSTC_WRAPPER=str(wrapper), CALLGRIND_OUT=str(out))
+        env.pop("WAITER_MACROS_BENCH_NO_SAME_TYPE", None)
+        subprocess.run(["cargo", "build", "-q", "--manifest-path", str(path / "Cargo.toml")], check=True, env=env, capture_output=True)
+        report = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)], check=True, capture_output=True, text=True).stdout
+        total = next(int(l.split()[0].replace(",", "")) for l in report.splitlines() if "PROGRAM TOTALS" in l)
+        print(f"{name}: rustc {total:,} instructions")
+        for title, needle in rows.items():
+            line = next((l for l in report.splitlines() if needle in l), None)
+            count = int(line.split()[0].replace(",", "")) if line else 0
+            print(f"  {title:38} {count:>14,}  ({count / total * 100:.2f} % of rustc)")
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--waiters", type=int, default=100)
@@ -274,12 +386,17 @@ def main():
     parser.add_argument("--instantiate", action="store_true")
     parser.add_argument("--typed", action="store_true")
     parser.add_argument("--model-files", action="store_true")
+    parser.add_argument("--same-type", action="store_true")
+    parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--copies", type=int, default=10)
     parser.add_argument("--smithy-model", default=str(ROOT / "tests/aws-waiters/models/smithy/dynamodb.json"))
     args = parser.parse_args()
     target = OUT / "target"
     if args.model_files:
         model_files(args, target)
+        return
+    if args.same_type:
+        same_type(args, target)
         return
     if args.typed:
         typed_dir = OUT / "typed_waiters"

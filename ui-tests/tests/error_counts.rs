@@ -102,3 +102,12 @@ fn codes_hidden_by_a_transparent_variant_warn_once_per_waitable() {
     let main = case("waitable/error_type_behind_transparent_unknown.rs");
     assert_eq!(diagnostics("transparent-warns-once", &main), (1, 0));
 }
+
+#[test]
+fn a_waiter_repeated_on_one_type_is_one_error() {
+    // The same pasted waiter on an async and a blocking method of one type: one error at the
+    // second `#[waitable]` (rustc gave three, one naming a const the user never wrote). Needs
+    // Rust 1.88's span locations, which the toolchain here has.
+    let main = case("waitable/same_waiter_blocking_and_async.rs");
+    assert_eq!(diagnostics("same-waiter-one-type", &main), (1, 0));
+}

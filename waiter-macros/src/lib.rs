@@ -22,14 +22,40 @@ mod error_metadata;
 mod jmespath;
 mod jmespath_macro;
 mod krate;
+mod read_cache;
 mod searchable;
 mod type_walk;
 mod typed_paths;
 mod waitable;
 
+/// `build.rs`'s reading of the compiler's version, tested with the crate.
+#[cfg(test)]
+#[path = "../build.rs"]
+#[allow(dead_code)]
+mod build_script;
+
 #[proc_macro_attribute]
 pub fn waitable(attr: TokenStream, item: TokenStream) -> TokenStream {
-    waitable::expand(attr.into(), item.into()).into()
+    waitable::expand(attr.into(), item.into(), location().as_ref()).into()
+}
+
+/// Where the attribute being expanded starts: its file, line and column (Rust 1.88 and later,
+/// the cfg `waiter_span_location` that `build.rs` sets).
+#[cfg(waiter_span_location)]
+// `build.rs` sets the cfg only where these exist, above the crate's `rust-version`.
+#[clippy::msrv = "1.88"]
+fn location() -> Option<waitable::Location> {
+    let span = proc_macro::Span::call_site();
+    Some(waitable::Location {
+        file: span.local_file()?,
+        line: span.line(),
+        column: span.column(),
+    })
+}
+
+#[cfg(not(waiter_span_location))]
+fn location() -> Option<waitable::Location> {
+    None
 }
 
 #[proc_macro]

@@ -155,6 +155,7 @@ fn three_processes_share_one_fleet_and_one_killed_is_gone_within_2_s() {
 /// the member's process trusts (`SSL_CERT_FILE`, which the system's root store honours).
 #[test]
 fn a_member_joins_over_tls() {
+    let _one_at_a_time = crate::support::one_at_a_time();
     let dir = std::env::temp_dir().join(format!("waiter-fleet-tls-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let openssl = |args: &[&str]| {

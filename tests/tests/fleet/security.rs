@@ -13,6 +13,7 @@ const WRONG: &str = "wr0ng-pw-5678";
 
 #[test]
 fn an_acl_user_logs_in_through_the_url_and_its_password_is_never_shown() {
+    let _one_at_a_time = crate::support::one_at_a_time();
     install();
     // The ACL the docs give: the scripting commands and those the script calls, on the
     // fleet's keys only.

@@ -11,9 +11,9 @@ use waiter_runtime::ProvideErrorMetadata;
 use waiter_runtime::retry::adaptive::{FleetRateLimiter, FleetStatus};
 use waiter_runtime::retry::{Retrier, RetryConfig};
 
-/// Held by each test that measures rates or times against a real clock: they run one at a
-/// time (the others of this binary still run beside them), so that two tests' members do not
-/// compete for the machine's two cores and make each other's rates uneven.
+/// Held by each test that starts a Redis server: they measure rates and times against a real
+/// clock, so they run one at a time (the name checks still run beside them), and two tests'
+/// members never compete for the machine's two cores.
 pub fn one_at_a_time() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
     LOCK.lock().unwrap_or_else(PoisonError::into_inner)

@@ -153,32 +153,70 @@ fn acceptor_description(acceptor: &Acceptor) -> TokenStream {
     quote!(#rt::AcceptorDescription::new(#rt::AcceptorState::#state, #matcher))
 }
 
+/// The names of the items a waiter generates beside its operation: what two waiters of one
+/// scope must not share.
+#[derive(Debug, PartialEq)]
+pub(crate) struct ItemNames {
+    /// `wait_until_<snake_case>`.
+    pub function: String,
+    /// `<SHOUTY_SNAKE_CASE>_WAITER`, the metadata const (see [`declares_consts`]).
+    pub metadata: Option<String>,
+    /// `<UPPERCASE>_WAITER`, hidden: `BucketExists` and `BUCKETEXISTS` in two `#[waitable]`s of
+    /// one scope have consts `BUCKET_EXISTS_WAITER` and `BUCKETEXISTS_WAITER`, which differ, so
+    /// the first also declares the case-folded name and the second collides with it at its
+    /// waiter name. `None` when it is the metadata const's name.
+    pub folded: Option<String>,
+}
+
+impl ItemNames {
+    pub(crate) fn of(waiter: &str, declares_consts: bool) -> ItemNames {
+        let shouty = format!("{}_WAITER", waiter.to_shouty_snake_case());
+        let folded = format!("{}_WAITER", waiter.to_ascii_uppercase());
+        ItemNames {
+            function: format!("wait_until_{}", waiter.to_snake_case()),
+            folded: (declares_consts && folded != shouty).then_some(folded),
+            metadata: declares_consts.then_some(shouty),
+        }
+    }
+
+    /// Every name, the function's first.
+    pub(crate) fn all(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.function.as_str())
+            .chain(self.metadata.as_deref())
+            .chain(self.folded.as_deref())
+    }
+}
+
+/// Whether an operation's waiters come with their consts. A method without a visibility may be
+/// a trait impl's, where every item the trait lacks is an error: it gets only its function, so
+/// that the mistake is one error (E0407). The const and the marker come with a visibility
+/// (`pub(self)` will do) or on a function without a receiver.
+pub(crate) fn declares_consts(has_receiver: bool, has_visibility: bool) -> bool {
+    !has_receiver || has_visibility
+}
+
 /// The `wait_until_*` function (with `body`), the metadata const, and the marker that makes two
 /// waiters of one impl block or module whose names differ only in case collide (the last two
 /// not on a method without a visibility).
 fn items(item: &MaybeItemFn, op: &Operation, waiter: &WaiterDef, body: TokenStream) -> TokenStream {
     // Like the `fn` token (see `signature`), the visibility belongs to the macro's items.
     let vis = krate::respan(item.vis.to_token_stream(), Span::call_site());
-    let snake = waiter.name.to_snake_case();
-    let fn_ident = Ident::new(&format!("wait_until_{snake}"), waiter.name_span);
-    let shouty = format!("{}_WAITER", waiter.name.to_shouty_snake_case());
-    let const_ident = Ident::new(&shouty, waiter.name_span);
-    let folded = format!("{}_WAITER", waiter.name.to_ascii_uppercase());
+    let names = ItemNames::of(
+        &waiter.name,
+        declares_consts(
+            op.receiver.is_some(),
+            !matches!(item.vis, syn::Visibility::Inherited),
+        ),
+    );
+    let fn_ident = Ident::new(&names.function, waiter.name_span);
     // `#[cfg]`s of the operation apply to its waiters too.
     let cfgs: Vec<_> = item
         .attrs
         .iter()
         .filter(|a| a.path().is_ident("cfg"))
         .collect();
-    // A method without a visibility may be a trait impl's, where every item the trait lacks is
-    // an error: it gets only its function, so that the mistake is one error (E0407). The const
-    // and the marker come with a visibility (`pub(self)` will do) or on a free function.
-    let declares_consts = op.receiver.is_none() || !matches!(item.vis, syn::Visibility::Inherited);
-    // `BucketExists` and `BUCKETEXISTS` in two `#[waitable]`s of one scope: their consts
-    // `BUCKET_EXISTS_WAITER` and `BUCKETEXISTS_WAITER` differ, so the first also declares the
-    // case-folded name, hidden, and the second collides with it at its waiter name.
-    let unique = (declares_consts && folded != shouty).then(|| {
-        let ident = Ident::new(&folded, waiter.name_span);
+    let unique = names.folded.as_ref().map(|folded| {
+        let ident = Ident::new(folded, waiter.name_span);
         quote_spanned! {waiter.name_span=>
             #(#cfgs)*
             #[doc(hidden)]
@@ -203,7 +241,8 @@ fn items(item: &MaybeItemFn, op: &Operation, waiter: &WaiterDef, body: TokenStre
         const_doc.replace("Self::", "")
     };
     let rt = krate::runtime();
-    let metadata_const = declares_consts.then(|| {
+    let metadata_const = names.metadata.as_ref().map(|name| {
+        let const_ident = Ident::new(name, waiter.name_span);
         quote! {
             #(#cfgs)*
             #[doc = #const_doc]

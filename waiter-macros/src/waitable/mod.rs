@@ -29,9 +29,18 @@ pub(crate) mod model;
 mod node;
 mod paths;
 mod read;
+mod same_type;
 pub(crate) mod signature;
 
-pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+pub(crate) use same_type::Location;
+
+/// The expansion of `#[waitable(attr)] item`; `location` is where the attribute is, when the
+/// compiler says (see [`same_type`]).
+pub(crate) fn expand(
+    attr: TokenStream,
+    item: TokenStream,
+    location: Option<&Location>,
+) -> TokenStream {
     let item_fn: signature::MaybeItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
@@ -57,7 +66,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             waiters: Vec::new(),
             origin: None,
         };
-        let (model, tracking) = match args::read(&cx, attr) {
+        let (mut model, tracking) = match args::read(&cx, attr) {
             args::Source::Pasted(attr) => match node::parse_trait_value(attr) {
                 Ok(node) => (read::read(&cx, &node), TokenStream::new()),
                 Err(err) => {
@@ -65,9 +74,14 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                     (no_waiters(), TokenStream::new())
                 }
             },
-            args::Source::File(args) => file::read(&cx, &args, &op),
+            args::Source::File(args) => file::read(&cx, &args, &op.sig.ident.to_string()),
             args::Source::Nothing => (no_waiters(), TokenStream::new()),
         };
+        // Only for `ui-tests/bench/compile_time.py --same-type`, to measure what it costs.
+        let measured = std::env::var_os("WAITER_MACROS_BENCH_NO_SAME_TYPE").is_none();
+        if let Some(location) = location.filter(|_| measured) {
+            same_type::remove_repeated(&cx, location, &item_fn, &op, &mut model);
+        }
         let code = check::check(&cx, &model, &op);
         // A build with errors is never up to date, so only a successful one needs the model
         // file tracked.
@@ -93,7 +107,7 @@ mod tests {
     fn signature_of(item: proc_macro2::TokenStream) -> String {
         let attr =
             quote!(ThingExists: { acceptors: [{ state: "success", matcher: { success: true } }] });
-        let out = super::expand(attr, item).to_string();
+        let out = super::expand(attr, item, None).to_string();
         let start = out
             .find("fn wait_until_thing_exists")
             .expect("a waiter function");
@@ -130,7 +144,7 @@ mod tests {
         };
         let attr =
             quote!(ThingExists: { acceptors: [{ state: "success", matcher: { success: true } }] });
-        let out = super::expand(attr, item.clone()).to_string();
+        let out = super::expand(attr, item.clone(), None).to_string();
         assert!(out.starts_with(&item.to_string()), "{out}");
         assert!(!out.contains("compile_error"), "{out}");
     }

@@ -5,6 +5,7 @@
 
 mod at_the_deadline;
 mod attempt_time;
+mod both_forms;
 mod iter;
 mod retries;
 mod steer;

@@ -56,25 +56,48 @@ impl Index {
         }
     }
 
-    /// The operations that have waiters, in the file's order, each once.
-    pub(crate) fn waited_operations(&self) -> Vec<&str> {
-        let mut ops: Vec<&str> = Vec::new();
-        let named = match self {
+    /// The operation of every waiter, in the file's order (an operation with several waiters
+    /// several times).
+    pub(crate) fn waiter_operations(&self) -> impl Iterator<Item = &str> {
+        let (botocore, smithy) = match self {
+            Index::Botocore { waiters } => (Some(waiters), None),
+            Index::Smithy { waitable, .. } => (None, Some(waitable)),
+        };
+        let botocore = botocore
+            .into_iter()
+            .flatten()
+            .filter_map(|(_, op, _)| op.as_deref());
+        let smithy = smithy.into_iter().flatten().map(|(op, _)| op.as_str());
+        botocore.chain(smithy)
+    }
+
+    /// Every waiter's name with its operation, in the file's order (a Smithy model's: the keys
+    /// of its operations' `waitable` traits; a botocore waiter without `operation`: `""`).
+    pub(crate) fn waiters_by_operation(&self) -> Vec<(&str, &str)> {
+        match self {
             Index::Botocore { waiters } => waiters
                 .iter()
-                .filter_map(|(_, op, _)| op.as_deref())
+                .map(|(name, op, _)| (name.as_str(), op.as_deref().unwrap_or("")))
                 .collect(),
             Index::Smithy { waitable, .. } => waitable
                 .iter()
-                .map(|(op, _)| op.as_str())
-                .collect::<Vec<_>>(),
-        };
-        for op in named {
-            if !ops.contains(&op) {
-                ops.push(op);
-            }
+                .flat_map(|(op, value)| {
+                    let names: Vec<&str> = match value {
+                        Literal::Object(members) => members.keys().map(String::as_str).collect(),
+                        _ => Vec::new(),
+                    };
+                    names.into_iter().map(move |n| (n, op.as_str()))
+                })
+                .collect(),
         }
-        ops
+    }
+
+    /// The operations that have waiters, in the file's order, each once.
+    pub(crate) fn waited_operations(&self) -> Vec<&str> {
+        let mut seen = std::collections::HashSet::new();
+        self.waiter_operations()
+            .filter(|op| seen.insert(*op))
+            .collect()
     }
 }
 

@@ -24,19 +24,19 @@ use std::path::{Path, PathBuf};
 
 use heck::ToUpperCamelCase;
 use proc_macro2::TokenStream;
+use syn::LitStr;
 
 use super::args::FileArgs;
 use super::model::{Origin, Waitable, WaiterDef};
-use super::signature::Operation;
 use crate::closest::closest;
 use crate::ctxt::Ctxt;
-use crate::jmespath::ast::Literal;
+pub(crate) use cache::Loaded;
 use index::{Index, Unreadable};
 
-/// The waiters `args` names, and the tokens that make the compiler track the file. On an
-/// error, the waiters `waiters = [..]` names (by name only, for the fallback), so that their
-/// callers compile.
-pub(crate) fn read(cx: &Ctxt, args: &FileArgs, op: &Operation) -> (Waitable, TokenStream) {
+/// The waiters `args` names for the function `fn_name` (as written, `r#` and all), and the
+/// tokens that make the compiler track the file. On an error, the waiters `waiters = [..]`
+/// names (by name only, for the fallback), so that their callers compile.
+pub(crate) fn read(cx: &Ctxt, args: &FileArgs, fn_name: &str) -> (Waitable, TokenStream) {
     let written = args.path.value();
     let span = args.path.span();
     let origin = Origin {
@@ -80,7 +80,7 @@ pub(crate) fn read(cx: &Ctxt, args: &FileArgs, op: &Operation) -> (Waitable, Tok
             return (with_origin(named_only(), origin), tracking);
         }
     };
-    let Some(operation) = operation(cx, args, op, index, &origin) else {
+    let Some(operation) = operation(cx, args, fn_name, index, &origin) else {
         return (with_origin(named_only(), origin), tracking);
     };
     let waiters = match index {
@@ -111,6 +111,39 @@ pub(crate) fn read(cx: &Ctxt, args: &FileArgs, op: &Operation) -> (Waitable, Tok
     };
     check_wanted(cx, args, index, operation, &written);
     (with_origin(waiters, origin), tracking)
+}
+
+/// The names of the waiters [`read`] gives the function `fn_name` for `args`, found without
+/// reading the waiters into the model (nor tracking the file): the same, but for a waiter whose
+/// reading fails (the function's own expansion reports that error). On an error before the
+/// waiters, the names its fallback keeps: those of `waiters = [..]`.
+pub(crate) fn waiter_names(args: &FileArgs, fn_name: &str) -> Vec<String> {
+    let cx = Ctxt::new();
+    let found = (|| {
+        let loaded = cache::load(&resolve(&args.path.value()), args.format).ok()?;
+        let index = loaded.as_ref().as_ref().ok()?;
+        let origin = Origin {
+            file: args.path.value(),
+            format: args.format.key(),
+        };
+        let operation = operation(&cx, args, fn_name, index, &origin)?;
+        let names: Vec<String> = index
+            .waiters_by_operation()
+            .into_iter()
+            .filter(|(name, op)| *op == operation && wanted(args, name))
+            .map(|(name, _)| name.to_owned())
+            .collect();
+        Some(names)
+    })();
+    // Its errors are its own expansion's to report.
+    let _ = cx.check();
+    found.unwrap_or_else(|| args.waiters.iter().flatten().map(LitStr::value).collect())
+}
+
+/// The model file `written` (as the attribute writes it) read as `format`, as loaded now; `None`
+/// when it cannot be read. What [`read`] gives stays the same while this is the same `Arc`.
+pub(crate) fn loaded(written: &str, format: super::args::Format) -> Option<Loaded> {
+    cache::load(&resolve(written), format).ok()
 }
 
 fn with_origin(mut waiters: Vec<WaiterDef>, origin: Origin) -> Waitable {
@@ -148,12 +181,11 @@ fn wanted(args: &FileArgs, name: &str) -> bool {
 fn operation<'i>(
     cx: &Ctxt,
     args: &FileArgs,
-    op: &Operation,
+    fn_name: &str,
     index: &'i Index,
     origin: &Origin,
 ) -> Option<&'i str> {
-    let fn_name = op.sig.ident.to_string();
-    let fn_name = fn_name.strip_prefix("r#").unwrap_or(&fn_name);
+    let fn_name = fn_name.strip_prefix("r#").unwrap_or(fn_name);
     let (wanted, how, span) = match &args.operation {
         Some(lit) => (lit.value(), "`operation`".to_owned(), lit.span()),
         None => (
@@ -165,15 +197,22 @@ fn operation<'i>(
             args.path.span(),
         ),
     };
-    let waited = index.waited_operations();
     let folded = |s: &str| s.replace('_', "").to_ascii_lowercase();
-    if let Some(found) = waited
-        .iter()
-        .find(|w| **w == wanted)
-        .or_else(|| waited.iter().find(|w| folded(w) == folded(&wanted)))
+    let folded_wanted = folded(&wanted);
+    // Found without listing the operations (a function per operation of a large model asks
+    // for its own): the list is for the error.
+    if let Some(found) = index
+        .waiter_operations()
+        .find(|w| *w == wanted)
+        .or_else(|| {
+            index
+                .waiter_operations()
+                .find(|w| folded(w) == folded_wanted)
+        })
     {
         return Some(found);
     }
+    let waited = index.waited_operations();
     let file = &origin.file;
     let exists = match index {
         Index::Smithy { operations, .. } => operations
@@ -216,23 +255,7 @@ fn listing(waited: &[&str]) -> String {
 /// mean, or the operation it polls).
 fn check_wanted(cx: &Ctxt, args: &FileArgs, index: &Index, operation: &str, file: &str) {
     let Some(names) = &args.waiters else { return };
-    // Every waiter of the file, with its operation.
-    let all: Vec<(&str, &str)> = match index {
-        Index::Botocore { waiters } => waiters
-            .iter()
-            .map(|(name, op, _)| (name.as_str(), op.as_deref().unwrap_or("")))
-            .collect(),
-        Index::Smithy { waitable, .. } => waitable
-            .iter()
-            .flat_map(|(op, value)| {
-                let names: Vec<&str> = match value {
-                    Literal::Object(members) => members.keys().map(String::as_str).collect(),
-                    _ => Vec::new(),
-                };
-                names.into_iter().map(move |n| (n, op.as_str()))
-            })
-            .collect(),
-    };
+    let all = index.waiters_by_operation();
     let ours: Vec<&str> = all
         .iter()
         .filter(|(_, op)| *op == operation)
@@ -295,7 +318,7 @@ mod tests {
 
     fn expand(path: &std::path::Path, function: proc_macro2::TokenStream) -> String {
         let path = path.to_str().unwrap();
-        crate::waitable::expand(quote!(botocore = #path), function).to_string()
+        crate::waitable::expand(quote!(botocore = #path), function, None).to_string()
     }
 
     #[test]
