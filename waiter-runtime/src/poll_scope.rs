@@ -107,10 +107,12 @@ pub struct NamedErrors(Repr);
 #[derive(Clone, PartialEq, Eq)]
 enum Repr {
     Every,
-    /// `errorType` codes (name parts), and the HTTP statuses of botocore's `status` matchers.
+    /// `errorType` codes (name parts), and the HTTP statuses of botocore's `status` matchers
+    /// (borrowed and empty for the waiters that have none: a wait builds its `NamedErrors`,
+    /// and most name no status).
     Named {
         codes: Arc<[Cow<'static, str>]>,
-        statuses: Arc<[u16]>,
+        statuses: Cow<'static, [u16]>,
     },
 }
 
@@ -124,7 +126,7 @@ impl NamedErrors {
     pub fn none() -> Self {
         NamedErrors(Repr::Named {
             codes: Arc::from([]),
-            statuses: Arc::from([]),
+            statuses: Cow::Borrowed(&[]),
         })
     }
 
@@ -144,7 +146,7 @@ impl NamedErrors {
             .collect();
         NamedErrors(Repr::Named {
             codes: codes.into(),
-            statuses: Arc::from([]),
+            statuses: Cow::Borrowed(&[]),
         })
     }
 
@@ -166,10 +168,14 @@ impl NamedErrors {
                 codes,
                 statuses: ours,
             } => {
-                let statuses: Vec<u16> = ours.iter().copied().chain(statuses).collect();
+                let mut statuses = statuses.into_iter().peekable();
+                if statuses.peek().is_none() {
+                    return NamedErrors(Repr::Named { codes, statuses: ours });
+                }
+                let all: Vec<u16> = ours.iter().copied().chain(statuses).collect();
                 NamedErrors(Repr::Named {
                     codes,
-                    statuses: statuses.into(),
+                    statuses: Cow::Owned(all),
                 })
             }
         }
