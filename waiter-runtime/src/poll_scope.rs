@@ -170,7 +170,10 @@ impl NamedErrors {
             } => {
                 let mut statuses = statuses.into_iter().peekable();
                 if statuses.peek().is_none() {
-                    return NamedErrors(Repr::Named { codes, statuses: ours });
+                    return NamedErrors(Repr::Named {
+                        codes,
+                        statuses: ours,
+                    });
                 }
                 let all: Vec<u16> = ours.iter().copied().chain(statuses).collect();
                 NamedErrors(Repr::Named {
