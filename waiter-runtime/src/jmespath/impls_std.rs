@@ -191,7 +191,7 @@ impl<T: Searchable> Searchable for Option<T> {
     }
     #[inline]
     fn __walk_in_arrays<'a, P, G>(
-        arrays: &mut dyn Iterator<Item = &'a [P]>,
+        arrays: &mut dyn FnMut() -> Option<&'a [P]>,
         get: G,
         walk: Walk<'_>,
         sink: &mut Sink<'_, 'a>,
@@ -326,7 +326,15 @@ macro_rules! list {
                             let total = items.iter().filter_map(&get).map(|v| v.len()).sum();
                             sink.out.reserve(total);
                         }
-                        let mut arrays = items.iter().filter_map(&get).map(|v| v.as_slice());
+                        let mut parents = items.iter();
+                        let mut arrays = || {
+                            for p in &mut parents {
+                                if let Some(v) = get(p) {
+                                    return Some(v.as_slice());
+                                }
+                            }
+                            None
+                        };
                         walk_arrays(&mut arrays, then, sink);
                         sink.then = Some(then);
                         return;
@@ -342,7 +350,7 @@ macro_rules! list {
             /// of all of them are walked by one `then` plan too.
             #[inline]
             fn __walk_in_arrays<'a, P, G>(
-                arrays: &mut dyn Iterator<Item = &'a [P]>,
+                arrays: &mut dyn FnMut() -> Option<&'a [P]>,
                 get: G,
                 walk: Walk<'_>,
                 sink: &mut Sink<'_, 'a>,
@@ -351,30 +359,46 @@ macro_rules! list {
                 P: 'a,
                 G: Fn(&'a P) -> Option<&'a Self>,
             {
-                if walk.spreads() {
-                    if let Some(then) = sink.then.take() {
-                        let mut inner = arrays
-                            .flat_map(<[P]>::iter)
-                            .filter_map(&get)
-                            .map(|v| v.as_slice());
-                        walk_arrays(&mut inner, then, sink);
-                        sink.then = Some(then);
-                        return;
-                    }
-                }
-                for items in arrays {
-                    for p in items {
+                // The parents flattened and their values taken (flat_map/filter_map by hand:
+                // adaptors behind a `dyn` compile several methods each); the rest, generic in
+                // `T` only, is compiled once per element type, not once per derived member.
+                let mut parents = [].iter();
+                let mut values = || loop {
+                    for p in &mut parents {
                         if let Some(v) = get(p) {
-                            v.__walk(walk, sink);
+                            return Some(v);
                         }
                     }
-                }
+                    parents = arrays()?.iter();
+                };
+                walk_vecs(&mut values, walk, sink);
             }
         }
     )*};
 }
 
 list!(Vec<T>);
+
+/// [`Searchable::__walk_in_arrays`] of `Vec<T>` once the parents' vectors come one by one:
+/// all their elements walked by one `then` plan ([`walk_arrays`]) when the walk spreads into
+/// them, each vector walked whole otherwise.
+fn walk_vecs<'a, T: Searchable + Sync + 'a>(
+    values: &mut dyn FnMut() -> Option<&'a Vec<T>>,
+    walk: Walk<'_>,
+    sink: &mut Sink<'_, 'a>,
+) {
+    if walk.spreads() {
+        if let Some(then) = sink.then.take() {
+            let mut arrays = || values().map(Vec::as_slice);
+            walk_arrays(&mut arrays, then, sink);
+            sink.then = Some(then);
+            return;
+        }
+    }
+    while let Some(v) = values() {
+        v.__walk(walk, sink);
+    }
+}
 
 impl<T: Searchable + Sync, const N: usize> SearchArray for [T; N] {
     fn len(&self) -> usize {

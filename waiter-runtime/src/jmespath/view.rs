@@ -203,13 +203,15 @@ pub trait Searchable {
     /// the same level of the same plan (the inner arrays of `items[].a.b[].c.d` once the plan
     /// is recorded): derived structs choose the member once for all the arrays, and the
     /// member's type its own once too ([`__walk_in_arrays`](Searchable::__walk_in_arrays)), so
-    /// that no dispatch is repeated per array. The arrays come through a `dyn Iterator`: one
-    /// type per element type, whatever produced them, which bounds the generic depth of
-    /// recursive types. Hidden plumbing (see `__walk`).
+    /// that no dispatch is repeated per array. The arrays come from a `dyn FnMut` (the next
+    /// array, or `None`): one type per element type, whatever produced them, which bounds the
+    /// generic depth of recursive types, and one small function per producer (a `dyn Iterator`
+    /// of iterator adaptors compiled five methods of each adaptor per member of every derived
+    /// struct, and doubled a derive-heavy crate's build time). Hidden plumbing (see `__walk`).
     #[doc(hidden)]
     #[inline]
     fn __walk_arrays<'a>(
-        arrays: &mut dyn Iterator<Item = &'a [Self]>,
+        arrays: &mut dyn FnMut() -> Option<&'a [Self]>,
         walk: Walk<'_>,
         sink: &mut Sink<'_, 'a>,
     ) where
@@ -224,7 +226,7 @@ pub trait Searchable {
     #[doc(hidden)]
     #[inline]
     fn __walk_in_arrays<'a, P, G>(
-        arrays: &mut dyn Iterator<Item = &'a [P]>,
+        arrays: &mut dyn FnMut() -> Option<&'a [P]>,
         get: G,
         walk: Walk<'_>,
         sink: &mut Sink<'_, 'a>,
@@ -233,7 +235,7 @@ pub trait Searchable {
         P: 'a,
         G: Fn(&'a P) -> Option<&'a Self>,
     {
-        for items in arrays {
+        while let Some(items) = arrays() {
             Self::__walk_in(items, &get, walk, sink);
         }
     }

@@ -50,10 +50,12 @@
 //!   its own once too (`Option` forwards `__walk_in`, `Vec` takes the `then` plan once for all its
 //!   arrays), so two levels cost no per-element dispatch; below that `__walk_in` walks element by
 //!   element, which bounds the generic depth (recursive types included).
-//!   `__walk_arrays(&mut dyn Iterator<Item = &[Self]>, ..)` and `__walk_in_arrays(.., get, ..)`
+//!   `__walk_arrays(&mut dyn FnMut() -> Option<&[Self]>, ..)` and `__walk_in_arrays(.., get, ..)`
 //!   do the same over many arrays at once (the inner arrays of a flattening projection), so
 //!   that the member choices are made once for all of them, not once per array; the arrays
-//!   come through a `dyn Iterator`, one type whatever produced them (recursive types again).
+//!   come from a `dyn FnMut`, one type whatever produced them (recursive types again), and
+//!   each producer is one small closure, not a chain of iterator adaptors (their methods,
+//!   compiled per member of every derived struct, doubled a derive-heavy crate's build).
 //! * [`SearchArray`]'s hidden `__walk_items(&mut Plan, &mut Sink)`: the one call a compiled
 //!   projection makes into an array of the data; [`SearchObject`]'s hidden
 //!   `__walk_member_items(name, ..)`, the one call into an object whose member is the array
@@ -382,19 +384,24 @@ pub(crate) fn walk_items<'a, T: Searchable>(items: &'a [T], plan: &mut Plan, s: 
 /// all of them rather than once per array.
 #[inline]
 pub(crate) fn walk_arrays<'a, T: Searchable + 'a>(
-    arrays: &mut dyn Iterator<Item = &'a [T]>,
+    arrays: &mut dyn FnMut() -> Option<&'a [T]>,
     plan: &mut Plan,
     s: &mut Sink<'_, 'a>,
 ) {
     while !plan.complete() {
-        let Some(items) = arrays.next() else {
+        let Some(items) = arrays() else {
             return;
         };
         walk_items(items, plan, s);
     }
     // Often the one array was the first: then there is nothing to choose a member for.
-    let mut arrays = arrays.peekable();
-    if arrays.peek().is_some() {
-        T::__walk_arrays(&mut arrays, Walk::start(plan), s);
-    }
+    let Some(next) = arrays() else {
+        return;
+    };
+    let mut next = Some(next);
+    let mut rest = || match next.take() {
+        Some(items) => Some(items),
+        None => arrays(),
+    };
+    T::__walk_arrays(&mut rest, Walk::start(plan), s);
 }

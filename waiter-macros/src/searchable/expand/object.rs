@@ -158,12 +158,12 @@ pub(super) fn object_impl(
             ),)
         } else {
             let w = walk_one(f, place);
-            quote!(#i => for #items in #arrays { for __el in #items { #w } },)
+            quote!(#i => while let ::core::option::Option::Some(#items) = #arrays() { for __el in #items { #w } },)
         }
     });
     let in_arrays_arms = plain.iter().enumerate().map(|(i, f)| {
         let w = walk_one(f, elem_access(f));
-        quote!(#i => for #items in #arrays {
+        quote!(#i => while let ::core::option::Option::Some(#items) = #arrays() {
             for __p in #items {
                 if let ::core::option::Option::Some(__el) = #get(__p) { #w }
             }
@@ -282,7 +282,7 @@ pub(super) fn object_impl(
         }
         #[inline]
         fn __walk_arrays<'__a>(
-            #arrays: &mut dyn ::core::iter::Iterator<Item = &'__a [Self]>,
+            #arrays: &mut dyn ::core::ops::FnMut() -> ::core::option::Option<&'__a [Self]>,
             #walk: #p::Walk<'_>,
             #sink: &mut #p::Sink<'_, '__a>,
         ) where
@@ -297,7 +297,7 @@ pub(super) fn object_impl(
                     }
                 }
                 ::core::option::Option::None => {
-                    for #items in #arrays {
+                    while let ::core::option::Option::Some(#items) = #arrays() {
                         for __el in #items {
                             Self::__searchable_walk_by_name(__el, #walk, #sink)
                         }
@@ -307,7 +307,7 @@ pub(super) fn object_impl(
         }
         #[inline]
         fn __walk_in_arrays<'__a, __P, __G>(
-            #arrays: &mut dyn ::core::iter::Iterator<Item = &'__a [__P]>,
+            #arrays: &mut dyn ::core::ops::FnMut() -> ::core::option::Option<&'__a [__P]>,
             #get: __G,
             #walk: #p::Walk<'_>,
             #sink: &mut #p::Sink<'_, '__a>,
@@ -325,7 +325,7 @@ pub(super) fn object_impl(
                     }
                 }
                 ::core::option::Option::None => {
-                    for #items in #arrays {
+                    while let ::core::option::Option::Some(#items) = #arrays() {
                         for __p in #items {
                             if let ::core::option::Option::Some(__el) = #get(__p) {
                                 Self::__searchable_walk_by_name(__el, #walk, #sink)
