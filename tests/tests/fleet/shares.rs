@@ -12,17 +12,17 @@ use crate::support::{Capacity, Member, Throttled, near, within};
 
 const SECOND: Duration = Duration::from_secs(1);
 
-/// The rate of `member`'s successes over `secs` seconds from now.
+/// The rate at which each member's limiter let its requests go over `secs` seconds from now
+/// (successes and throttles: what a share bounds; which of them the shared service throttled
+/// is the service's draw, not the member's share).
 fn rate_of(members: &[&Member], secs: f64) -> Vec<f64> {
-    let before: Vec<u64> = members
-        .iter()
-        .map(|m| m.ok.load(Ordering::Relaxed))
-        .collect();
+    let sent = |m: &Member| m.ok.load(Ordering::Relaxed) + m.failed.load(Ordering::Relaxed);
+    let before: Vec<u64> = members.iter().map(|m| sent(m)).collect();
     std::thread::sleep(Duration::from_secs_f64(secs));
     members
         .iter()
         .zip(before)
-        .map(|(m, b)| (m.ok.load(Ordering::Relaxed) - b) as f64 / secs)
+        .map(|(m, b)| (sent(m) - b) as f64 / secs)
         .collect()
 }
 
