@@ -7,6 +7,7 @@
 mod support;
 
 mod faults;
+mod metrics;
 mod processes;
 mod security;
 mod shares;
