@@ -1,7 +1,7 @@
 //! The cost of a token from `FleetRateLimiter` (a member holding a lease, its share far above
 //! what the calls take) against `ClientRateLimiter`'s (on, plenty of tokens), through the
-//! `RateLimiter` hook the retrier calls, with 1000 tasks on 1 and 2 threads; and a whole
-//! retrier call with each. No Redis round trip is on the request path: the member's
+//! `RateLimiter` hook the retrier calls (a token and its response's report), with 1000 tasks
+//! on 1 and 2 threads; and a whole retrier call with each. No Redis round trip is on the request path: the member's
 //! background thread talks to the `redis-server` the bench starts.
 //!
 //! ```text
@@ -37,8 +37,10 @@ fn runtime(threads: usize) -> tokio::runtime::Runtime {
     builder.enable_time().build().unwrap()
 }
 
-/// A member of a fleet whose rate is 1e8 requests/s, holding its lease.
-fn leased_member(redis: &RedisServer) -> FleetRateLimiter {
+/// Sets the fleet steady at 1e8 requests/s since its last cut (at Redis's time now, less K),
+/// its measured sending rate 1e8 too: the fleet's rate follows what it sends (at most twice
+/// the smoothed measure), which idles down to the floor while the other rows run.
+fn steady(redis: &RedisServer) {
     let cli = |args: &[&str]| {
         let out = std::process::Command::new("redis-cli")
             .args(["-p", &redis.port().to_string()])
@@ -49,7 +51,6 @@ fn leased_member(redis: &RedisServer) -> FleetRateLimiter {
     };
     let now = cli(&["TIME"]);
     let secs = now.split_whitespace().next().expect("TIME");
-    // A fleet steady at 1e8 requests/s since its last cut (at Redis's time now, less K).
     cli(&[
         "HSET",
         "waiter:{bench}:state",
@@ -59,12 +60,19 @@ fn leased_member(redis: &RedisServer) -> FleetRateLimiter {
         "1e8",
         "tcut",
         secs,
-        "epoch",
-        "1",
+        "measured",
+        "1e8",
+        "win_start",
+        secs,
+        "win_count",
+        "0",
     ]);
-    let member = FleetRateLimiter::new(&redis.url(), "bench").unwrap();
+}
+
+/// Waits until `member` holds a lease at a share over 1e7 requests/s.
+fn leased(member: &FleetRateLimiter) {
     let start = Instant::now();
-    while member.status().share.is_none() {
+    while !member.status().share.is_some_and(|share| share > 1e7) {
         assert!(
             start.elapsed() < Duration::from_secs(10),
             "no lease: {:?}",
@@ -72,6 +80,13 @@ fn leased_member(redis: &RedisServer) -> FleetRateLimiter {
         );
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// A member of a fleet whose rate is 1e8 requests/s, holding its lease.
+fn leased_member(redis: &RedisServer) -> FleetRateLimiter {
+    steady(redis);
+    let member = FleetRateLimiter::new(&redis.url(), "bench").unwrap();
+    leased(&member);
     member
 }
 
@@ -85,6 +100,10 @@ impl Client {
         match self {
             Client::Token(limiter) => {
                 limiter.acquire_for(0).await;
+                // Each token's response reported too: a member's share follows what the fleet
+                // reports sending (at most twice it), so tokens without responses shrink it
+                // until tokens wait, which no client does.
+                limiter.on_response(false);
                 Ok(black_box(i))
             }
             Client::Call(retrier) => retrier.run(|| async { Ok(black_box(i)) }).await,
@@ -136,9 +155,15 @@ fn bench(c: &mut Criterion) {
         let rt = runtime(threads);
         let mut group = c.benchmark_group(format!("fleet_token/{threads}_thread"));
         for (name, client) in &clients {
+            if name.starts_with("fleet") {
+                // Steady again: the client rows before left the member idle.
+                steady(&redis);
+                leased(&member);
+            }
             group.bench_function(BenchmarkId::from_parameter(name), |b| {
                 b.iter_custom(|iters| measure(&rt, client, iters))
             });
+            eprintln!("{name}: {:?}", member.status());
         }
         group.finish();
     }
