@@ -20,33 +20,17 @@
 
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use waiter_benches::tasks::{Call, measure, runtime};
 use waiter_runtime::ProvideErrorMetadata;
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, RateLimiterState};
 use waiter_runtime::retry::{Retrier, RetryConfig};
 
-const TASKS: u64 = 1000;
-
 #[derive(Debug, ProvideErrorMetadata)]
 #[error_metadata(code = "ThrottlingException", status = 400)]
 struct Throttled;
-
-fn runtime(threads: usize) -> tokio::runtime::Runtime {
-    if threads == 1 {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build()
-            .unwrap()
-    } else {
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(threads)
-            .enable_time()
-            .build()
-            .unwrap()
-    }
-}
 
 #[derive(Clone, Copy)]
 enum Setup {
@@ -81,7 +65,7 @@ impl Client {
         }
     }
 
-    async fn call(&self, i: u64) -> Result<u64, Throttled> {
+    async fn request(&self, i: u64) -> Result<u64, Throttled> {
         match self {
             Client::Retrier(retrier) => retrier.run(|| async { Ok(black_box(i)) }).await,
             Client::Limiter(limiter) => {
@@ -100,28 +84,10 @@ impl Client {
     }
 }
 
-/// Runs `iters` calls spread over 1000 tasks; returns the time they took.
-fn measure(rt: &tokio::runtime::Runtime, setup: Setup, iters: u64) -> Duration {
-    let per_task = iters.div_ceil(TASKS);
-    let client = Arc::new(Client::new(setup));
-    let elapsed = rt.block_on(async move {
-        let start = Instant::now();
-        let tasks: Vec<_> = (0..TASKS)
-            .map(|_| {
-                let client = client.clone();
-                tokio::spawn(async move {
-                    for i in 0..per_task {
-                        black_box(client.call(i).await).ok();
-                    }
-                })
-            })
-            .collect();
-        for task in tasks {
-            task.await.unwrap();
-        }
-        start.elapsed()
-    });
-    elapsed.mul_f64(iters as f64 / (per_task * TASKS) as f64)
+impl Call for Client {
+    async fn call(&self, i: u64) {
+        black_box(self.request(i).await).ok();
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -137,7 +103,7 @@ fn bench(c: &mut Criterion) {
             ("clock_read_std", Setup::ClockReadStd),
         ] {
             group.bench_function(BenchmarkId::from_parameter(name), |b| {
-                b.iter_custom(|iters| measure(&rt, setup, iters))
+                b.iter_custom(|iters| measure(&rt, &Arc::new(Client::new(setup)), iters))
             });
         }
         group.finish();

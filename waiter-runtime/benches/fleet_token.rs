@@ -15,27 +15,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use waiter_benches::tasks::{Call, measure, runtime};
 use waiter_runtime::ProvideErrorMetadata;
 use waiter_runtime::retry::adaptive::{ClientRateLimiter, FleetRateLimiter, RateLimiterState};
 use waiter_runtime::retry::{RateLimiter, Retrier, RetryConfig};
 use waiter_tests::redis_server::RedisServer;
 
-const TASKS: u64 = 1000;
-
 #[derive(Debug, ProvideErrorMetadata)]
 #[error_metadata(code = "ThrottlingException", status = 400)]
 struct Throttled;
-
-fn runtime(threads: usize) -> tokio::runtime::Runtime {
-    let mut builder = if threads == 1 {
-        tokio::runtime::Builder::new_current_thread()
-    } else {
-        let mut builder = tokio::runtime::Builder::new_multi_thread();
-        builder.worker_threads(threads);
-        builder
-    };
-    builder.enable_time().build().unwrap()
-}
 
 /// Sets the fleet steady at 1e8 requests/s since its last cut (at Redis's time now, less K),
 /// its measured sending rate 1e8 too: the fleet's rate follows what it sends (at most twice
@@ -96,7 +84,7 @@ enum Client {
 }
 
 impl Client {
-    async fn call(&self, i: u64) -> Result<u64, Throttled> {
+    async fn request(&self, i: u64) -> Result<u64, Throttled> {
         match self {
             Client::Token(limiter) => {
                 limiter.acquire_for(0).await;
@@ -111,28 +99,10 @@ impl Client {
     }
 }
 
-/// Runs `iters` calls spread over 1000 tasks; returns the time they took.
-fn measure(rt: &tokio::runtime::Runtime, client: &Arc<Client>, iters: u64) -> Duration {
-    let per_task = iters.div_ceil(TASKS);
-    let client = Arc::clone(client);
-    let elapsed = rt.block_on(async move {
-        let start = Instant::now();
-        let tasks: Vec<_> = (0..TASKS)
-            .map(|_| {
-                let client = client.clone();
-                tokio::spawn(async move {
-                    for i in 0..per_task {
-                        black_box(client.call(i).await).ok();
-                    }
-                })
-            })
-            .collect();
-        for task in tasks {
-            task.await.unwrap();
-        }
-        start.elapsed()
-    });
-    elapsed.mul_f64(iters as f64 / (per_task * TASKS) as f64)
+impl Call for Client {
+    async fn call(&self, i: u64) {
+        black_box(self.request(i).await).ok();
+    }
 }
 
 fn bench(c: &mut Criterion) {

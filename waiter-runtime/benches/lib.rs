@@ -1,5 +1,5 @@
 //! `waiter-benches`: the fixtures the benches share ([`thing`] for the waiters', [`retry`] for
-//! the retriers'), no other code. The package holds waiter-runtime's criterion benchmarks
+//! the retriers', [`tasks`] for the limiters shared by many callers), no other code. The package holds waiter-runtime's criterion benchmarks
 //! (`cargo bench -p waiter-benches --bench NAME`) and the adaptive-retry simulation
 //! (`cargo run --release -p waiter-benches --example adaptive_simulation`), so that their
 //! dependencies (criterion, plotters, the baselines) are not dev-dependencies of the published
@@ -90,5 +90,60 @@ pub mod retry {
             }
             start.elapsed()
         })
+    }
+}
+
+pub mod tasks {
+    //! Calls spread over 1000 tokio tasks: the benches of a rate limiter shared by many
+    //! callers (`adaptive_acquire`, `fleet_token`).
+
+    use std::future::Future;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    /// How many tasks share the calls.
+    pub const TASKS: u64 = 1000;
+
+    /// A client whose calls the tasks make.
+    pub trait Call: Send + Sync + 'static {
+        /// The `i`th call of a task.
+        fn call(&self, i: u64) -> impl Future<Output = ()> + Send + '_;
+    }
+
+    /// A runtime of `threads` worker threads (1: a current-thread runtime), with its timer.
+    pub fn runtime(threads: usize) -> tokio::runtime::Runtime {
+        let mut builder = if threads == 1 {
+            tokio::runtime::Builder::new_current_thread()
+        } else {
+            let mut builder = tokio::runtime::Builder::new_multi_thread();
+            builder.worker_threads(threads);
+            builder
+        };
+        builder.enable_time().build().unwrap()
+    }
+
+    /// Runs `iters` calls of `client` spread over [`TASKS`] tasks on `rt`; returns the time
+    /// they took (scaled to `iters` where the tasks made a few more).
+    pub fn measure<C: Call>(rt: &tokio::runtime::Runtime, client: &Arc<C>, iters: u64) -> Duration {
+        let per_task = iters.div_ceil(TASKS);
+        let client = Arc::clone(client);
+        let elapsed = rt.block_on(async move {
+            let start = Instant::now();
+            let tasks: Vec<_> = (0..TASKS)
+                .map(|_| {
+                    let client = client.clone();
+                    tokio::spawn(async move {
+                        for i in 0..per_task {
+                            client.call(i).await;
+                        }
+                    })
+                })
+                .collect();
+            for task in tasks {
+                task.await.unwrap();
+            }
+            start.elapsed()
+        });
+        elapsed.mul_f64(iters as f64 / (per_task * TASKS) as f64)
     }
 }
