@@ -6,7 +6,8 @@
 --       "as much as it gets").
 -- ARGV: 1 op ("sync" or "leave"), 2 member id, 3 the epoch the member's fresh throttles were
 --       sent in, 4 responses, 5 throttles, 6 fresh throttles (sent in epoch ARGV[3]) since its
---       last round, 7 its demand, 8 a hint (the fleet rate it last knew, 0 if none), then the
+--       last round, 7 its demand, 8 a hint (the highest fleet rate it knew over its last 5 to
+--       10 s, 0 if none), then the
 --       constants: 9 beta, 10 CUBIC's C (relative: per s^3, as a share of the rate before the
 --       last cut), 11 heartbeat expiry (s), 12 recovery period (s),
 --       13 key expiry (ms), 14 measuring window (s), 15 smoothing, 16 cap (x the measured

@@ -76,8 +76,8 @@ pub(super) struct Report {
     pub(super) fresh: u64,
     /// The rate it asks for, requests/s; `None`: as much as it gets (its callers waited).
     pub(super) demand: Option<f64>,
-    /// The fleet's rate it last knew (0: none) and its members then, for a state lost with
-    /// Redis's data.
+    /// The highest fleet rate it knew over its last 5 to 10 s (0: none) and its members at
+    /// the last round, for a state lost with Redis's data.
     pub(super) hint: f64,
     pub(super) hint_members: u64,
 }

@@ -22,6 +22,8 @@ pub(super) const LEASE: Duration = Duration::from_secs(2);
 pub(super) const TIMEOUT: Duration = Duration::from_millis(300);
 /// The least demand a member announces, requests/s (a member that sent nothing yet).
 const MIN_DEMAND: f64 = 2.0;
+/// The hint is the highest fleet rate answered over the last one to two spans this long.
+const HINT_SPAN: Duration = Duration::from_secs(5);
 
 /// Where the member stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,8 +54,9 @@ pub(super) struct Syncer {
     last_delivered: Instant,
     lease_until: Option<Instant>,
     stand: Stand,
-    /// The fleet's rate from the last answered round (0: none).
-    hint: f64,
+    /// The highest fleet rate of the last answered rounds (0: none): what the fleet's state
+    /// is made again from if Redis loses it ([`RecentPeak`]).
+    hint: RecentPeak,
     /// The members at the last answered round.
     hint_members: u64,
     /// The last epoch known.
@@ -96,7 +99,7 @@ impl Syncer {
             last_delivered: Instant::now(),
             lease_until: None,
             stand: Stand::Starting,
-            hint: 0.0,
+            hint: RecentPeak::default(),
             hint_members: 0,
             epoch: 0,
         }
@@ -149,7 +152,7 @@ impl Syncer {
             throttles: self.pending.throttles,
             fresh: self.shared.take_fresh(),
             demand: self.demand(started),
-            hint: self.hint,
+            hint: self.hint.get(),
             hint_members: self.hint_members,
         };
         match self.call(&report) {
@@ -245,7 +248,7 @@ impl Syncer {
     fn apply(&mut self, reply: Reply, sent: Instant) {
         self.lease_until = Some(sent + LEASE);
         if let Some(rate) = reply.rate {
-            self.hint = rate;
+            self.hint.record(rate, sent);
             self.hint_members = reply.members;
         }
         self.local.pin(
@@ -342,5 +345,67 @@ impl Syncer {
             fallbacks = status.fallbacks;
         });
         fallbacks
+    }
+}
+
+/// The highest of the fleet rates answered over the last 5 to 10 s (two spans of
+/// [`HINT_SPAN`]). The rate answered last may be just after a cut, at `beta` of the fleet's
+/// estimate of the capacity: a fleet made again from it (Redis restarted empty) starts that
+/// far under the capacity and crosses it late, where CUBIC's curve is steep, and overshoots
+/// (3 to 4 % throttled for seconds after Redis's return, measured). The highest of the last
+/// seconds is near the estimate itself.
+#[derive(Debug, Default)]
+struct RecentPeak {
+    /// The highest rate of the span in progress, and of the one before it.
+    current: f64,
+    previous: f64,
+    /// When the span in progress began (`None`: no rate yet).
+    since: Option<Instant>,
+}
+
+impl RecentPeak {
+    /// A fleet rate answered at `at`.
+    fn record(&mut self, rate: f64, at: Instant) {
+        match self.since.map(|since| at.saturating_duration_since(since)) {
+            Some(age) if age < HINT_SPAN => self.current = self.current.max(rate),
+            age => {
+                // The span in progress ends; the one before is kept only if it just ended.
+                self.previous = match age {
+                    Some(age) if age < 2 * HINT_SPAN => self.current,
+                    _ => 0.0,
+                };
+                self.current = rate;
+                self.since = Some(at);
+            }
+        }
+    }
+
+    /// The highest rate of the last one to two spans (0: none).
+    fn get(&self) -> f64 {
+        self.current.max(self.previous)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hint_is_the_highest_rate_of_the_last_5_to_10_s() {
+        let start = Instant::now();
+        let at = |secs: f64| start + Duration::from_secs_f64(secs);
+        let mut peak = RecentPeak::default();
+        assert_eq!(peak.get(), 0.0);
+        peak.record(500.0, at(0.0));
+        peak.record(450.0, at(0.2)); // just after a cut
+        assert_eq!(peak.get(), 500.0);
+        peak.record(460.0, at(5.0)); // a new span: the last one's peak kept
+        assert_eq!(peak.get(), 500.0);
+        peak.record(470.0, at(9.8));
+        assert_eq!(peak.get(), 500.0);
+        peak.record(480.0, at(10.0)); // the first span is over
+        assert_eq!(peak.get(), 480.0);
+        peak.record(300.0, at(30.0)); // after a silence: the old peaks are stale
+        assert_eq!(peak.get(), 300.0);
     }
 }
