@@ -52,14 +52,19 @@ fn members_of_equal_demand_share_the_rate_evenly() {
         let (a, t) = service.counts();
         (a - admitted, t - throttled)
     };
-    let shares: Vec<f64> = members.iter().map(Member::share).collect();
-    assert!(
-        shares.iter().all(|&s| near(s, shares[0], 0.1)),
-        "shares {shares:?}"
-    );
     assert!(
         rates.iter().all(|&r| near(r, rates[0], 0.2)),
         "rates {rates:?}"
+    );
+    // Each share is its member's at its last round, on a phase of its own: between two
+    // rounds the fleet's rate moves (CUBIC's climb, a cut), and a member whose callers did
+    // not wait twice in a round announces what it sent as its demand. Equal at one moment,
+    // within 3 s (the rates above are the split over 4 s).
+    within(
+        3 * SECOND,
+        "the shares within 10 % of each other",
+        || members.iter().map(Member::share).collect::<Vec<_>>(),
+        |shares| shares.iter().all(|&s| near(s, shares[0], 0.1)),
     );
     let used = admitted as f64 / (200.0 * 4.0);
     let throttled_share = throttled as f64 / (admitted + throttled) as f64;
@@ -108,9 +113,14 @@ fn a_member_asking_less_than_its_share_gets_all_it_asks() {
         rates[0]
     );
     assert!(small.share() >= 20.0, "its share {}", small.share());
-    let (a, b) = (big[0].share(), big[1].share());
-    assert!(near(a, b, 0.1), "the others' shares {a} and {b}");
-    assert!(a > small.share(), "{a} against {}", small.share());
+    // The two others' shares equal at one moment (each is its member's at its last round),
+    // and above the small one's.
+    within(
+        3 * SECOND,
+        "the others' shares within 10 % of each other, above the small one's",
+        || (big[0].share(), big[1].share(), small.share()),
+        |&(a, b, small)| near(a, b, 0.1) && a > small,
+    );
     assert!(near(rates[1], rates[2], 0.2), "rates {rates:?}");
 }
 
