@@ -296,44 +296,36 @@ impl Syncer {
     fn failed(&mut self, error: String, now: Instant) {
         let expired = self.lease_until.is_none_or(|until| now >= until);
         let (fleet, server, member) = (&self.shared.fleet, &self.shared.server, &self.shared.id);
-        match self.stand {
+        let change = match self.stand {
             Stand::Leased if expired => {
-                self.stand = Stand::Local;
                 // The local controller from the last share, each member at its own point of
                 // the climb back to it.
                 self.local.release(crate::retry::backoff::random());
                 self.shared.mark.0.store(0, Ordering::Release);
-                self.shared.set_status(|status| status.leased = false);
-                let fallbacks = self.fallback();
-                tracing::warn!(
+                "lease expired without an answer from Redis: running the local controller from the last share until Redis answers"
+            }
+            Stand::Starting => "Redis does not answer: running the local controller until it does",
+            _ => {
+                tracing::debug!(
                     fleet = fleet.as_str(),
-                    server = server.as_str(),
                     member = member.as_str(),
                     error = error.as_str(),
-                    fallbacks,
-                    "fleet rate limiter: lease expired without an answer from Redis: running the local controller from the last share until Redis answers"
+                    "fleet rate limiter: a round without an answer"
                 );
+                return;
             }
-            Stand::Starting => {
-                self.stand = Stand::Local;
-                self.shared.set_status(|status| status.leased = false);
-                let fallbacks = self.fallback();
-                tracing::warn!(
-                    fleet = fleet.as_str(),
-                    server = server.as_str(),
-                    member = member.as_str(),
-                    error = error.as_str(),
-                    fallbacks,
-                    "fleet rate limiter: Redis does not answer: running the local controller until it does"
-                );
-            }
-            _ => tracing::debug!(
-                fleet = fleet.as_str(),
-                member = member.as_str(),
-                error = error.as_str(),
-                "fleet rate limiter: a round without an answer"
-            ),
-        }
+        };
+        self.stand = Stand::Local;
+        self.shared.set_status(|status| status.leased = false);
+        let fallbacks = self.fallback();
+        tracing::warn!(
+            fleet = fleet.as_str(),
+            server = server.as_str(),
+            member = member.as_str(),
+            error = error.as_str(),
+            fallbacks,
+            "fleet rate limiter: {change}"
+        );
     }
 
     /// Counts a fallback to the local controller; returns how many so far.
