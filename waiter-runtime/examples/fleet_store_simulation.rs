@@ -2,36 +2,47 @@
 //! `FleetRateLimiter` runs in Redis (`waiter-runtime/src/retry/adaptive/fleet/controller.lua`),
 //! run here by a Lua 5.1 interpreter (mlua, Redis's Lua version) over an in-memory model of
 //! the Redis commands it calls, with a store `--latency` away (0.2, 1 or 5 ms each way and
-//! back), on tokio's paused clock; and members modelled after `FleetRateLimiter`'s (a round
-//! every 200 ms, sooner after a fresh throttle but never within 100 ms; each request marked
-//! with the fleet's epoch; a member whose callers waited for tokens asks for as much as it
-//! gets, another for what it sent and a quarter more), each pacing its callers with a token
-//! bucket of 50 ms at its share. The service is the fleet simulation's: a token bucket (a
-//! tenth of a second's worth at once) answering after 40 to 50 ms.
+//! back), on tokio's paused clock; and members modelled after `FleetRateLimiter`'s:
+//! * a round every 200 ms, sooner after a fresh throttle but never within 100 ms; each
+//!   request marked with the fleet's epoch;
+//! * the demand read from the last second's rounds: as much as it gets when its callers
+//!   waited for tokens, else what they sent and a quarter more;
+//! * its callers paced by a token bucket of 50 ms at its share, set as `ClientRateLimiter`'s
+//!   `pin` sets it (the tokens until then counted at the old rate; the callers in line woken);
+//! * each caller calling through a retrier as the real runs' do (3 attempts, a throttle
+//!   retried after a full-jitter backoff of 1 s, then 2 s).
+//!
+//! The service is the fleet simulation's: a token bucket (a tenth of a second's worth at
+//! once) answering after 40 to 50 ms.
 //!
 //! It gives what cannot be run on one machine: 1,000 members, each one caller, against 5,000
 //! requests/s, for 60 simulated seconds, at each store latency; with 10 and 100 members (100
-//! callers in all against 500 requests/s, the real runs' setting) for comparison. Per row: the share of requests throttled, the capacity used (successes over
-//! the capacity offered, from 5 s in), Jain's index of the members' successes, the members'
-//! rate min / max, the rounds per member per second, and the seconds to settle after the
-//! capacity halves at 30 s (5 s running at most 1.25 x and at least 0.8 x the new capacity).
+//! callers in all against 500 requests/s, the real runs' setting) for comparison. Per row:
+//! the share of requests throttled and the capacity used (successes over the capacity
+//! offered) from 5 s in to the halving at 30 s (equal demand), and from 3 s after it to the
+//! end; Jain's index of the members' successes, the members' rate min / max, the rounds per
+//! member per second, and the seconds to settle after the capacity halves (5 s running at
+//! most 1.25 x and at least 0.8 x the new capacity). `FLEET_SIM_SERIES=1` prints each second
+//! (sent, admitted, throttled; the fleet's rate, epoch and members at its last round; the
+//! members' shares summed and the callers in a backoff).
 //!
 //! ```text
 //! cargo run --release -p waiter-benches --example fleet_store_simulation [-- --members 1000 --latency-ms 1]
 //! ```
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 use std::time::Duration;
 
 use mlua::{Lua, Value as LuaValue};
+use tokio::sync::Notify;
 use tokio::time::{Instant, sleep, sleep_until};
 
 #[allow(dead_code)] // its chart and fill rates are the other simulations'
 mod simulation;
 
-use simulation::Service;
+use simulation::{Service, draw};
 
 /// The script, the same file `FleetRateLimiter` sends to Redis.
 const SCRIPT: &str = include_str!("../src/retry/adaptive/fleet/controller.lua");
@@ -47,9 +58,16 @@ const RUN: u64 = 60;
 const DROP_AT: u64 = 30;
 /// Seconds left out of the figures (the cold start).
 const WARM_UP: usize = 5;
+/// After the halving, the figures start this many seconds in (the issue's 3 s to settle).
+const SETTLE: u64 = 3;
 /// A round every this long, or after a fresh throttle not within `MIN_GAP` of the last.
 const INTERVAL: Duration = Duration::from_millis(200);
 const MIN_GAP: Duration = Duration::from_millis(100);
+/// A member's demand is read from its callers' last second.
+const DEMAND_SPAN: Duration = Duration::from_secs(1);
+/// The retrier's: 3 attempts, a throttle retried after `rand[0, 1) x 1 s x 2^(attempt - 1)`.
+const ATTEMPTS: u32 = 3;
+const THROTTLE_BASE: Duration = Duration::from_secs(1);
 
 // ---------------------------------------------------------------------------------------------
 // Redis, as far as the script needs it
@@ -317,6 +335,13 @@ struct Member {
     ok: u64,
     /// A round is on its way (the store's latency).
     in_round: bool,
+    /// The responses and waits since the last round, and those of the rounds of the last
+    /// second (when each was taken), from which the demand is read; `since`: the start of
+    /// the first round kept.
+    new_responses: u64,
+    new_waited: u64,
+    recent: VecDeque<(Instant, u64, u64)>,
+    since: Instant,
 }
 
 impl Member {
@@ -335,12 +360,48 @@ impl Member {
         }
     }
 
+    /// Sets the pacing rate at `now`, as `ClientRateLimiter`'s `pin` does: the tokens accrued
+    /// until `now` counted at the old rate first (members' phases in their periods kept when
+    /// the rate changes), a bucket turned on holding a phase of its own.
+    fn pin(&mut self, now: Instant, rate: Option<f64>, member: usize) {
+        match (self.rate, rate) {
+            (Some(old), _) => {
+                let cap = (old * 0.05).max(1.0);
+                self.tokens = (self.tokens + (now - self.refilled).as_secs_f64() * old).min(cap);
+            }
+            (None, Some(_)) => self.tokens = draw(member as u64 ^ 0xB0C4),
+            (None, None) => {}
+        }
+        self.refilled = now;
+        self.rate = rate;
+        if let Some(rate) = rate {
+            self.tokens = self.tokens.min((rate * 0.05).max(1.0));
+        }
+    }
+
+    /// Takes the counts since the last round into the last second's.
+    fn take_round(&mut self, now: Instant) {
+        let taken = (now, self.new_responses, self.new_waited);
+        self.recent.push_back(taken);
+        (self.new_responses, self.new_waited) = (0, 0);
+        while let Some(&(first, _, _)) = self.recent.front() {
+            if now - first <= DEMAND_SPAN {
+                break;
+            }
+            self.since = first;
+            self.recent.pop_front();
+        }
+    }
+
+    /// `FleetRateLimiter`'s demand (`RecentCounts::demand` in `fleet/sync.rs`), over the last second.
     fn demand(&self, now: Instant) -> f64 {
-        if self.waited >= 2 && self.waited * 2 >= self.responses {
+        let responses: u64 = self.recent.iter().map(|r| r.1).sum();
+        let waited: u64 = self.recent.iter().map(|r| r.2).sum();
+        if waited >= 2 && waited * 2 >= responses {
             return -1.0;
         }
-        let secs = (now - self.last_delivered).as_secs_f64().max(0.05);
-        (self.responses as f64 / secs * 1.25).max(2.0)
+        let secs = (now - self.since).as_secs_f64().max(0.05);
+        (responses as f64 / secs * 1.25).max(2.0)
     }
 
     fn argv(&self, now: Instant) -> Vec<String> {
@@ -374,8 +435,10 @@ impl Member {
 struct Row {
     members: usize,
     latency_ms: f64,
-    throttled: f64,
-    used: f64,
+    /// Throttled share and capacity used from `WARM_UP` to the halving, then from
+    /// `SETTLE` s after it to the end.
+    before: (f64, f64),
+    after: (f64, f64),
     jain: f64,
     spread: (f64, f64),
     rounds: f64,
@@ -415,15 +478,41 @@ async fn simulate(members: usize, latency: Duration) -> Row {
                 hint: 0.0,
                 ok: 0,
                 in_round: false,
+                new_responses: 0,
+                new_waited: 0,
+                recent: VecDeque::new(),
+                since: start,
             }))
         })
         .collect();
+    // The members' shares summed, and the callers in a backoff, sampled each second.
+    let sampled = Rc::new(RefCell::new(vec![(0.0, 0u64); RUN as usize + 1]));
+    let backing_off = Rc::new(std::cell::Cell::new(0u64));
+    let wakes: Vec<Rc<Notify>> = (0..members).map(|_| Rc::new(Notify::new())).collect();
     let local = tokio::task::LocalSet::new();
+    {
+        let (fleet, sampled, backing_off) = (fleet.clone(), sampled.clone(), backing_off.clone());
+        local.spawn_local(async move {
+            for second in 1..=RUN {
+                sleep_until(start + Duration::from_secs(second) - Duration::from_millis(1)).await;
+                let shares: f64 = fleet.iter().filter_map(|m| m.borrow().rate).sum();
+                sampled.borrow_mut()[second as usize - 1] = (shares, backing_off.get());
+            }
+        });
+    }
     let rounds = Rc::new(RefCell::new(0u64));
+    // The fleet's rate, epoch and members at each second's last round, for the series.
+    let trace = Rc::new(RefCell::new(vec![(0.0, 0, 0); RUN as usize + 1]));
     // The members' rounds: each on its own phase.
     for (i, member) in fleet.iter().enumerate() {
-        let (member, store, keys, rounds) =
-            (member.clone(), store.clone(), keys.clone(), rounds.clone());
+        let (member, store, keys, rounds, notify) = (
+            member.clone(),
+            store.clone(),
+            keys.clone(),
+            rounds.clone(),
+            wakes[i].clone(),
+        );
+        let trace = trace.clone();
         let phase = INTERVAL.mul_f64(i as f64 / members as f64);
         local.spawn_local(async move {
             sleep(phase).await;
@@ -433,6 +522,7 @@ async fn simulate(members: usize, latency: Duration) -> Row {
                     let mut m = member.borrow_mut();
                     m.last_round = now;
                     m.in_round = true;
+                    m.take_round(now);
                     m.argv(now)
                 };
                 // Out to the store, executed there, back.
@@ -440,6 +530,12 @@ async fn simulate(members: usize, latency: Duration) -> Row {
                 let redis_now = epoch_zero + (Instant::now() - start).as_secs_f64();
                 let answer = store.round(redis_now, &keys, &argv);
                 *rounds.borrow_mut() += 1;
+                if let Ok(a) = &answer {
+                    let second = (Instant::now() - start).as_secs() as usize;
+                    if let Some(at) = trace.borrow_mut().get_mut(second) {
+                        *at = (a.rate.unwrap_or(-1.0), a.epoch, a.members);
+                    }
+                }
                 sleep(latency / 2).await;
                 {
                     let mut m = member.borrow_mut();
@@ -453,7 +549,9 @@ async fn simulate(members: usize, latency: Duration) -> Row {
                             m.fresh = 0;
                         }
                         m.epoch = a.epoch;
-                        m.rate = a.share.map(|s| s.max(0.5));
+                        m.pin(Instant::now(), a.share.map(|s| s.max(0.5)), i);
+                        // The limiter wakes its callers in line: a token may come sooner.
+                        notify.notify_waiters();
                         if let Some(r) = a.rate {
                             m.hint = r;
                         }
@@ -472,11 +570,18 @@ async fn simulate(members: usize, latency: Duration) -> Row {
             }
         });
     }
-    // The callers: 100 in all (the real runs'), or one per member for more than 100 members.
+    // The callers: 100 in all (the real runs'), or one per member for more than 100 members,
+    // each calling through a retrier: a throttled attempt retried after a backoff.
     let callers = (100 / members).max(1);
-    for member in fleet.iter().flat_map(|m| std::iter::repeat_n(m, callers)) {
-        let (member, service) = (member.clone(), service.clone());
+    for (caller, i) in (0..members)
+        .flat_map(|i| std::iter::repeat_n(i, callers))
+        .enumerate()
+    {
+        let (member, service, wake) = (fleet[i].clone(), service.clone(), wakes[i].clone());
+        let backing_off = backing_off.clone();
         local.spawn_local(async move {
+            let mut attempt = 1;
+            let mut draws = (caller as u64) << 32;
             while Instant::now() < end {
                 // A token first: an attempt that waits for it counts as waited, once.
                 let mut counted = false;
@@ -486,25 +591,52 @@ async fn simulate(members: usize, latency: Duration) -> Row {
                         Ok(()) => break,
                         Err(wait) => {
                             if !counted {
-                                member.borrow_mut().waited += 1;
+                                let mut m = member.borrow_mut();
+                                m.waited += 1;
+                                m.new_waited += 1;
                                 counted = true;
                             }
-                            sleep(wait).await;
+                            tokio::select! {
+                                () = sleep(wait) => {}
+                                () = wake.notified() => {}
+                            }
                         }
                     }
                 }
                 let epoch = member.borrow().epoch;
                 let out = service.send().await;
-                let mut m = member.borrow_mut();
-                m.responses += 1;
-                match out {
-                    Ok(()) => m.ok += 1,
-                    Err(_) => {
-                        m.throttles += 1;
-                        if epoch == m.epoch {
-                            m.fresh += 1;
+                let backoff = {
+                    let mut m = member.borrow_mut();
+                    m.responses += 1;
+                    m.new_responses += 1;
+                    match out {
+                        Ok(()) => {
+                            m.ok += 1;
+                            attempt = 1;
+                            None
+                        }
+                        Err(_) => {
+                            m.throttles += 1;
+                            if epoch == m.epoch {
+                                m.fresh += 1;
+                            }
+                            if attempt < ATTEMPTS {
+                                draws += 1;
+                                let ceiling = THROTTLE_BASE * 2u32.pow(attempt - 1);
+                                attempt += 1;
+                                Some(ceiling.mul_f64(draw(draws)))
+                            } else {
+                                // The call fails; the caller makes its next one.
+                                attempt = 1;
+                                None
+                            }
                         }
                     }
+                };
+                if let Some(backoff) = backoff {
+                    backing_off.set(backing_off.get() + 1);
+                    sleep(backoff).await;
+                    backing_off.set(backing_off.get() - 1);
                 }
             }
         });
@@ -514,18 +646,27 @@ async fn simulate(members: usize, latency: Duration) -> Row {
         .await;
     let bins = service.bins(RUN);
     if std::env::var_os("FLEET_SIM_SERIES").is_some() {
-        for (second, b) in bins.iter().enumerate() {
+        let sampled = sampled.borrow();
+        for (second, (b, t)) in bins.iter().zip(trace.borrow().iter()).enumerate() {
+            let (shares, backing_off) = sampled.get(second).copied().unwrap_or_default();
             println!(
-                "  {second:>2} s: sent {:>6} admitted {:>6} throttled {:>5}",
-                b.sent, b.admitted, b.throttled
+                "  {second:>2} s: sent {:>6} admitted {:>6} throttled {:>5}; fleet rate {:>8.1} epoch {:>3} members {:>4}; shares {shares:>8.1}, callers backing off {backing_off:>4}",
+                b.sent, b.admitted, b.throttled, t.0, t.1, t.2
             );
         }
     }
-    let window = &bins[WARM_UP..];
-    let sent: u64 = window.iter().map(|b| u64::from(b.sent)).sum();
-    let throttled: u64 = window.iter().map(|b| u64::from(b.throttled)).sum();
-    let admitted: u64 = window.iter().map(|b| u64::from(b.admitted)).sum();
-    let offered: f64 = (WARM_UP as u64..RUN).map(capacity_at).sum();
+    // The throttled share and the capacity used over seconds `from..to`.
+    let span = |from: u64, to: u64| {
+        let window = &bins[from as usize..to as usize];
+        let sent: u64 = window.iter().map(|b| u64::from(b.sent)).sum();
+        let throttled: u64 = window.iter().map(|b| u64::from(b.throttled)).sum();
+        let admitted: u64 = window.iter().map(|b| u64::from(b.admitted)).sum();
+        let offered: f64 = (from..to).map(capacity_at).sum();
+        (
+            throttled as f64 / sent.max(1) as f64,
+            admitted as f64 / offered,
+        )
+    };
     let oks: Vec<f64> = fleet.iter().map(|m| m.borrow().ok as f64).collect();
     let sum: f64 = oks.iter().sum();
     let squares: f64 = oks.iter().map(|x| x * x).sum();
@@ -540,8 +681,8 @@ async fn simulate(members: usize, latency: Duration) -> Row {
     Row {
         members,
         latency_ms: latency.as_secs_f64() * 1e3,
-        throttled: throttled as f64 / sent.max(1) as f64,
-        used: admitted as f64 / offered,
+        before: span(WARM_UP as u64, DROP_AT),
+        after: span(DROP_AT + SETTLE, RUN),
         jain: sum * sum / (oks.len() as f64 * squares),
         spread: (
             oks.iter().copied().fold(f64::INFINITY, f64::min) / mean,
@@ -575,11 +716,11 @@ fn main() {
             .collect()
     });
     println!(
-        "service: 500 requests/s (5 per member past 100 members), halved at {DROP_AT} s, bursts of a tenth of a second's, answers after 40 to 50 ms; 100 callers in all (one per member past 100 members); {RUN} s simulated; figures from {WARM_UP} s in"
+        "service: 500 requests/s (5 per member past 100 members), halved at {DROP_AT} s, bursts of a tenth of a second's, answers after 40 to 50 ms; 100 callers in all (one per member past 100 members), each through a retrier (3 attempts, a throttle retried after up to 1 s, then 2 s); {RUN} s simulated; figures from {WARM_UP} s to the halving, and from {SETTLE} s after it to the end"
     );
     println!();
     println!(
-        "| members | store latency | throttled | capacity used | Jain's index | member goodput min / max (x mean) | rounds per member per s | settled after the halving |"
+        "| members | store latency | throttled, before / after the halving | capacity used, before / after | Jain's index | member goodput min / max (x mean) | rounds per member per s | settled after the halving |"
     );
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for &n in &members {
@@ -591,11 +732,13 @@ fn main() {
                 .expect("runtime")
                 .block_on(simulate(n, Duration::from_secs_f64(ms / 1e3)));
             println!(
-                "| {} | {} ms | {:.2} % | {:.3} | {:.3} | {:.2} / {:.2} | {:.2} | {} |",
+                "| {} | {} ms | {:.2} % / {:.2} % | {:.3} / {:.3} | {:.3} | {:.2} / {:.2} | {:.2} | {} |",
                 row.members,
                 row.latency_ms,
-                row.throttled * 100.0,
-                row.used,
+                row.before.0 * 100.0,
+                row.after.0 * 100.0,
+                row.before.1,
+                row.after.1,
                 row.jain,
                 row.spread.0,
                 row.spread.1,

@@ -58,7 +58,7 @@ struct ServiceState {
 }
 
 /// A deterministic draw in [0, 1) for request `n` (splitmix64).
-fn draw(n: u64) -> f64 {
+pub fn draw(n: u64) -> f64 {
     let mut z = n.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
