@@ -23,8 +23,8 @@
 //! * `churn`: a worker joins at a third of the run, worker 0 is killed (SIGKILL) at two
 //!   thirds; the seconds until every member sees the new count and an even share.
 //! * `redis-kill`: Redis killed at a third of the run and restarted empty 10 s later; the
-//!   requests throttled in that window, calls failed, and the requests throttled from 2 s
-//!   after its return to the end.
+//!   requests throttled in that window, the calls that failed from the kill to 3 s after the
+//!   return, and the requests throttled from 2 s after its return to the end.
 //!
 //! ```text
 //! cargo run --release --example fleet -- [--members 10[,50,100]] [--scenario equal|unequal|halve|double|churn|redis-kill]
@@ -129,7 +129,7 @@ fn scenario_column(scenario: &str) -> &'static str {
         "halve" | "double" => "settled after the change",
         "churn" => "re-split after the join / the kill",
         "redis-kill" => {
-            "Redis down 10 s: throttled, failed calls; throttled from 2 s after its return"
+            "Redis down 10 s: throttled, calls failed (to 3 s after the return); throttled from 2 s after its return"
         }
         _ => "per-second throttled share, worst second",
     }
@@ -482,10 +482,21 @@ async fn run(
             };
             // From 2 s after its return to the end.
             let after = &bins[(up + 2).min(bins.len())..];
+            // Calls that failed from the kill to 3 s after the return (a call retried
+            // through the outage ends up to 3 s after its last attempt's throttle).
+            let failed_by = |at: f64| -> u64 {
+                reports
+                    .iter()
+                    .flatten()
+                    .filter_map(|r| r.iter().take_while(|s| s.at <= at).last())
+                    .map(|s| s.failed)
+                    .sum()
+            };
+            let failed_then = failed_by(up as f64 + 3.0).saturating_sub(failed_by(down as f64));
             format!(
                 "{:.2} %, {} failed; {:.2} %",
                 share(outage) * 100.0,
-                failed,
+                failed_then,
                 share(after) * 100.0
             )
         }

@@ -14,8 +14,9 @@
 --       rate), 17 floor (requests/s per member), 18 how long a fair split is reused (s),
 --       19 the doubling time of the ramp after the fleet's first cut (s), 20 the members the
 --       member last knew (0 if none), with the hint.
--- Reply: {"ok", share, epoch, members, fleet rate, Redis time} as strings; a share and a fleet
---       rate of "-1" mean "no limit" (no fleet congestion event yet). An error reply when a
+-- Reply: {"ok", share, epoch, members, fleet rate, Redis time, the rate the fleet was last
+--       cut from} as strings; a share, a fleet rate and a last cut's rate of "-1" mean "no
+--       limit" (no fleet congestion event yet). An error reply when a
 --       key held something else than this script writes: the key is cleared for the next
 --       round.
 
@@ -219,4 +220,8 @@ redis.call('HSET', state, 'on', on, 'cold', cold, 'ramp', ramp, 'wmax', f(wmax),
   'level_rate', f(level_rate), 'level_at', f(s.level_at or now), 'expect', expect,
   'expect_until', f(expect_until))
 for _, key in ipairs({state, seen, demand}) do redis.call('PEXPIRE', key, keep_ms) end
-return {'ok', f(share), tostring(epoch), tostring(members), f(rate), f(now)}
+-- The rate the fleet was last cut from (CUBIC's w_max: its estimate of the capacity), for
+-- members that lose Redis while the fleet probes above it.
+local estimate = -1
+if on == 1 then estimate = math.min(wmax, MAX_RATE) end
+return {'ok', f(share), tostring(epoch), tostring(members), f(rate), f(now), f(estimate)}

@@ -30,9 +30,10 @@ use member::{FLEET_MARK, Shared};
 /// a live heartbeat. Each member paces its requests locally at its share with the same token
 /// bucket and line as [`ClientRateLimiter`], renewed by a background thread every 200 ms as
 /// a lease: nothing a request does waits for Redis. When Redis does not answer (down, slow,
-/// restarted empty, holding garbage), the member keeps its share until its lease ends (2 s),
-/// then runs [`ClientRateLimiter`]'s own controller ([`Tuning::DEFAULT`](super::Tuning::DEFAULT))
-/// from that share, and rejoins when Redis answers. No call ever fails because of Redis.
+/// restarted empty, holding garbage), the member keeps its share as its ceiling until its
+/// lease ends (2 s), pacing under it after its own throttles, then runs [`ClientRateLimiter`]'s
+/// own controller ([`Tuning::DEFAULT`](super::Tuning::DEFAULT)) from there, and rejoins when
+/// Redis answers. No call ever fails because of Redis.
 ///
 /// [`new`](Self::new) checks its arguments and returns at once (the thread connects in the
 /// background). Clones are one member; when the last is dropped the member leaves the

@@ -131,10 +131,13 @@ pub(super) struct Reply {
     pub(super) members: u64,
     /// The fleet's rate, requests/s; `None`: no limit.
     pub(super) rate: Option<f64>,
+    /// The rate the fleet was last cut from (CUBIC's `w_max`, the fleet's estimate of the
+    /// capacity), requests/s; `None`: no limit. Above it, the fleet is probing.
+    pub(super) last_cut_from: Option<f64>,
 }
 
 impl Reply {
-    /// Reads the script's reply: six strings, `"ok"`, then numbers in their ranges. Anything
+    /// Reads the script's reply: seven strings, `"ok"`, then numbers in their ranges. Anything
     /// else (another shape, NaN, a negative or a huge number, another type) is an error: the
     /// round counts as one Redis did not answer.
     pub(super) fn parse(value: &redis::Value) -> Result<Reply, String> {
@@ -150,8 +153,8 @@ impl Reply {
             })
             .collect::<Option<_>>()
             .ok_or_else(|| "a reply with an item that is not text".to_owned())?;
-        let [ok, share, epoch, members, rate, _time] = texts[..] else {
-            return Err(format!("a reply of {} items, not 6", texts.len()));
+        let [ok, share, epoch, members, rate, _time, last_cut_from] = texts[..] else {
+            return Err(format!("a reply of {} items, not 7", texts.len()));
         };
         if ok != "ok" {
             return Err("a reply that is not \"ok\"".to_owned());
@@ -172,8 +175,11 @@ impl Reply {
             epoch: count_of("epoch", epoch, MAX_EPOCH)?,
             members: count_of("member count", members, 1 << 32)?,
             rate: rate_of("fleet rate", rate)?,
+            last_cut_from: rate_of("last cut's rate", last_cut_from)?,
         };
-        if reply.share.is_some() != reply.rate.is_some() {
+        if reply.share.is_some() != reply.rate.is_some()
+            || reply.rate.is_some() != reply.last_cut_from.is_some()
+        {
             return Err("a share without a fleet rate".to_owned());
         }
         Ok(reply)
@@ -208,34 +214,51 @@ mod tests {
 
     #[test]
     fn a_reply_is_believed_only_in_range() {
-        let good = reply(&["ok", "12.5", "3", "10", "125", "1700000000.5"]);
+        let good = ["ok", "12.5", "3", "10", "125", "1700000000.5", "120"];
         assert_eq!(
-            Reply::parse(&good),
+            Reply::parse(&reply(&good)),
             Ok(Reply {
                 share: Some(12.5),
                 epoch: 3,
                 members: 10,
-                rate: Some(125.0)
+                rate: Some(125.0),
+                last_cut_from: Some(120.0),
             })
         );
-        let off = reply(&["ok", "-1", "0", "1", "-1", "1"]);
+        let off = reply(&["ok", "-1", "0", "1", "-1", "1", "-1"]);
         assert_eq!(Reply::parse(&off).unwrap().share, None);
-        for bad in [
-            reply(&["ok", "nan", "3", "10", "125", "1"]),
-            reply(&["ok", "NaN", "3", "10", "125", "1"]),
-            reply(&["ok", "-3", "3", "10", "125", "1"]),
-            reply(&["ok", "inf", "3", "10", "125", "1"]),
-            reply(&["ok", "1e300", "3", "10", "125", "1"]),
-            reply(&["ok", "12", "-1", "10", "125", "1"]),
-            reply(&["ok", "12", "3.5", "10", "125", "1"]),
-            reply(&["ok", "12", "3", "10", "-1", "1"]),
-            reply(&["ok", "12", "3", "10", "125"]),
-            reply(&["no", "12", "3", "10", "125", "1"]),
+        // The good reply with one item changed.
+        let changed = [
+            (0, "no"),
+            (1, "nan"),
+            (1, "NaN"),
+            (1, "-3"),
+            (1, "inf"),
+            (1, "1e300"),
+            (1, "-1"), // no limit, with a fleet rate
+            (2, "-1"),
+            (2, "3.5"),
+            (4, "-1"),
+            (6, "-1"),
+            (6, "nan"),
+            (6, "1e300"),
+        ];
+        let bad_items = changed.into_iter().map(|(i, text)| {
+            let mut items = good;
+            items[i] = text;
+            reply(&items)
+        });
+        let bad_shapes = [
+            // No limit, with a last cut's rate.
+            reply(&["ok", "-1", "0", "1", "-1", "1", "120"]),
+            reply(&good[..6]),
+            reply(&[&good[..], &["1"]].concat()),
             Value::Int(7),
             Value::Nil,
             Value::Okay,
-            Value::Array(vec![Value::Int(1); 6]),
-        ] {
+            Value::Array(vec![Value::Int(1); 7]),
+        ];
+        for bad in bad_items.chain(bad_shapes) {
             assert!(Reply::parse(&bad).is_err(), "{bad:?}");
         }
     }

@@ -9,7 +9,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::member::{Counts, FLEET_MARK, Shared};
-use super::script::{self, Op, Reply, Report};
+use super::script::{self, CONSTANTS, Op, Reply, Report};
 use crate::retry::adaptive::ClientRateLimiter;
 
 /// A round every this long...
@@ -27,6 +27,12 @@ const MIN_DEMAND: f64 = 2.0;
 const DEMAND_SPAN: Duration = Duration::from_secs(1);
 /// The hint is the highest fleet rate answered over the last one to two spans this long.
 const HINT_SPAN: Duration = Duration::from_secs(5);
+/// Set, with [`FLEET_MARK`], in the send marks of a lease the member cut on its own while
+/// Redis did not answer (the count of such cuts below it): never a fleet epoch's mark.
+const LOCAL_CUT_MARK: u64 = 1 << 62;
+/// A member's own cut under a lease counts the share of its attempts throttled once its
+/// round saw this many responses (as the fleet's controller does), else cuts by `beta`.
+const MIN_RESPONSES: u64 = 20;
 
 /// Where the member stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +72,17 @@ pub(super) struct Syncer {
     hint_members: u64,
     /// The last epoch known.
     epoch: u64,
+    /// The rate the local limiter is pinned at under the lease (`None`: no limit, or no lease).
+    pinned: Option<f64>,
+    /// The fleet's rate and the rate it was last cut from, at the last answer.
+    fleet_rate: Option<f64>,
+    last_cut_from: Option<f64>,
+    /// Whether a round went unanswered since the last answer (the member stopped probing).
+    unanswered: bool,
+    /// The member's own cuts under the lease while Redis does not answer: when the last was,
+    /// and how many so far (they mark the requests sent after each).
+    local_cut_at: Option<Instant>,
+    local_cuts: u64,
 }
 
 /// What woke the thread.
@@ -108,6 +125,12 @@ impl Syncer {
             hint: RecentPeak::default(),
             hint_members: 0,
             epoch: 0,
+            pinned: None,
+            fleet_rate: None,
+            last_cut_from: None,
+            unanswered: false,
+            local_cut_at: None,
+            local_cuts: 0,
         }
     }
 
@@ -171,7 +194,12 @@ impl Syncer {
                     self.apply(reply, started);
                 }
             }
-            Err(error) if op == Op::Sync => self.failed(error, started),
+            Err(error) if op == Op::Sync => {
+                self.failed(error, started);
+                if self.stand == Stand::Leased {
+                    self.pace_under_lease(started, report.fresh, counts);
+                }
+            }
             // Leaving: the heartbeat expires on its own.
             Err(_) => {}
         }
@@ -237,14 +265,16 @@ impl Syncer {
     /// A round answered: the share pinned, the lease renewed.
     fn apply(&mut self, reply: Reply, sent: Instant) {
         self.lease_until = Some(sent + LEASE);
+        self.local_cut_at = None;
+        self.unanswered = false;
+        self.fleet_rate = reply.rate;
+        self.last_cut_from = reply.last_cut_from;
         if let Some(rate) = reply.rate {
             self.hint.record(rate, sent);
             self.hint_members = reply.members;
         }
-        self.local.pin(
-            reply.share.map(|share| share.max(script::CONSTANTS.floor)),
-            crate::retry::backoff::random(),
-        );
+        self.pinned = reply.share.map(|share| share.max(CONSTANTS.floor));
+        self.local.pin(self.pinned, crate::retry::backoff::random());
         let mark = FLEET_MARK | reply.epoch;
         if self.shared.mark.0.swap(mark, Ordering::AcqRel) != mark {
             // Throttles counted as fresh were sent in another epoch (or by the local
@@ -292,6 +322,7 @@ impl Syncer {
                 // the climb back to it.
                 self.local.release(crate::retry::backoff::random());
                 self.shared.mark.0.store(0, Ordering::Release);
+                self.pinned = None;
                 "lease expired without an answer from Redis: running the local controller from the last share until Redis answers"
             }
             Stand::Starting => "Redis does not answer: running the local controller until it does",
@@ -316,6 +347,65 @@ impl Syncer {
             fallbacks,
             "fleet rate limiter: {change}"
         );
+    }
+
+    /// A round failed under a lease: the share stays the member's ceiling until the lease
+    /// ends, but with no controller to cut the fleet, the member paces under it:
+    /// * at the first unanswered round, if the fleet was probing above the rate it was last
+    ///   cut from (its estimate of the capacity), the member stops probing: it paces at its
+    ///   share of that rate;
+    /// * after throttles of requests sent since the last cut (the fleet's, or its own), it
+    ///   cuts its pace as the fleet's controller would have (to `beta x` what was admitted),
+    ///   at most once per recovery period.
+    ///
+    /// The fleet's next answer pins the share again. Without this, a fleet that Redis left
+    /// while it probed above the capacity sent that much, throttled, until the leases ended
+    /// (1.66 % throttled during an outage of 10 s, against 0.56 % for an uncoordinated fleet,
+    /// in one run of three). Returns whether the pace changed.
+    fn pace_under_lease(&mut self, now: Instant, fresh: u64, counts: Counts) -> bool {
+        let Some(share) = self.pinned else {
+            // No limit yet: nothing to pace under; the lease's end starts the local controller.
+            return false;
+        };
+        let mut pace = share;
+        let first = !std::mem::replace(&mut self.unanswered, true);
+        match (self.fleet_rate, self.last_cut_from) {
+            (Some(rate), Some(estimate)) if first && rate > estimate => {
+                pace = share * estimate / rate;
+            }
+            _ => {}
+        }
+        let recovering = self
+            .local_cut_at
+            .is_some_and(|at| now.saturating_duration_since(at) < CONSTANTS.recovery);
+        if fresh > 0 && !recovering {
+            let throttled = if counts.responses >= MIN_RESPONSES {
+                (counts.throttles as f64 / counts.responses as f64).min(0.5)
+            } else {
+                0.0
+            };
+            pace = pace.min(share * CONSTANTS.beta * (1.0 - throttled));
+            self.local_cut_at = Some(now);
+            self.local_cuts += 1;
+            // Throttles of requests sent before this cut start no other.
+            let mark = FLEET_MARK | LOCAL_CUT_MARK | (self.local_cuts & (LOCAL_CUT_MARK - 1));
+            self.shared.mark.0.store(mark, Ordering::Release);
+            self.shared.take_fresh();
+        }
+        let pace = pace.max(CONSTANTS.floor);
+        if pace >= share {
+            return false;
+        }
+        self.pinned = Some(pace);
+        self.local.pin(self.pinned, crate::retry::backoff::random());
+        tracing::debug!(
+            fleet = self.shared.fleet.as_str(),
+            member = self.shared.id.as_str(),
+            share,
+            pace,
+            "fleet rate limiter: Redis does not answer: pacing under the lease's share"
+        );
+        true
     }
 
     /// Counts a fallback to the local controller; returns how many so far.
@@ -425,6 +515,120 @@ impl RecentPeak {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A member with no Redis to reach (nothing listens on port 1), its background thread
+    /// not started: the test runs its rounds' steps itself.
+    fn member() -> (Syncer, std::sync::mpsc::SyncSender<()>) {
+        let shared = Arc::new(Shared::new("f", "m".into(), "redis://127.0.0.1:1/".into()));
+        let client = redis::Client::open("redis://127.0.0.1:1/").expect("a valid URL");
+        let (signal, wake) = std::sync::mpsc::sync_channel(1);
+        let syncer = Syncer::new(shared, ClientRateLimiter::new(), client, None, wake);
+        (syncer, signal)
+    }
+
+    fn pinned_rate(syncer: &Syncer) -> f64 {
+        syncer.local.state().fill_rate()
+    }
+
+    #[test]
+    fn throttled_under_a_lease_without_redis_the_member_paces_under_its_share() {
+        let (mut syncer, _signal) = member();
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        // The fleet at 1,000/s, last cut from 1,000/s: not probing.
+        let reply = |share: f64, last_cut_from: f64| Reply {
+            share: Some(share),
+            epoch: 7,
+            members: 10,
+            rate: Some(share * 10.0),
+            last_cut_from: Some(last_cut_from),
+        };
+        syncer.apply(reply(100.0, 1000.0), at(0));
+        assert_eq!(pinned_rate(&syncer), 100.0);
+        let fleet_mark = syncer.shared.lease_mark();
+        assert_eq!(fleet_mark, Some(FLEET_MARK | 7));
+        let few = Counts {
+            responses: 5,
+            throttles: 1,
+            waited: 0,
+        };
+
+        // A round lost without fresh throttles: the share holds.
+        assert!(!syncer.pace_under_lease(at(200), 0, few));
+        assert_eq!(pinned_rate(&syncer), 100.0);
+        // With one: cut by beta (too few responses to count the throttled share), and the
+        // requests sent from now on carry a mark of their own.
+        assert!(syncer.pace_under_lease(at(400), 1, few));
+        assert!((pinned_rate(&syncer) - 90.0).abs() < 1e-9);
+        let cut_mark = syncer.shared.lease_mark().expect("still leased");
+        assert_ne!(Some(cut_mark), fleet_mark);
+        assert_eq!(cut_mark & FLEET_MARK, FLEET_MARK);
+        // Not again within the recovery period...
+        assert!(!syncer.pace_under_lease(at(800), 3, few));
+        assert!((pinned_rate(&syncer) - 90.0).abs() < 1e-9);
+        // ... then from what was admitted: a fifth of 40 responses throttled.
+        let many = Counts {
+            responses: 40,
+            throttles: 8,
+            waited: 0,
+        };
+        assert!(syncer.pace_under_lease(at(900), 2, many));
+        assert!((pinned_rate(&syncer) - 90.0 * 0.9 * 0.8).abs() < 1e-9);
+        assert_ne!(syncer.shared.lease_mark(), Some(cut_mark));
+
+        // Redis answers again: the fleet's share, its epoch's mark, a cut may come at once.
+        syncer.apply(reply(100.0, 1000.0), at(1000));
+        assert_eq!(pinned_rate(&syncer), 100.0);
+        assert_eq!(syncer.shared.lease_mark(), fleet_mark);
+        assert!(syncer.pace_under_lease(at(1100), 1, few));
+        assert!((pinned_rate(&syncer) - 90.0).abs() < 1e-9);
+
+        // The fleet probing at 1,000/s above the 800/s it was last cut from: the first round
+        // lost, the member paces at its share of 800/s; a throttle then cuts from there.
+        syncer.apply(reply(100.0, 800.0), at(1200));
+        assert!(syncer.pace_under_lease(at(1400), 0, few));
+        assert!((pinned_rate(&syncer) - 80.0).abs() < 1e-9);
+        assert!(!syncer.pace_under_lease(at(1600), 0, few));
+        assert!((pinned_rate(&syncer) - 80.0).abs() < 1e-9);
+        assert!(syncer.pace_under_lease(at(1800), 1, few));
+        assert!((pinned_rate(&syncer) - 72.0).abs() < 1e-9);
+
+        // Never under the floor.
+        syncer.apply(reply(0.52, 1000.0), at(2000));
+        assert!(syncer.pace_under_lease(at(2200), 1, few));
+        assert_eq!(pinned_rate(&syncer), CONSTANTS.floor);
+        assert!(!syncer.pace_under_lease(at(2800), 1, few));
+        assert_eq!(pinned_rate(&syncer), CONSTANTS.floor);
+
+        // No limit yet (the fleet never congested): nothing to pace under.
+        syncer.apply(
+            Reply {
+                share: None,
+                epoch: 0,
+                members: 10,
+                rate: None,
+                last_cut_from: None,
+            },
+            at(3000),
+        );
+        assert!(!syncer.pace_under_lease(at(3200), 5, many));
+    }
+
+    #[test]
+    fn a_lease_that_ends_starts_the_local_controller_on_the_climb_back_to_the_share() {
+        let beta = crate::retry::adaptive::Tuning::DEFAULT.beta;
+        let mut rates = Vec::new();
+        for phase in [0.0, 0.25, 0.5, 0.75, 1.0] {
+            let local = ClientRateLimiter::new();
+            local.pin(Some(100.0), 0.5);
+            local.release(phase);
+            rates.push(local.state().fill_rate());
+        }
+        // Just cut from the share at phase 0, back at it at phase 1, never above it.
+        assert!((rates[0] - beta * 100.0).abs() < 1e-6, "{rates:?}");
+        assert!((rates[4] - 100.0).abs() < 1e-6, "{rates:?}");
+        assert!(rates.windows(2).all(|w| w[0] < w[1]), "{rates:?}");
+    }
 
     #[test]
     fn the_demand_is_read_from_the_last_second() {
