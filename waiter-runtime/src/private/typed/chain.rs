@@ -208,18 +208,7 @@ pub const fn check(
                 "",
             ),
             Op::Need(need, what) => {
-                if !fits(at, need) {
-                    fail(leaf_message(
-                        at,
-                        need,
-                        what,
-                        Place {
-                            origin,
-                            path,
-                            prefix: "",
-                        },
-                    ));
-                }
+                check_need(at, need, what, path, origin);
                 (Ok(at), "", "")
             }
         };
@@ -239,17 +228,24 @@ pub const fn check(
         i += 1;
     }
     if let Some((need, what)) = need {
-        if !fits(at, need) {
-            fail(leaf_message(
-                at,
-                need,
-                what,
-                Place {
-                    origin,
-                    path,
-                    prefix: "",
-                },
-            ));
-        }
+        check_need(at, need, what, path, origin);
+    }
+}
+
+/// Panics with the message for `path` unless the value read so far is what `need` needs
+/// (`what`: what it needs, for the message), at the caller of [`check`] as it does.
+#[track_caller]
+const fn check_need(at: At, need: Need, what: &str, path: &'static str, origin: &'static str) {
+    if !fits(at, need) {
+        fail(leaf_message(
+            at,
+            need,
+            what,
+            Place {
+                origin,
+                path,
+                prefix: "",
+            },
+        ));
     }
 }
